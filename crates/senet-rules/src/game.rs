@@ -1,0 +1,494 @@
+//! The chance-aware game API shared by every rule set.
+//!
+//! A game alternates between two kinds of node, in the spirit of OpenSpiel:
+//! a *chance* node where a throw is pending ([`Status::Throw`]) and a *decision* node
+//! where the player to move picks one of the legal moves for the throw in hand
+//! ([`Status::Move`]). Players do not simply alternate: bonus throws keep the turn, and
+//! two-dice rule sets play several decisions on one throw. A throw with no legal move is
+//! forfeited by playing [`Move::PASS`], the only legal move then (ruling C4).
+
+use crate::{Error, RuleSet};
+use arrayvec::ArrayVec;
+use std::fmt;
+use std::hash::Hash;
+
+/// One of the two sides. `First` is the side that moves first (ruling C2).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Player {
+    /// The side that moves first.
+    First = 0,
+    /// The side that moves second.
+    Second = 1,
+}
+
+impl Player {
+    /// Both players, first then second.
+    pub const BOTH: [Player; 2] = [Player::First, Player::Second];
+
+    /// The opponent.
+    #[inline]
+    pub fn other(self) -> Player {
+        match self {
+            Player::First => Player::Second,
+            Player::Second => Player::First,
+        }
+    }
+
+    /// 0 for the first player, 1 for the second.
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The player with the given index (0 or 1).
+    #[inline]
+    pub fn from_index(i: usize) -> Player {
+        if i == 0 {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+
+    /// Parses `1` or `2`.
+    pub fn parse(s: &str) -> Result<Player, Error> {
+        match s {
+            "1" => Ok(Player::First),
+            "2" => Ok(Player::Second),
+            _ => Err(Error::Position(format!("player must be 1 or 2, got {s:?}"))),
+        }
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Player::First => "1",
+            Player::Second => "2",
+        })
+    }
+}
+
+/// A throw: one value (sticks, coins, or a single die) or two dice.
+///
+/// Two-dice throws are stored with `a <= b`; the order in which the dice are played is a
+/// choice of the player, not part of the throw.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Throw {
+    /// The value, or the smaller die.
+    pub a: u8,
+    /// The larger die, or 0 for a single value.
+    pub b: u8,
+}
+
+impl Throw {
+    /// A single value (sticks or one die).
+    pub const fn single(v: u8) -> Throw {
+        Throw { a: v, b: 0 }
+    }
+
+    /// Two dice, stored smaller first.
+    pub const fn dice(x: u8, y: u8) -> Throw {
+        if x <= y {
+            Throw { a: x, b: y }
+        } else {
+            Throw { a: y, b: x }
+        }
+    }
+
+    /// Whether this is a two-dice throw.
+    pub fn is_dice(self) -> bool {
+        self.b != 0
+    }
+
+    /// Parses `4` or `3-5` (either order). Whether the throw is possible is up to the rule set.
+    pub fn parse(s: &str) -> Result<Throw, Error> {
+        let bad = || {
+            Error::Throw(format!(
+                "throw {s:?} is not a number like 4 or two dice like 3-5"
+            ))
+        };
+        let num = |t: &str| -> Result<u8, Error> {
+            let t = t.trim();
+            if t.is_empty() || t.len() > 2 || !t.bytes().all(|c| c.is_ascii_digit()) {
+                return Err(bad());
+            }
+            t.parse::<u8>().map_err(|_| bad())
+        };
+        match s.split_once('-') {
+            Some((x, y)) => {
+                let (x, y) = (num(x)?, num(y)?);
+                if x == 0 || y == 0 {
+                    return Err(bad());
+                }
+                Ok(Throw::dice(x, y))
+            }
+            None => {
+                let v = num(s)?;
+                if v == 0 {
+                    return Err(bad());
+                }
+                Ok(Throw::single(v))
+            }
+        }
+    }
+}
+
+impl fmt::Display for Throw {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.b == 0 {
+            write!(f, "{}", self.a)
+        } else {
+            write!(f, "{}-{}", self.a, self.b)
+        }
+    }
+}
+
+/// The exact distribution of a pending throw: outcomes with integer weights.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Dist {
+    /// Every possible outcome with its weight; weights are positive.
+    pub outcomes: &'static [(Throw, u32)],
+    /// The sum of the weights.
+    pub total: u32,
+}
+
+impl Dist {
+    /// The probability of `t` (0 when impossible).
+    pub fn probability(&self, t: Throw) -> f64 {
+        self.weight(t) as f64 / self.total as f64
+    }
+
+    /// The weight of `t` (0 when impossible).
+    pub fn weight(&self, t: Throw) -> u32 {
+        self.outcomes
+            .iter()
+            .find(|(o, _)| *o == t)
+            .map_or(0, |(_, w)| *w)
+    }
+
+    /// Picks the outcome for a uniformly random 32-bit number `r`, exactly proportional to the
+    /// weights up to a bias below 2^-32 * total.
+    #[inline]
+    pub fn sample(&self, r: u32) -> Throw {
+        let x = ((r as u64 * self.total as u64) >> 32) as u32;
+        let mut acc = 0;
+        for &(t, w) in self.outcomes {
+            acc += w;
+            if x < acc {
+                return t;
+            }
+        }
+        self.outcomes[self.outcomes.len() - 1].0
+    }
+
+    /// The possible outcomes written out, e.g. `1, 2, 3, 4, 6`.
+    pub fn describe(&self) -> String {
+        self.outcomes
+            .iter()
+            .map(|(t, _)| t.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// Computes weights from a binomial stick count at compile time: `n` sticks, each marked side
+/// up with probability 1/2, give k marked sides with weight C(n, k) out of 2^n (ruling C3).
+pub const fn binomial(n: u32, k: u32) -> u32 {
+    let mut r: u64 = 1;
+    let mut i = 0;
+    while i < k {
+        r = r * (n - i) as u64 / (i + 1) as u64;
+        i += 1;
+    }
+    r as u32
+}
+
+/// A decision. `from` and `to` are in the rule set's coordinates (square numbers 1-30 on the
+/// track games, with [`OFF`] for borne off); `to` is where the piece finally rests. `die` is
+/// the throw value or die used; `tag` is a rule-set-specific discriminator (0 for plain moves).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Move {
+    /// Where the piece starts.
+    pub from: u8,
+    /// Where the piece comes to rest.
+    pub to: u8,
+    /// The value used (throw, die, or dice total).
+    pub die: u8,
+    /// Rule-set-specific detail, 0 for ordinary moves.
+    pub tag: u8,
+}
+
+/// The square number used for "borne off" on the track games.
+pub const OFF: u8 = 31;
+
+impl Move {
+    /// Forfeit the throw: legal exactly when nothing else is (ruling C4).
+    pub const PASS: Move = Move {
+        from: 0,
+        to: 0,
+        die: 0,
+        tag: 0,
+    };
+
+    /// Whether this is the forfeit.
+    pub fn is_pass(self) -> bool {
+        self == Move::PASS
+    }
+}
+
+/// Worst case over every rule set: `parker` has 5 pegs, each with at most 2 directions for
+/// each of the two dice and their total (5 * 2 * 3 = 30); `pyramid` has 10 pyramids times 2
+/// dice (20); the stick games at most 5 pieces plus a declining move. 32 covers them all.
+pub const MAX_MOVES: usize = 32;
+
+/// The legal moves of a position, without heap allocation.
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// What a move did, as a set of flags.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Effects {
+    /// Bit set of the `Effects::*` constants.
+    pub bits: u16,
+    /// Whether the same player decides again (bonus throw, or dice left to play).
+    pub turn_continues: bool,
+}
+
+impl Effects {
+    /// The piece moved forward.
+    pub const STEP: u16 = 1;
+    /// The piece moved backward.
+    pub const BACKWARD: u16 = 1 << 1;
+    /// Two pieces exchanged squares.
+    pub const SWAP: u16 = 1 << 2;
+    /// An opposing piece was removed from the game.
+    pub const CAPTURE: u16 = 1 << 3;
+    /// An opposing piece was sent back toward the start.
+    pub const SENT_BACK: u16 = 1 << 4;
+    /// The piece fell into a trap (the water) and was moved back.
+    pub const TRAP: u16 = 1 << 5;
+    /// The piece left the board.
+    pub const BEAR_OFF: u16 = 1 << 6;
+    /// The throw was forfeited.
+    pub const FORFEIT: u16 = 1 << 7;
+    /// The move earned a bonus throw.
+    pub const BONUS: u16 = 1 << 8;
+
+    const NAMES: [(u16, &'static str); 9] = [
+        (Self::STEP, "step"),
+        (Self::BACKWARD, "backward"),
+        (Self::SWAP, "swap"),
+        (Self::CAPTURE, "capture"),
+        (Self::SENT_BACK, "sent back"),
+        (Self::TRAP, "trap"),
+        (Self::BEAR_OFF, "bear off"),
+        (Self::FORFEIT, "forfeit"),
+        (Self::BONUS, "bonus throw"),
+    ];
+
+    /// Whether flag `bit` is set.
+    pub fn has(self, bit: u16) -> bool {
+        self.bits & bit != 0
+    }
+
+    /// The names of the flags set, in a fixed order.
+    pub fn names(self) -> Vec<&'static str> {
+        Self::NAMES
+            .iter()
+            .filter(|(b, _)| self.bits & b != 0)
+            .map(|(_, n)| *n)
+            .collect()
+    }
+}
+
+/// How a game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Player>,
+    /// Whether the turn cap (ruling C5) ended the game.
+    pub capped: bool,
+    /// Points of the first and second player, for rule sets that score.
+    pub score: Option<[u32; 2]>,
+}
+
+/// Where a game stands.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// The player must throw.
+    Throw(Player),
+    /// The player must choose a move for the throw in hand.
+    Move(Player),
+    /// The game is over.
+    Over(Outcome),
+}
+
+impl Status {
+    /// The player to throw or move, if the game is not over.
+    pub fn player(self) -> Option<Player> {
+        match self {
+            Status::Throw(p) | Status::Move(p) => Some(p),
+            Status::Over(_) => None,
+        }
+    }
+}
+
+/// The behaviour every rule set implements. States are small `Copy` values.
+pub trait Game: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static {
+    /// The rule set.
+    fn rules(&self) -> RuleSet;
+
+    /// Where the game stands.
+    fn status(&self) -> Status;
+
+    /// The distribution of the pending throw. Meaningful only in [`Status::Throw`].
+    fn throw_dist(&self) -> Dist;
+
+    /// The throw (or dice) still to be played, in [`Status::Move`].
+    fn in_hand(&self) -> Option<Throw>;
+
+    /// Sets the pending throw without checking it. Call only in [`Status::Throw`] with an
+    /// outcome of [`Game::throw_dist`].
+    fn set_throw_unchecked(&mut self, t: Throw);
+
+    /// Sets the pending throw, checking that one is pending and that `t` is possible.
+    fn set_throw(&mut self, t: Throw) -> Result<(), Error> {
+        match self.status() {
+            Status::Throw(_) => {}
+            Status::Move(_) => {
+                return Err(Error::Throw(format!(
+                    "no throw is pending: the throw in hand is {}",
+                    self.in_hand().map_or("-".into(), |t| t.to_string())
+                )))
+            }
+            Status::Over(_) => return Err(Error::GameOver),
+        }
+        let d = self.throw_dist();
+        if d.weight(t) == 0 {
+            return Err(Error::Throw(format!(
+                "{t} is not a possible throw in {}; possible throws: {}",
+                self.rules().id(),
+                d.describe()
+            )));
+        }
+        self.set_throw_unchecked(t);
+        Ok(())
+    }
+
+    /// The legal moves for the throw in hand; never empty in [`Status::Move`] (a forfeit is
+    /// [`Move::PASS`]); empty otherwise.
+    fn legal_moves(&self, moves: &mut MoveList);
+
+    /// Plays a move without checking it. Call only with a move from [`Game::legal_moves`].
+    fn play_unchecked(&mut self, m: Move) -> Effects;
+
+    /// Plays a legal move, or explains why it is illegal.
+    fn play(&mut self, m: Move) -> Result<Effects, Error> {
+        match self.status() {
+            Status::Move(_) => {}
+            Status::Throw(p) => {
+                return Err(Error::Move(format!("player {p} must throw before moving")))
+            }
+            Status::Over(_) => return Err(Error::GameOver),
+        }
+        let mut ms = MoveList::new();
+        self.legal_moves(&mut ms);
+        if ms.contains(&m) {
+            Ok(self.play_unchecked(m))
+        } else {
+            Err(Error::Move(self.why_illegal(&self.move_string(m))))
+        }
+    }
+
+    /// Decisions played so far, forfeits included (counted for the turn cap, ruling C5).
+    fn decisions(&self) -> u32;
+
+    /// The move string of a legal move, e.g. `10-13`, `28-off`, `pass`.
+    fn move_string(&self, m: Move) -> String;
+
+    /// The JSON value of a square in this rule set's coordinates (`from` and `to` of a move).
+    fn square_name(&self, sq: u8) -> String {
+        match sq {
+            OFF => "off".into(),
+            s => s.to_string(),
+        }
+    }
+
+    /// For rule sets with two dice: the die or total a move uses, e.g. `"3"` or `"total"`.
+    fn die_used(&self, m: Move) -> Option<String> {
+        let _ = m;
+        None
+    }
+
+    /// A sentence saying why a move string is not legal here.
+    fn why_illegal(&self, text: &str) -> String;
+
+    /// Finds the legal move with this move string.
+    fn parse_move(&self, text: &str) -> Result<Move, Error> {
+        match self.status() {
+            Status::Move(_) => {}
+            Status::Throw(p) => {
+                return Err(Error::Move(format!("player {p} must throw before moving")))
+            }
+            Status::Over(_) => return Err(Error::GameOver),
+        }
+        let t = text.trim();
+        let mut ms = MoveList::new();
+        self.legal_moves(&mut ms);
+        ms.iter()
+            .copied()
+            .find(|&m| self.move_string(m).eq_ignore_ascii_case(t))
+            .ok_or_else(|| Error::Move(self.why_illegal(t)))
+    }
+
+    /// The full one-line position string (see `docs/notation.md`).
+    fn position(&self) -> String;
+
+    /// Where each player's pieces are: on the board, borne off, captured (removed).
+    fn census(&self) -> [Census; 2];
+
+    /// Checks the rule set's structural invariants (no two pieces on one square where the rule
+    /// set forbids it, no piece where none may stand, ...), naming the first one broken.
+    fn check_invariants(&self) -> Result<(), String>;
+}
+
+/// Where one player's pieces are.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Census {
+    /// Pieces on the board.
+    pub board: u8,
+    /// Pieces borne off.
+    pub off: u8,
+    /// Pieces captured (removed from the game).
+    pub captured: u8,
+}
+
+impl Census {
+    /// All the player's pieces.
+    pub fn total(self) -> u8 {
+        self.board + self.off + self.captured
+    }
+}
+
+/// Plays uniformly random moves with throws drawn from `next_u32`, until the game ends.
+/// Returns the number of decisions played. Used by benchmarks and tests.
+pub fn random_playout<G: Game>(g: &mut G, mut next_u32: impl FnMut() -> u32) -> u32 {
+    let mut n = 0;
+    let mut ms = MoveList::new();
+    loop {
+        match g.status() {
+            Status::Throw(_) => {
+                let t = g.throw_dist().sample(next_u32());
+                g.set_throw_unchecked(t);
+            }
+            Status::Move(_) => {
+                ms.clear();
+                g.legal_moves(&mut ms);
+                let i = ((next_u32() as u64 * ms.len() as u64) >> 32) as usize;
+                g.play_unchecked(ms[i]);
+                n += 1;
+            }
+            Status::Over(_) => return n,
+        }
+    }
+}

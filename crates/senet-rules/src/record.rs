@@ -1,0 +1,249 @@
+//! Game records: JSON holding the rule set, its options, the seed, and every throw and move,
+//! so that a game replays exactly (ruling C6). The format is documented in
+//! `docs/notation.md`.
+
+use crate::{AnyGame, Error, Game, RuleSet, Status, Throw};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The value of the `format` field.
+pub const FORMAT: &str = "senet-record/1";
+
+/// One thing that happened: a throw, or a move (a decision).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Event {
+    /// A throw, e.g. `"4"` or `"3-5"`.
+    Throw {
+        /// The throw.
+        throw: String,
+    },
+    /// A move string, e.g. `"10-14"`, `"28-off"` or `"pass"`.
+    Move {
+        /// The move.
+        #[serde(rename = "move")]
+        mv: String,
+    },
+}
+
+/// How the recorded game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordResult {
+    /// 1 or 2, or null for a draw.
+    pub winner: Option<u8>,
+    /// Whether the turn cap ended the game.
+    pub capped: bool,
+    /// Points of both players, for rule sets that score.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<[u32; 2]>,
+    /// The final position.
+    pub position: String,
+}
+
+/// A game record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Record {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The rule set ID.
+    pub rules: String,
+    /// Options that differ from their defaults.
+    #[serde(default)]
+    pub options: BTreeMap<String, serde_json::Value>,
+    /// The seed the throws were drawn from, if they were drawn by senet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// The starting position, when it is not the rule set's start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
+    /// Every throw and move, in order.
+    pub events: Vec<Event>,
+    /// The result, once the game is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<RecordResult>,
+}
+
+/// What replaying a record gives.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    /// The starting position.
+    pub start: AnyGame,
+    /// The position after every event.
+    pub end: AnyGame,
+    /// Moves (decisions) replayed.
+    pub moves: usize,
+}
+
+impl Record {
+    /// An empty record of a game starting at `start`.
+    pub fn new(start: &AnyGame, seed: Option<u64>) -> Record {
+        let rules = start.rules();
+        let fresh = AnyGame::new(rules, &options_of(start)).ok();
+        let mut options = BTreeMap::new();
+        for pair in options_of(start) {
+            if let Some((k, v)) = pair.split_once('=') {
+                let v = match v.parse::<u64>() {
+                    Ok(n) => serde_json::Value::from(n),
+                    Err(_) => serde_json::Value::from(v == "true"),
+                };
+                options.insert(k.to_string(), v);
+            }
+        }
+        Record {
+            format: FORMAT.into(),
+            rules: rules.id().into(),
+            options,
+            seed,
+            start: if fresh.as_ref() == Some(start) {
+                None
+            } else {
+                Some(start.position())
+            },
+            events: Vec::new(),
+            result: None,
+        }
+    }
+
+    /// Adds a throw.
+    pub fn push_throw(&mut self, t: Throw) {
+        self.events.push(Event::Throw {
+            throw: t.to_string(),
+        });
+    }
+
+    /// Adds a move string.
+    pub fn push_move(&mut self, m: String) {
+        self.events.push(Event::Move { mv: m });
+    }
+
+    /// Fills in the result from the final position, if the game is over.
+    pub fn finish(&mut self, end: &AnyGame) {
+        if let Status::Over(o) = end.status() {
+            self.result = Some(RecordResult {
+                winner: o.winner.map(|p| p.index() as u8 + 1),
+                capped: o.capped,
+                score: o.score,
+                position: end.position(),
+            });
+        }
+    }
+
+    /// Reads a record from JSON.
+    pub fn from_json(text: &str) -> Result<Record, Error> {
+        let r: Record = serde_json::from_str(text)
+            .map_err(|e| Error::Record(format!("not a valid record: {e}")))?;
+        if r.format != FORMAT {
+            return Err(Error::Record(format!(
+                "format is {:?}; this version reads {FORMAT:?}",
+                r.format
+            )));
+        }
+        Ok(r)
+    }
+
+    /// The record as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("records always serialize")
+    }
+
+    /// The options as `NAME=VALUE` strings.
+    pub fn option_pairs(&self) -> Result<Vec<String>, Error> {
+        self.options
+            .iter()
+            .map(|(k, v)| match v {
+                serde_json::Value::Bool(b) => Ok(format!("{k}={b}")),
+                serde_json::Value::Number(n) => Ok(format!("{k}={n}")),
+                serde_json::Value::String(s) => Ok(format!("{k}={s}")),
+                _ => Err(Error::Record(format!(
+                    "option {k} must be a boolean or a number"
+                ))),
+            })
+            .collect()
+    }
+
+    /// The position the game starts from.
+    pub fn start_position(&self) -> Result<AnyGame, Error> {
+        let rules: RuleSet = self
+            .rules
+            .parse()
+            .map_err(|e: Error| Error::Record(e.to_string()))?;
+        let fresh =
+            AnyGame::new(rules, &self.option_pairs()?).map_err(|e| Error::Record(e.to_string()))?;
+        match &self.start {
+            None => Ok(fresh),
+            Some(p) => {
+                let g: AnyGame = p
+                    .parse()
+                    .map_err(|e: Error| Error::Record(format!("start: {e}")))?;
+                if g.rules() != rules || options_of(&g) != options_of(&fresh) {
+                    return Err(Error::Record(format!(
+                        "the start position {p:?} is not a {} position with the record's options",
+                        rules.id()
+                    )));
+                }
+                Ok(g)
+            }
+        }
+    }
+
+    /// Replays every event, checking each; the first bad event is reported with its move
+    /// number and the reason. A recorded result must match the replay.
+    pub fn replay(&self) -> Result<Replay, Error> {
+        let start = self.start_position()?;
+        let mut g = start;
+        let mut moves = 0;
+        for (i, e) in self.events.iter().enumerate() {
+            let at = |what: String| {
+                Error::Record(format!("event {} (move {}): {what}", i + 1, moves + 1))
+            };
+            match e {
+                Event::Throw { throw } => {
+                    let t = Throw::parse(throw).map_err(|e| at(e.to_string()))?;
+                    g.set_throw(t).map_err(|e| at(e.to_string()))?;
+                }
+                Event::Move { mv } => {
+                    let m = g.parse_move(mv).map_err(|e| at(format!("{mv}: {e}")))?;
+                    g.play_unchecked(m);
+                    moves += 1;
+                }
+            }
+        }
+        if let Some(r) = &self.result {
+            let Status::Over(o) = g.status() else {
+                return Err(Error::Record(
+                    "the record has a result but the game is not over after its last event".into(),
+                ));
+            };
+            let winner = o.winner.map(|p| p.index() as u8 + 1);
+            if r.winner != winner || r.capped != o.capped || r.score != o.score {
+                return Err(Error::Record(format!(
+                    "the record claims winner {:?} (capped {}, score {:?}) but the replay gives winner {:?} (capped {}, score {:?})",
+                    r.winner, r.capped, r.score, winner, o.capped, o.score
+                )));
+            }
+            if r.position != g.position() {
+                return Err(Error::Record(format!(
+                    "the record's final position {:?} differs from the replay's {:?}",
+                    r.position,
+                    g.position()
+                )));
+            }
+        }
+        Ok(Replay {
+            start,
+            end: g,
+            moves,
+        })
+    }
+}
+
+/// The non-default options of a position as `NAME=VALUE` strings.
+pub fn options_of(g: &AnyGame) -> Vec<String> {
+    let p = g.position();
+    let head = p.split_whitespace().next().unwrap_or("");
+    match head.split_once(':') {
+        Some((_, o)) => o.split(',').map(String::from).collect(),
+        None => Vec::new(),
+    }
+}

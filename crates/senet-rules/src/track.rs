@@ -1,0 +1,245 @@
+//! Helpers for the rule sets that race along the common 30-square track (ruling C1):
+//! bitboards with bit `s` for square `s` (1-30), runs of consecutive pieces, the squares a
+//! move passes, and the board text of the position notation.
+
+use crate::{Error, Player};
+
+/// Squares 1-30 as a bit mask (bit 0 and bits 31.. are never used).
+pub const ALL: u32 = 0x7FFF_FFFE;
+
+/// The mask of one square.
+#[inline]
+pub const fn bit(s: u8) -> u32 {
+    1u32 << s
+}
+
+/// The squares strictly between `a` and `b` (either order).
+#[inline]
+pub fn between(a: u8, b: u8) -> u32 {
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    if hi <= lo + 1 {
+        return 0;
+    }
+    let below_hi = (1u64 << hi) - 1;
+    let upto_lo = (2u64 << lo) - 1;
+    (below_hi & !upto_lo) as u32
+}
+
+/// Squares whose piece has a piece of the same colour on an adjacent square number
+/// (raw numbers, so 10-11 and 20-21 count: rulings C1, K5, R4).
+#[inline]
+pub fn protected(men: u32) -> u32 {
+    men & ((men << 1) | (men >> 1))
+}
+
+/// Squares belonging to a run of `len` or more consecutive pieces, counting raw square
+/// numbers across the corners.
+#[inline]
+pub fn runs(men: u32, len: u32) -> u32 {
+    let mut starts = men;
+    for i in 1..len {
+        starts &= men >> i;
+    }
+    let mut r = 0;
+    for i in 0..len {
+        r |= starts << i;
+    }
+    r & men
+}
+
+/// Squares belonging to a run of three or more consecutive pieces within one row of the
+/// board (a run is broken at the corners 10|11 and 20|21: ruling K6).
+#[inline]
+pub fn runs3_in_rows(men: u32) -> u32 {
+    // Starts s with s, s+1, s+2 all in one row: s in 1..=8, 11..=18, 21..=28.
+    const STARTS: u32 = (0x1FE) | (0x1FE << 10) | (0x1FE << 20);
+    let starts = men & (men >> 1) & (men >> 2) & STARTS;
+    starts | (starts << 1) | (starts << 2)
+}
+
+/// The lowest empty square, counting up from 1.
+#[inline]
+pub fn lowest_empty(occupied: u32) -> u8 {
+    (!occupied & ALL).trailing_zeros() as u8
+}
+
+/// The highest empty square below `s`, if any.
+#[inline]
+pub fn highest_empty_below(occupied: u32, s: u8) -> Option<u8> {
+    let free = !occupied & ALL & (bit(s) - 1);
+    if free == 0 {
+        None
+    } else {
+        Some(31 - free.leading_zeros() as u8)
+    }
+}
+
+/// The squares of a mask, lowest first.
+#[inline]
+pub fn squares(mut m: u32) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let s = m.trailing_zeros() as u8;
+            m &= m - 1;
+            Some(s)
+        }
+    })
+}
+
+/// Writes a two-colour board as 30 characters: `X` first player, `O` second, `.` empty.
+pub fn board_string(men: [u32; 2]) -> String {
+    (1..=30u8)
+        .map(|s| {
+            if men[0] & bit(s) != 0 {
+                'X'
+            } else if men[1] & bit(s) != 0 {
+                'O'
+            } else {
+                '.'
+            }
+        })
+        .collect()
+}
+
+/// Reads a board written by [`board_string`].
+pub fn parse_board(text: &str) -> Result<[u32; 2], Error> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() != 30 {
+        return Err(Error::Position(format!(
+            "the board must have 30 squares (one character each), got {}: {text:?}",
+            chars.len()
+        )));
+    }
+    let mut men = [0u32; 2];
+    for (i, c) in chars.iter().enumerate() {
+        let s = i as u8 + 1;
+        match c {
+            'X' => men[0] |= bit(s),
+            'O' => men[1] |= bit(s),
+            '.' => {}
+            _ => {
+                return Err(Error::Position(format!(
+                    "square {s} holds {c:?}; use X (first player), O (second player) or . (empty)"
+                )))
+            }
+        }
+    }
+    Ok(men)
+}
+
+/// The tokens after the board in a position string: `key=value` fields, read in any order,
+/// each at most once, and all of them consumed.
+pub struct Fields<'a> {
+    items: Vec<(&'a str, &'a str, bool)>,
+}
+
+impl<'a> Fields<'a> {
+    /// Splits `key=value` tokens.
+    pub fn new(tokens: &[&'a str]) -> Result<Fields<'a>, Error> {
+        let mut items: Vec<(&'a str, &'a str, bool)> = Vec::new();
+        for t in tokens {
+            let Some((k, v)) = t.split_once('=') else {
+                return Err(Error::Position(format!(
+                    "expected a field like key=value, got {t:?}"
+                )));
+            };
+            if items.iter().any(|(k2, _, _)| *k2 == k) {
+                return Err(Error::Position(format!("field {k} is given twice")));
+            }
+            items.push((k, v, false));
+        }
+        Ok(Fields { items })
+    }
+
+    /// The value of a field, if present.
+    pub fn get(&mut self, key: &str) -> Option<&'a str> {
+        self.items.iter_mut().find(|(k, _, _)| *k == key).map(|it| {
+            it.2 = true;
+            it.1
+        })
+    }
+
+    /// The value of a required field.
+    pub fn need(&mut self, key: &str) -> Result<&'a str, Error> {
+        self.get(key)
+            .ok_or_else(|| Error::Position(format!("the position lacks the field {key}=")))
+    }
+
+    /// A required number field.
+    pub fn need_u32(&mut self, key: &str) -> Result<u32, Error> {
+        let v = self.need(key)?;
+        v.parse()
+            .map_err(|_| Error::Position(format!("field {key} must be a whole number, got {v:?}")))
+    }
+
+    /// A required player field (`1` or `2`).
+    pub fn need_player(&mut self, key: &str) -> Result<Player, Error> {
+        let v = self.need(key)?;
+        Player::parse(v)
+            .map_err(|_| Error::Position(format!("field {key} must be 1 or 2, got {v:?}")))
+    }
+
+    /// Fails if any field was not read.
+    pub fn finish(self) -> Result<(), Error> {
+        match self.items.iter().find(|(_, _, used)| !used) {
+            Some((k, _, _)) => Err(Error::Position(format!(
+                "unknown field {k}= in this rule set's position"
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Parses `off=A,B` and checks it against the pieces on the board: each side has `total`
+/// pieces in all.
+pub fn check_off(field: &str, men: [u32; 2], total: u32) -> Result<(), Error> {
+    let parts: Vec<&str> = field.split(',').collect();
+    let bad = || {
+        Error::Position(format!(
+            "field off must be two counts like 0,2, got {field:?}"
+        ))
+    };
+    if parts.len() != 2 {
+        return Err(bad());
+    }
+    for (i, p) in parts.iter().enumerate() {
+        let n: u32 = p.parse().map_err(|_| bad())?;
+        let on = men[i].count_ones();
+        if on + n != total {
+            return Err(Error::Position(format!(
+                "player {} has {on} pieces on the board and {n} off; they must add up to {total}",
+                i + 1
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Writes `off=A,B` for the pieces missing from the board.
+pub fn off_string(men: [u32; 2], total: u32) -> String {
+    format!(
+        "{},{}",
+        total - men[0].count_ones(),
+        total - men[1].count_ones()
+    )
+}
+
+/// Checks that the two colours never share a square, stay on squares 1-30 and number at most
+/// `total` each.
+pub fn check_two_colours(men: [u32; 2], total: u32) -> Result<(), String> {
+    if men[0] & men[1] != 0 {
+        return Err(format!(
+            "two pieces share square {}",
+            (men[0] & men[1]).trailing_zeros()
+        ));
+    }
+    if (men[0] | men[1]) & !ALL != 0 {
+        return Err("a piece stands outside squares 1-30".into());
+    }
+    if men[0].count_ones() > total || men[1].count_ones() > total {
+        return Err(format!("a player has more than {total} pieces"));
+    }
+    Ok(())
+}
