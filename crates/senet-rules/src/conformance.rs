@@ -44,9 +44,9 @@ impl SplitMix {
     }
 }
 
-/// Positions awaiting a move, collected from `games` seeded random games (every `stride`-th
-/// decision), for regression files and benchmarks.
-pub fn corpus<G: Game>(start: &G, stride: usize, limit: usize) -> Vec<G> {
+/// Up to `limit` positions from seeded random games (every `stride`-th decision), for
+/// regression files and benchmarks: awaiting a throw if `before_throw`, else awaiting a move.
+pub fn corpus<G: Game>(start: &G, stride: usize, limit: usize, before_throw: bool) -> Vec<G> {
     let mut out = Vec::new();
     let mut rng = SplitMix(0x5E7E7);
     let mut ms = MoveList::new();
@@ -56,12 +56,15 @@ pub fn corpus<G: Game>(start: &G, stride: usize, limit: usize) -> Vec<G> {
         loop {
             match g.status() {
                 Status::Throw(_) => {
+                    if before_throw && (k + 1) % stride == 0 && out.len() < limit {
+                        out.push(g);
+                    }
                     let t = g.throw_dist().sample(rng.next_u32());
                     g.set_throw_unchecked(t);
                 }
                 Status::Move(_) => {
                     k += 1;
-                    if k % stride == 0 && out.len() < limit {
+                    if !before_throw && k % stride == 0 && out.len() < limit {
                         out.push(g);
                     }
                     ms.clear();

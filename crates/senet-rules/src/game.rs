@@ -444,6 +444,9 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static {
     /// The full one-line position string (see `docs/notation.md`).
     fn position(&self) -> String;
 
+    /// The position drawn as a board, for people.
+    fn diagram(&self) -> String;
+
     /// Where each player's pieces are: on the board, borne off, captured (removed).
     fn census(&self) -> [Census; 2];
 

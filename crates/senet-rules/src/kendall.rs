@@ -185,7 +185,7 @@ impl Kendall {
         let throw = match f.need("throw")? {
             "-" => 0,
             t => {
-                let t = Throw::parse(t).map_err(|e| Error::Position(e.to_string()))?;
+                let t = Throw::parse(t).map_err(|e| Error::Position(e.message().into()))?;
                 if !THROWS.iter().any(|(o, _)| *o == t) {
                     return Err(Error::Position(format!(
                         "throw={t} is not a kendall throw (1, 2, 3, 4 or 6)"
@@ -407,6 +407,10 @@ impl Game for Kendall {
             }
         };
         format!("{text} is illegal with a throw of {n}: {reason}. Legal moves: {list}")
+    }
+
+    fn diagram(&self) -> String {
+        track::diagram(self.men, 5, &self.status(), self.in_hand())
     }
 
     fn census(&self) -> [Census; 2] {

@@ -193,7 +193,7 @@ impl Kendall5 {
         let throw = match f.need("throw")? {
             "-" => 0,
             t => {
-                let t = Throw::parse(t).map_err(|e| Error::Position(e.to_string()))?;
+                let t = Throw::parse(t).map_err(|e| Error::Position(e.message().into()))?;
                 if !THROWS.iter().any(|(o, _)| *o == t) {
                     return Err(Error::Position(format!(
                         "throw={t} is not a kendall5 throw (1-5)"
@@ -395,6 +395,10 @@ impl Game for Kendall5 {
             }
         };
         format!("{text} is illegal with a throw of {n}: {reason}. Legal moves: {list}")
+    }
+
+    fn diagram(&self) -> String {
+        track::diagram(self.men, 5, &self.status(), self.in_hand())
     }
 
     fn census(&self) -> [Census; 2] {

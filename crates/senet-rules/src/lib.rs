@@ -12,7 +12,7 @@
 //! g.set_throw(Throw::single(5)).unwrap();
 //! let m = g.parse_move("1-6").unwrap(); // the solved best opening
 //! g.play(m).unwrap();
-//! assert_eq!(g.position(), "kendall5 .OXOXXXOXO.................... off=0,0 turn=1 throw=- dec=1");
+//! assert_eq!(g.position(), "kendall5 OOXOXXXOXO.................... off=0,0 turn=1 throw=- dec=1");
 //! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -68,6 +68,20 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+impl Error {
+    /// The explanation without the kind of error.
+    pub fn message(&self) -> &str {
+        match self {
+            Error::Position(m)
+            | Error::Options(m)
+            | Error::Throw(m)
+            | Error::Move(m)
+            | Error::Record(m) => m,
+            Error::GameOver => "the game is over",
+        }
+    }
+}
 
 macro_rules! rule_sets {
     ($( $variant:ident => $module:ident :: $ty:ident, $id:literal, $name:literal, $source:literal; )*) => {
@@ -195,7 +209,7 @@ impl FromStr for AnyGame {
         };
         let rules: RuleSet = id
             .parse()
-            .map_err(|e: Error| Error::Position(e.to_string()))?;
+            .map_err(|e: Error| Error::Position(e.message().into()))?;
         let o = Options::parse(rules.option_specs(), &opts, rules.id())?;
         AnyGame::parse_body(rules, &o, rest)
     }
@@ -255,6 +269,9 @@ impl Game for AnyGame {
     }
     fn position(&self) -> String {
         forward!(self, g => g.position())
+    }
+    fn diagram(&self) -> String {
+        forward!(self, g => g.diagram())
     }
     fn census(&self) -> [Census; 2] {
         forward!(self, g => g.census())

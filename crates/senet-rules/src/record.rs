@@ -142,9 +142,35 @@ impl Record {
         Ok(r)
     }
 
-    /// The record as pretty JSON.
+    /// The record as JSON: one field per line, each turn's throw and moves on one line.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("records always serialize")
+        let v = serde_json::to_value(self).expect("records always serialize");
+        let mut out = String::from("{\n");
+        let obj = v.as_object().expect("a record is an object");
+        let n = obj.len();
+        for (i, (k, val)) in obj.iter().enumerate() {
+            out.push_str(&format!("  {}: ", serde_json::Value::from(k.as_str())));
+            if k == "events" {
+                out.push_str("[");
+                for (j, e) in self.events.iter().enumerate() {
+                    if matches!(e, Event::Throw { .. }) || j == 0 {
+                        out.push_str("\n    ");
+                    } else {
+                        out.push(' ');
+                    }
+                    out.push_str(&serde_json::to_string(e).expect("events serialize"));
+                    if j + 1 < self.events.len() {
+                        out.push(',');
+                    }
+                }
+                out.push_str(if self.events.is_empty() { "]" } else { "\n  ]" });
+            } else {
+                out.push_str(&serde_json::to_string(val).expect("values serialize"));
+            }
+            out.push_str(if i + 1 < n { ",\n" } else { "\n" });
+        }
+        out.push('}');
+        out
     }
 
     /// The options as `NAME=VALUE` strings.

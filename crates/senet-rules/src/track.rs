@@ -2,7 +2,7 @@
 //! bitboards with bit `s` for square `s` (1-30), runs of consecutive pieces, the squares a
 //! move passes, and the board text of the position notation.
 
-use crate::{Error, Player};
+use crate::{Error, Player, Status, Throw};
 
 /// Squares 1-30 as a bit mask (bit 0 and bits 31.. are never used).
 pub const ALL: u32 = 0x7FFF_FFFE;
@@ -242,4 +242,52 @@ pub fn check_two_colours(men: [u32; 2], total: u32) -> Result<(), String> {
         return Err(format!("a player has more than {total} pieces"));
     }
     Ok(())
+}
+
+/// Draws the S-shaped track (C1): row one 1-10 left to right, row two 11-20 right to left,
+/// row three 21-30 left to right, each square's number above its piece.
+pub fn diagram(men: [u32; 2], total: u32, status: &Status, in_hand: Option<Throw>) -> String {
+    let mut out = String::new();
+    let rows: [[u8; 10]; 3] = [
+        std::array::from_fn(|i| i as u8 + 1),
+        std::array::from_fn(|i| 20 - i as u8),
+        std::array::from_fn(|i| i as u8 + 21),
+    ];
+    for (r, row) in rows.iter().enumerate() {
+        let arrow = ["->", "<-", "->"][r];
+        out.push_str(&format!("{arrow} "));
+        for s in row {
+            out.push_str(&format!("{s:>3}"));
+        }
+        out.push_str("\n   ");
+        for &s in row {
+            let c = if men[0] & bit(s) != 0 {
+                'X'
+            } else if men[1] & bit(s) != 0 {
+                'O'
+            } else {
+                '.'
+            };
+            out.push_str(&format!("{c:>3}"));
+        }
+        out.push('\n');
+    }
+    let off = off_string(men, total);
+    out.push_str(&format!("off (X,O): {off}\n"));
+    out.push_str(&match status {
+        Status::Throw(p) => format!(
+            "player {p} ({}) to throw",
+            if *p == Player::First { 'X' } else { 'O' }
+        ),
+        Status::Move(p) => format!(
+            "player {p} ({}) to move with {}",
+            if *p == Player::First { 'X' } else { 'O' },
+            in_hand.map_or("-".into(), |t| t.to_string())
+        ),
+        Status::Over(o) => match o.winner {
+            Some(p) => format!("over: player {p} wins"),
+            None => "over: draw (turn cap)".into(),
+        },
+    });
+    out
 }

@@ -1,1 +1,8 @@
-fn main() {}
+//! `senet`: the command-line tool. The contract of every subcommand is documented in the
+//! README; JSON output is for programs, the rest for people.
+
+mod cli;
+
+fn main() {
+    std::process::exit(cli::run());
+}

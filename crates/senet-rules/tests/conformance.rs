@@ -1,0 +1,61 @@
+//! The conformance suite (see `senet_rules::conformance`), run against every rule set with
+//! every combination of its on/off options, and the turn cap (C5) checked for each.
+
+use senet_rules::conformance::check_games;
+use senet_rules::{with_game, AnyGame, Game, OptionKind, RuleSet, Status};
+
+/// Every combination of a rule set's flag options, as NAME=VALUE lists.
+fn option_combos(rules: RuleSet) -> Vec<Vec<String>> {
+    let flags: Vec<&str> = rules
+        .option_specs()
+        .iter()
+        .filter(|o| matches!(o.kind, OptionKind::Bool { .. }))
+        .map(|o| o.name)
+        .collect();
+    (0..1u32 << flags.len())
+        .map(|bits| {
+            flags
+                .iter()
+                .enumerate()
+                .map(|(i, f)| format!("{f}={}", bits >> i & 1 == 1))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn every_rule_set_passes_the_conformance_suite() {
+    let games = if cfg!(debug_assertions) { 40 } else { 400 };
+    for &rules in RuleSet::ALL {
+        for opts in option_combos(rules) {
+            let start = AnyGame::new(rules, &opts).unwrap();
+            let n = with_game!(&start, g => check_games(g, 1, games))
+                .unwrap_or_else(|e| panic!("{rules} {opts:?}: {e}"));
+            assert!(n > games, "{rules}: games too short ({n} decisions)");
+        }
+    }
+}
+
+#[test]
+fn c5_every_rule_set_ends_in_a_draw_at_the_cap() {
+    for &rules in RuleSet::ALL {
+        for cap in [1u32, 7, 30] {
+            for seed in 0..20 {
+                let start = AnyGame::new(rules, &[format!("cap={cap}")]).unwrap();
+                let mut g = start;
+                let mut rng = senet_rules::conformance::SplitMix(seed);
+                let n = senet_rules::random_playout(&mut g, || rng.next_u32());
+                let Status::Over(o) = g.status() else {
+                    panic!("not over")
+                };
+                assert!(n <= cap, "{rules}: {n} decisions past the cap {cap}");
+                if o.capped {
+                    assert_eq!(n, cap, "{rules}: capped early");
+                    assert_eq!(o.winner, None, "{rules}: a capped game is a draw");
+                } else {
+                    assert!(o.winner.is_some() || o.score.is_some());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,355 @@
+//! Command-line parsing and the rules commands (`rules`, `new`, `moves`, `apply`, `show`,
+//! `random-game`, `replay`).
+
+use clap::{Parser, Subcommand};
+use rand::{RngCore, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use senet_rules::{AnyGame, Error, Game, MoveList, OptionKind, Record, RuleSet, Status, Throw};
+use serde_json::{json, Value};
+use std::io::Write;
+
+/// Play, analyse and compare Senet rule sets.
+#[derive(Parser, Debug)]
+#[command(name = "senet", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List every rule set with its ID, name, source sheet and options.
+    Rules {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the start position of a rule set.
+    New {
+        /// Rule set ID (see `senet rules`).
+        rules: String,
+        /// An option as NAME=VALUE (repeatable).
+        #[arg(long = "option", short = 'o', value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List every legal move of a position as JSON.
+    Moves {
+        /// A position string (quote it).
+        position: String,
+        /// The throw, when the position has none pending (e.g. 4, or 3-5 for two dice).
+        #[arg(long = "throw", short = 't')]
+        throw: Option<String>,
+    },
+    /// Play one move and print the resulting position.
+    Apply {
+        /// A position string (quote it).
+        position: String,
+        /// The move string, e.g. 10-13, 28-off, pass.
+        #[arg(value_name = "MOVE")]
+        mv: String,
+        /// The throw, when the position has none pending.
+        #[arg(long = "throw", short = 't')]
+        throw: Option<String>,
+        /// Print JSON with what the move did.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Draw a position as a board.
+    Show {
+        /// A position string (quote it).
+        position: String,
+    },
+    /// Play a whole game of uniformly random legal moves and print its record (JSON).
+    RandomGame {
+        /// Rule set ID.
+        rules: String,
+        /// Seed of the throws and the moves; the same seed gives the same record.
+        #[arg(long)]
+        seed: u64,
+        /// An option as NAME=VALUE (repeatable).
+        #[arg(long = "option", short = 'o', value_name = "NAME=VALUE")]
+        options: Vec<String>,
+    },
+    /// Check a game record move by move; print the final position and the result.
+    Replay {
+        /// The record file (JSON), or - for standard input.
+        file: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match dispatch(cli.command) {
+        Ok(out) => {
+            let mut stdout = std::io::stdout().lock();
+            let _ = writeln!(stdout, "{out}");
+            let _ = stdout.flush();
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}
+
+fn dispatch(cmd: Command) -> Result<String, Error> {
+    match cmd {
+        Command::Rules { json } => Ok(rules(json)),
+        Command::New {
+            rules,
+            options,
+            json,
+        } => {
+            let r: RuleSet = rules.parse()?;
+            let g = AnyGame::new(r, &options)?;
+            Ok(if json {
+                json!({ "rules": r.id(), "position": g.position() }).to_string()
+            } else {
+                g.position()
+            })
+        }
+        Command::Moves { position, throw } => {
+            let g = with_throw(&position, throw.as_deref())?;
+            Ok(Value::Array(moves_json(&g)).to_string())
+        }
+        Command::Apply {
+            position,
+            mv,
+            throw,
+            json,
+        } => {
+            let mut g = with_throw(&position, throw.as_deref())?;
+            let before = g;
+            let m = g.parse_move(&mv)?;
+            let e = g.play(m)?;
+            Ok(if json {
+                let mut v = move_json(&before, m, e, &g);
+                v["status"] = status_json(&g);
+                v.to_string()
+            } else {
+                g.position()
+            })
+        }
+        Command::Show { position } => {
+            let g: AnyGame = position.parse()?;
+            Ok(g.diagram())
+        }
+        Command::RandomGame {
+            rules,
+            seed,
+            options,
+        } => {
+            let r: RuleSet = rules.parse()?;
+            let g = AnyGame::new(r, &options)?;
+            Ok(random_game(g, seed).to_json())
+        }
+        Command::Replay { file, json } => replay(&file, json),
+    }
+}
+
+/// Parses a position and applies `--throw` when given.
+fn with_throw(position: &str, throw: Option<&str>) -> Result<AnyGame, Error> {
+    let mut g: AnyGame = position.parse()?;
+    match (g.status(), throw) {
+        (Status::Throw(_), Some(t)) => g.set_throw(Throw::parse(t)?)?,
+        (Status::Throw(p), None) => {
+            return Err(Error::Throw(format!(
+                "player {p} must throw first: give --throw (possible throws: {})",
+                g.throw_dist().describe()
+            )))
+        }
+        (Status::Move(_), Some(t)) => {
+            return Err(Error::Throw(format!(
+                "the position already holds the throw {}; --throw {t} is not needed",
+                g.in_hand().map_or("-".into(), |t| t.to_string())
+            )))
+        }
+        (Status::Move(_), None) => {}
+        (Status::Over(_), _) => return Err(Error::GameOver),
+    }
+    Ok(g)
+}
+
+fn rules(json: bool) -> String {
+    if json {
+        let list: Vec<Value> = RuleSet::ALL
+            .iter()
+            .map(|r| {
+                let opts: Vec<Value> = r
+                    .option_specs()
+                    .iter()
+                    .map(|o| match o.kind {
+                        OptionKind::Bool { default } => json!({
+                            "name": o.name, "type": "bool", "default": default, "description": o.description,
+                        }),
+                        OptionKind::Int { default, min, max } => json!({
+                            "name": o.name, "type": "int", "default": default, "min": min, "max": max,
+                            "description": o.description,
+                        }),
+                    })
+                    .collect();
+                json!({ "id": r.id(), "name": r.name(), "source": r.source(), "options": opts })
+            })
+            .collect();
+        return serde_json::to_string_pretty(&list).expect("json");
+    }
+    let mut s = String::new();
+    for r in RuleSet::ALL {
+        s.push_str(&format!(
+            "{:<10} {}\n           source: {}\n",
+            r.id(),
+            r.name(),
+            r.source()
+        ));
+        for o in r.option_specs() {
+            let d = match o.kind {
+                OptionKind::Bool { default } => format!("true|false, default {default}"),
+                OptionKind::Int { default, min, max } => format!("{min}-{max}, default {default}"),
+            };
+            s.push_str(&format!(
+                "           --option {}=<{d}>: {}\n",
+                o.name, o.description
+            ));
+        }
+    }
+    s.trim_end().to_string()
+}
+
+/// The JSON of one legal move: its string, squares, effects and resulting position.
+pub fn move_json(
+    before: &AnyGame,
+    m: senet_rules::Move,
+    e: senet_rules::Effects,
+    after: &AnyGame,
+) -> Value {
+    let square = |sq: u8| -> Value {
+        let name = before.square_name(sq);
+        name.parse::<u64>()
+            .map(Value::from)
+            .unwrap_or(Value::from(name))
+    };
+    let mut v = json!({
+        "move": before.move_string(m),
+        "from": if m.is_pass() { Value::Null } else { square(m.from) },
+        "to": if m.is_pass() { Value::Null } else { square(m.to) },
+        "kinds": e.names(),
+        "turn_continues": e.turn_continues,
+        "position": after.position(),
+    });
+    if let Some(d) = before.die_used(m) {
+        v["die"] = Value::from(d);
+    }
+    v
+}
+
+/// Every legal move of a position awaiting a move, as JSON.
+pub fn moves_json(g: &AnyGame) -> Vec<Value> {
+    let mut ms = MoveList::new();
+    g.legal_moves(&mut ms);
+    ms.iter()
+        .map(|&m| {
+            let mut h = *g;
+            let e = h.play_unchecked(m);
+            move_json(g, m, e, &h)
+        })
+        .collect()
+}
+
+/// The status of a game as JSON.
+pub fn status_json(g: &AnyGame) -> Value {
+    match g.status() {
+        Status::Throw(p) => json!({ "state": "throw", "player": p.index() + 1 }),
+        Status::Move(p) => json!({
+            "state": "move", "player": p.index() + 1,
+            "throw": g.in_hand().map(|t| t.to_string()),
+        }),
+        Status::Over(o) => json!({
+            "state": "over",
+            "winner": o.winner.map(|p| p.index() + 1),
+            "capped": o.capped,
+            "score": o.score,
+        }),
+    }
+}
+
+/// Plays uniformly random legal moves with seeded throws until the game ends.
+pub fn random_game(start: AnyGame, seed: u64) -> Record {
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let mut rec = Record::new(&start, Some(seed));
+    let mut g = start;
+    let mut ms = MoveList::new();
+    loop {
+        match g.status() {
+            Status::Throw(_) => {
+                let t = g.throw_dist().sample(rng.next_u32());
+                g.set_throw_unchecked(t);
+                rec.push_throw(t);
+            }
+            Status::Move(_) => {
+                ms.clear();
+                g.legal_moves(&mut ms);
+                let m = ms[((rng.next_u32() as u64 * ms.len() as u64) >> 32) as usize];
+                rec.push_move(g.move_string(m));
+                g.play_unchecked(m);
+            }
+            Status::Over(_) => break,
+        }
+    }
+    rec.finish(&g);
+    rec
+}
+
+fn replay(file: &str, json: bool) -> Result<String, Error> {
+    let text = if file == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| Error::Record(format!("cannot read standard input: {e}")))?;
+        s
+    } else {
+        std::fs::read_to_string(file)
+            .map_err(|e| Error::Record(format!("cannot read {file}: {e}")))?
+    };
+    let rec = Record::from_json(&text)?;
+    let r = rec.replay()?;
+    let st = status_json(&r.end);
+    if json {
+        return Ok(
+            json!({ "moves": r.moves, "position": r.end.position(), "status": st }).to_string(),
+        );
+    }
+    let result = match r.end.status() {
+        Status::Over(o) => {
+            let who = match o.winner {
+                Some(p) => format!("player {p} wins"),
+                None => "draw".into(),
+            };
+            let cap = if o.capped { " (turn cap reached)" } else { "" };
+            let score = o
+                .score
+                .map_or(String::new(), |s| format!(", score {}-{}", s[0], s[1]));
+            format!("{who}{cap}{score}")
+        }
+        Status::Throw(p) => format!("not over: player {p} to throw"),
+        Status::Move(p) => format!("not over: player {p} to move"),
+    };
+    Ok(format!(
+        "{} moves replayed, all legal\nfinal position: {}\nresult: {result}",
+        r.moves,
+        r.end.position()
+    ))
+}
