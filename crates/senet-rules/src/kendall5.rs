@@ -86,6 +86,12 @@ impl Kendall5 {
         }
     }
 
+    /// The squares of each player's pieces as bit masks (bit `s` for square `s`), first
+    /// player first.
+    pub fn men(&self) -> [u32; 2] {
+        self.men
+    }
+
     fn options(&self) -> Options {
         let mut o = Options::defaults(&OPTIONS);
         o.set("cap", crate::options::OptionValue::Int(self.cap));
