@@ -48,6 +48,15 @@ enum Why {
     Protected(u8),
 }
 
+/// The side to move's pieces, the opponent's, the opponent's blockade squares and its
+/// protected pieces.
+struct Sides {
+    own: u32,
+    opp: u32,
+    block: u32,
+    prot: u32,
+}
+
 impl Why {
     fn text(self) -> String {
         match self {
@@ -92,6 +101,20 @@ impl Kendall5 {
         self.men
     }
 
+    /// The masks every move of the side to move is checked against, computed once per
+    /// position.
+    #[inline]
+    fn sides(&self) -> Sides {
+        let me = self.turn.index();
+        let (own, opp) = (self.men[me], self.men[1 - me]);
+        Sides {
+            own,
+            opp,
+            block: track::runs(opp, 3),
+            prot: track::protected(opp),
+        }
+    }
+
     fn options(&self) -> Options {
         let mut o = Options::defaults(&OPTIONS);
         o.set("cap", crate::options::OptionValue::Int(self.cap));
@@ -100,8 +123,7 @@ impl Kendall5 {
 
     /// Where a forward move of the piece on `s` by `n` ends (R6-R8).
     #[inline]
-    fn forward(&self, s: u8, n: u8) -> Result<Move, Why> {
-        let me = self.turn.index();
+    fn forward(&self, k: &Sides, s: u8, n: u8) -> Result<Move, Why> {
         if s >= 28 {
             // R8: 28, 29, 30 bear off with exactly 3, 2, 1 and move in no other way.
             return if n == 31 - s {
@@ -120,7 +142,7 @@ impl Kendall5 {
                 // R7: 27 is reached only from 26 with a 1; the piece goes on to 15, or the
                 // highest empty square below it.
                 1 => {
-                    let occ = (self.men[me] & !bit(26)) | self.men[1 - me];
+                    let occ = (k.own & !bit(26)) | k.opp;
                     let to = if occ & bit(15) == 0 {
                         15
                     } else {
@@ -143,41 +165,40 @@ impl Kendall5 {
                     })
                 }
                 // R8: 2, 3, 4 reach 28, 29, 30.
-                _ => return self.land(s, s + n, n, 0),
+                _ => return self.land(k, s, s + n, n, 0),
             }
         }
         // R6: nothing passes 26.
         if s + n > 26 {
             return Err(Why::PastTwentySix);
         }
-        self.land(s, s + n, n, 0)
+        self.land(k, s, s + n, n, 0)
     }
 
     /// A backward move of the piece on `s` by `n` (R9).
     #[inline]
-    fn backward(&self, s: u8, n: u8) -> Result<Move, Why> {
+    fn backward(&self, k: &Sides, s: u8, n: u8) -> Result<Move, Why> {
         if s >= 28 {
             return Err(Why::NoBackwardFromHouse); // R8
         }
         if n >= s {
             return Err(Why::BelowOne); // R9
         }
-        self.land(s, s - n, n, BACK)
+        self.land(k, s, s - n, n, BACK)
     }
 
     /// The landing rules shared by both directions: blockades (R5), own pieces and
     /// protection (R3, R4).
     #[inline]
-    fn land(&self, s: u8, t: u8, n: u8, tag: u8) -> Result<Move, Why> {
-        let me = self.turn.index();
-        let (own, opp) = (self.men[me], self.men[1 - me]);
-        if track::runs(opp, 3) & track::between(s, t) != 0 {
+    fn land(&self, k: &Sides, s: u8, t: u8, n: u8, tag: u8) -> Result<Move, Why> {
+        let own = k.own;
+        if k.block & track::between(s, t) != 0 {
             return Err(Why::Blockade); // R5
         }
         if own & bit(t) != 0 {
             return Err(Why::OwnPiece(t)); // R3
         }
-        if track::protected(opp) & bit(t) != 0 {
+        if k.prot & bit(t) != 0 {
             return Err(Why::Protected(t)); // R4
         }
         Ok(Move {
@@ -284,15 +305,16 @@ impl Game for Kendall5 {
         }
         let own = self.men[self.turn.index()];
         let n = self.throw;
+        let k = self.sides();
         for s in track::squares(own) {
-            if let Ok(m) = self.forward(s, n) {
+            if let Ok(m) = self.forward(&k, s, n) {
                 moves.push(m);
             }
         }
         // R9: backward moves only when no piece has a forward move.
         if moves.is_empty() {
             for s in track::squares(own) {
-                if let Ok(m) = self.backward(s, n) {
+                if let Ok(m) = self.backward(&k, s, n) {
                     moves.push(m);
                 }
             }
@@ -383,8 +405,8 @@ impl Game for Kendall5 {
         let reason = if !(1..=30).contains(&from) || self.men[self.turn.index()] & bit(from) == 0 {
             format!("player {} has no piece on {from}", self.turn)
         } else {
-            let fwd = self.forward(from, n);
-            let back = self.backward(from, n);
+            let fwd = self.forward(&self.sides(), from, n);
+            let back = self.backward(&self.sides(), from, n);
             match (fwd, back) {
                 (Ok(m), _) => format!(
                     "with a throw of {n} the piece on {from} goes to {}",
