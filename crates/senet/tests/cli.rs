@@ -170,7 +170,7 @@ fn malformed_positions_are_clear_errors() {
             "27",
         ),
         (
-            "kendall OXOXOXOXO.X.................... off=0,0 turn=1 throw=- forced=10 dec=0",
+            "kendall OXOXOXOXO.X................... off=0,0 turn=1 throw=- forced=10 dec=0",
             "forced=10",
         ),
     ] {
