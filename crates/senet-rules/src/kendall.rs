@@ -5,7 +5,8 @@
 //! of its side's mask.
 
 use crate::game::{
-    binomial, Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status, Throw, OFF,
+    binomial, BoardView, Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status,
+    Throw, OFF,
 };
 use crate::options::{cap_option, OptionSpec, OptionValue, Options};
 use crate::track::{self, bit, Fields};
@@ -439,6 +440,21 @@ impl Game for Kendall {
             }
         };
         format!("{text} is illegal with a throw of {n}: {reason}. Legal moves: {list}")
+    }
+
+    fn view(&self) -> BoardView {
+        track::view(
+            self.men,
+            5,
+            &[
+                (15, "safe (K4); the water returns pieces here (K8)"),
+                (26, "safe (K4); must be landed on exactly (K7)"),
+                (27, "water: back to 15 (K8)"),
+                (28, "safe (K4); bears off with 3, bonus throw (K9)"),
+                (29, "safe (K4); bears off with 2, bonus throw (K9)"),
+                (30, "bears off with 1, bonus throw (K9)"),
+            ],
+        )
     }
 
     fn diagram(&self) -> String {

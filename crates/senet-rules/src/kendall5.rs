@@ -5,7 +5,8 @@
 //! of its side's mask.
 
 use crate::game::{
-    binomial, Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status, Throw, OFF,
+    binomial, BoardView, Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status,
+    Throw, OFF,
 };
 use crate::options::{cap_option, OptionSpec, Options};
 use crate::track::{self, bit, Fields};
@@ -423,6 +424,24 @@ impl Game for Kendall5 {
             }
         };
         format!("{text} is illegal with a throw of {n}: {reason}. Legal moves: {list}")
+    }
+
+    fn view(&self) -> BoardView {
+        track::view(
+            self.men,
+            5,
+            &[
+                (15, "the water returns pieces here (R7)"),
+                (
+                    26,
+                    "must be landed on exactly; 5 bears off from here (R6, R8)",
+                ),
+                (27, "water: back to 15 (R7)"),
+                (28, "bears off with exactly 3 (R8)"),
+                (29, "bears off with exactly 2 (R8)"),
+                (30, "bears off with exactly 1 (R8)"),
+            ],
+        )
     }
 
     fn diagram(&self) -> String {

@@ -26,8 +26,8 @@ pub mod record;
 pub mod track;
 
 pub use game::{
-    random_playout, Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status, Throw,
-    OFF,
+    random_playout, BoardView, CellView, Census, Dist, Effects, Game, Move, MoveList, Outcome,
+    PieceView, Player, Status, Throw, OFF,
 };
 pub use kendall::Kendall;
 pub use kendall5::Kendall5;
@@ -269,6 +269,9 @@ impl Game for AnyGame {
     }
     fn position(&self) -> String {
         forward!(self, g => g.position())
+    }
+    fn view(&self) -> BoardView {
+        forward!(self, g => g.view())
     }
     fn diagram(&self) -> String {
         forward!(self, g => g.diagram())
