@@ -1,5 +1,5 @@
 //! Command-line parsing and the rules commands (`rules`, `new`, `moves`, `apply`, `show`,
-//! `random-game`, `replay`).
+//! `random-game`, `replay`); `play` lives in `play.rs`.
 
 use clap::{Parser, Subcommand};
 use rand::{RngCore, SeedableRng};
@@ -73,6 +73,8 @@ enum Command {
         #[arg(long = "option", short = 'o', value_name = "NAME=VALUE")]
         options: Vec<String>,
     },
+    /// Play a game in the terminal: against a bot, hot-seat, or watching two bots.
+    Play(crate::play::PlayArgs),
     /// Check a game record move by move; print the final position and the result.
     Replay {
         /// The record file (JSON), or - for standard input.
@@ -159,6 +161,7 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
             Ok(random_game(g, seed).to_json())
         }
         Command::Replay { file, json } => replay(&file, json),
+        Command::Play(args) => crate::play::run(args),
     }
 }
 

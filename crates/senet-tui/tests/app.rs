@@ -1,0 +1,527 @@
+//! The UI state machine driven key by key: throwing, choosing and typing moves, hints, undo,
+//! save and load, watching, the end of a game and the setup screen.
+
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use senet_rules::{Game, Record, RuleSet, Status};
+use senet_tui::app::{App, Key, Overlay, Tone};
+use senet_tui::render::{self, buffer_lines};
+use senet_tui::session::{Seat, Setup};
+
+fn setup(rules: RuleSet, seats: [Seat; 2], seed: u64) -> Setup {
+    Setup {
+        rules,
+        options: vec![],
+        seats,
+        seed,
+    }
+}
+
+fn bot(name: &str) -> Seat {
+    Seat::Bot(name.into())
+}
+
+fn vs_bot(rules: RuleSet, seed: u64) -> App {
+    App::new(setup(rules, [Seat::Human, bot("casual")], seed)).unwrap()
+}
+
+fn screen(app: &App) -> String {
+    sized(app, 100, 30)
+}
+
+fn sized(app: &App, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| render::draw(f, app)).unwrap();
+    buffer_lines(t.backend().buffer()).join("\n")
+}
+
+fn last_message(app: &App) -> (Tone, String) {
+    app.messages.last().cloned().expect("a message")
+}
+
+fn status(app: &App) -> Status {
+    app.session.as_ref().unwrap().status()
+}
+
+fn record(app: &App) -> Record {
+    app.session.as_ref().unwrap().record().clone()
+}
+
+/// Lets bots act and throws for the person until the person has a move to choose.
+fn to_human_move(app: &mut App) {
+    for _ in 0..10_000 {
+        if app.human_to_move() || matches!(status(app), Status::Over(_)) {
+            return;
+        }
+        if app.human_to_throw() {
+            app.handle_key(Key::Char('t'));
+        } else {
+            assert!(app.tick(), "a bot acts");
+        }
+    }
+    panic!("never the person's move");
+}
+
+/// Until a position where the person has at least `n` legal moves.
+fn to_choice(app: &mut App, n: usize) {
+    for _ in 0..500 {
+        to_human_move(app);
+        if app.legal().len() >= n {
+            return;
+        }
+        app.handle_key(Key::Enter);
+    }
+    panic!("never {n} legal moves");
+}
+
+fn tmp(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("senet-tui-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name).display().to_string()
+}
+
+#[test]
+fn throw_choose_with_arrows_and_play_with_enter() {
+    for &rules in RuleSet::ALL {
+        let mut app = vs_bot(rules, 11);
+        assert!(app.human_to_throw());
+        app.handle_key(Key::Char('t'));
+        let rec = record(&app);
+        assert_eq!(rec.events.len(), 1, "{rules}: the throw is recorded");
+        to_choice(&mut app, 2);
+        let legal = app.legal();
+        assert_eq!(app.selection(), Some(legal[0]));
+        app.handle_key(Key::Right);
+        assert_eq!(app.selection(), Some(legal[1]));
+        app.handle_key(Key::Left);
+        app.handle_key(Key::Left);
+        assert_eq!(
+            app.selection(),
+            Some(legal[legal.len() - 1]),
+            "wraps around"
+        );
+        app.handle_key(Key::Right);
+        app.handle_key(Key::Right);
+        let s = app.session.as_ref().unwrap();
+        let expected = s.move_string(legal[1]);
+        let before = s.record().events.len();
+        app.handle_key(Key::Enter);
+        let rec = record(&app);
+        assert_eq!(
+            rec.events[before],
+            senet_rules::Event::Move {
+                mv: expected.clone()
+            },
+            "{rules}"
+        );
+        assert!(
+            last_message(&app).1.contains(&expected),
+            "{rules}: announced"
+        );
+        assert_eq!(app.last.map(|(_, m)| m), Some(legal[1]));
+    }
+}
+
+#[test]
+fn typing_a_square_chooses_its_move_and_bad_squares_are_refused() {
+    let mut app = vs_bot(RuleSet::Kendall5, 5);
+    to_choice(&mut app, 2);
+    let legal = app.legal();
+    let s = app.session.as_ref().unwrap();
+    let target = *legal.iter().rev().find(|m| !m.is_pass()).unwrap();
+    let square = s.game().square_name(target.from);
+    let text = s.move_string(target);
+    let before = s.record().events.len();
+    for c in square.chars() {
+        app.handle_key(Key::Char(c));
+    }
+    assert_eq!(app.typed, square);
+    assert_eq!(app.selection(), Some(target));
+    assert!(screen(&app).contains(&format!("square {square}")));
+    app.handle_key(Key::Enter);
+    assert_eq!(
+        record(&app).events[before],
+        senet_rules::Event::Move { mv: text }
+    );
+    assert!(app.typed.is_empty());
+
+    // A square no legal move starts from (or starts with) is refused with a message.
+    to_choice(&mut app, 1);
+    let sel = app.selected;
+    app.handle_key(Key::Char('0'));
+    assert!(app.typed.is_empty());
+    assert_eq!(app.selected, sel);
+    let (tone, text) = last_message(&app);
+    assert_eq!(tone, Tone::Error);
+    assert!(text.contains("No legal move"), "{text}");
+    // Throwing again while a move is awaited is refused too.
+    app.handle_key(Key::Char('t'));
+    assert!(last_message(&app).1.contains("choose a move"));
+    assert!(app.human_to_move());
+}
+
+#[test]
+fn a_whole_move_string_can_be_typed() {
+    let mut app = vs_bot(RuleSet::Kendall, 2);
+    to_human_move(&mut app);
+    let m = app.legal()[app.legal().len() - 1];
+    let text = app.session.as_ref().unwrap().move_string(m);
+    for c in text.chars() {
+        app.handle_key(Key::Char(c));
+    }
+    let n = record(&app).events.len();
+    app.handle_key(Key::Enter);
+    assert_eq!(
+        record(&app).events[n],
+        senet_rules::Event::Move { mv: text }
+    );
+}
+
+#[test]
+fn hint_highlights_the_hint_bots_move() {
+    let mut app = vs_bot(RuleSet::Kendall5, 8);
+    app.handle_key(Key::Char('h'));
+    assert_eq!(last_message(&app).0, Tone::Error, "no hint before throwing");
+    to_choice(&mut app, 2);
+    app.handle_key(Key::Char('h'));
+    let (m, _) = app.hint.expect("a hint");
+    assert_eq!(app.selection(), Some(m));
+    let text = app.session.as_ref().unwrap().move_string(m);
+    assert!(last_message(&app)
+        .1
+        .starts_with(&format!("Hint (strong): {text}")));
+    assert!(
+        screen(&app).contains(&format!("{text}*")),
+        "marked in the list"
+    );
+}
+
+#[test]
+fn undo_against_a_bot_restores_the_decision_with_the_same_throw() {
+    let mut app = vs_bot(RuleSet::Kendall5, 21);
+    app.handle_key(Key::Char('u'));
+    assert!(last_message(&app).1.contains("Cannot undo"));
+    to_choice(&mut app, 2);
+    let before = *app.session.as_ref().unwrap().game();
+    let events = record(&app).events.len();
+    app.handle_key(Key::Right);
+    app.handle_key(Key::Enter);
+    // The bot plays on until it is the person's turn again.
+    while !app.human_to_throw() && !app.human_to_move() {
+        if !app.tick() {
+            break;
+        }
+    }
+    assert!(record(&app).events.len() > events + 1);
+    app.handle_key(Key::Char('u'));
+    let s = app.session.as_ref().unwrap();
+    assert_eq!(
+        *s.game(),
+        before,
+        "back to the decision, same throw in hand"
+    );
+    assert_eq!(s.record().events.len(), events);
+    assert!(app.human_to_move());
+    assert!(last_message(&app).1.contains("Took back"));
+}
+
+#[test]
+fn undo_is_refused_in_hot_seat() {
+    let mut app = App::new(setup(RuleSet::Kendall5, [Seat::Human, Seat::Human], 4)).unwrap();
+    app.handle_key(Key::Char('t'));
+    app.handle_key(Key::Enter);
+    let n = record(&app).events.len();
+    app.handle_key(Key::Char('u'));
+    assert_eq!(record(&app).events.len(), n);
+    assert!(last_message(&app)
+        .1
+        .contains("undo is for games against a bot"));
+    // In hot-seat both sides are played from the keyboard.
+    for _ in 0..3000 {
+        match status(&app) {
+            Status::Over(_) => break,
+            _ => {
+                assert!(!app.wants_tick(), "no bot acts");
+                app.handle_key(Key::Enter);
+            }
+        }
+    }
+    assert!(matches!(status(&app), Status::Over(_)));
+    assert!(screen(&app).contains("wins!"));
+}
+
+#[test]
+fn save_then_load_resumes_the_same_game() {
+    let mut app = vs_bot(RuleSet::Kendall, 31);
+    for _ in 0..6 {
+        to_human_move(&mut app);
+        app.handle_key(Key::Enter);
+    }
+    let path = tmp("save-load.json");
+    app.handle_key(Key::Char('s'));
+    assert!(matches!(app.overlay, Overlay::Save(_)));
+    // Replace the offered name with ours.
+    for _ in 0..200 {
+        app.handle_key(Key::Backspace);
+    }
+    for c in path.chars() {
+        app.handle_key(Key::Char(c));
+    }
+    app.handle_key(Key::Enter);
+    assert_eq!(app.overlay, Overlay::None);
+    assert!(!app.dirty);
+    let saved = Record::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(saved, record(&app));
+    let game = *app.session.as_ref().unwrap().game();
+    assert_eq!(saved.replay().unwrap().end, game);
+
+    let mut other = vs_bot(RuleSet::Kendall5, 1);
+    other.handle_key(Key::Char('l'));
+    for c in path.chars() {
+        other.handle_key(Key::Char(c));
+    }
+    other.handle_key(Key::Enter);
+    let s = other.session.as_ref().unwrap();
+    assert_eq!(*s.game(), game);
+    assert_eq!(s.record().events, saved.events);
+    assert!(last_message(&other).1.starts_with("Resumed after"));
+    // And play goes on from there.
+    to_human_move(&mut other);
+    other.handle_key(Key::Enter);
+    assert!(record(&other).events.len() > saved.events.len());
+}
+
+#[test]
+fn loading_a_bad_file_says_why_and_keeps_the_game() {
+    let mut app = vs_bot(RuleSet::Kendall5, 3);
+    app.handle_key(Key::Char('t'));
+    let game = *app.session.as_ref().unwrap().game();
+    let bad = tmp("bad.json");
+    std::fs::write(&bad, "{\"format\": \"senet-record/1\", \"rules\": \"kendall5\", \"events\": [{\"throw\": \"9\"}]}").unwrap();
+    for path in [tmp("missing.json"), bad] {
+        app.handle_key(Key::Char('l'));
+        for c in path.chars() {
+            app.handle_key(Key::Char(c));
+        }
+        app.handle_key(Key::Enter);
+        let (tone, text) = last_message(&app);
+        assert_eq!(tone, Tone::Error);
+        assert!(text.contains(&path), "{text}");
+        assert_eq!(*app.session.as_ref().unwrap().game(), game);
+    }
+    assert!(last_message(&app).1.contains("event 1"));
+}
+
+#[test]
+fn a_full_game_against_each_level_by_keys_alone() {
+    for (i, level) in senet_tui::opponent::levels().iter().enumerate() {
+        for &rules in RuleSet::ALL {
+            let mut app =
+                App::new(setup(rules, [bot(level), Seat::Human], 100 + i as u64)).unwrap();
+            assert!(app.wants_tick(), "{rules}: the bot throws first");
+            for _ in 0..100_000 {
+                if matches!(status(&app), Status::Over(_)) {
+                    break;
+                }
+                if app.human_to_throw() {
+                    app.handle_key(Key::Char(' '));
+                } else if app.human_to_move() {
+                    app.handle_key(Key::Enter);
+                } else {
+                    app.tick();
+                }
+            }
+            let Status::Over(_) = status(&app) else {
+                panic!("{rules} vs {level}: not over");
+            };
+            let rec = record(&app);
+            assert!(rec.result.is_some());
+            rec.replay().expect("the record replays");
+            let text = screen(&app);
+            assert!(text.contains("play again"), "{text}");
+            assert!(!app.wants_tick());
+        }
+    }
+}
+
+#[test]
+fn watching_two_bots_pause_and_play_again() {
+    let mut app = App::new(setup(
+        RuleSet::Kendall5,
+        [bot("beginner"), bot("expert")],
+        9,
+    ))
+    .unwrap();
+    assert!(app.wants_tick());
+    app.handle_key(Key::Char('p'));
+    assert!(app.paused && !app.wants_tick() && !app.tick());
+    app.handle_key(Key::Char('p'));
+    app.run_bots();
+    assert!(matches!(status(&app), Status::Over(_)));
+    let first = record(&app);
+    app.handle_key(Key::Enter);
+    let s = app.session.as_ref().unwrap();
+    assert!(s.record().events.is_empty(), "a new game");
+    assert_ne!(s.seed(), first.seed.unwrap(), "with the next seed");
+    assert!(app.wants_tick());
+}
+
+#[test]
+fn the_setup_screen_starts_the_chosen_game() {
+    let mut app = App::with_form(setup(RuleSet::Kendall5, [Seat::Human, bot("casual")], 1));
+    assert!(screen(&app).contains("new game"));
+    // Rules: the next rule set; opponent: human; seat stays first.
+    app.handle_key(Key::Right);
+    app.handle_key(Key::Down);
+    app.handle_key(Key::Left); // casual -> beginner
+    app.handle_key(Key::Left); // -> human (wraps)
+    app.handle_key(Key::Enter);
+    let s = app.session.as_ref().expect("started");
+    let k5 = RuleSet::ALL
+        .iter()
+        .position(|r| *r == RuleSet::Kendall5)
+        .unwrap();
+    assert_eq!(
+        s.game().rules(),
+        RuleSet::ALL[(k5 + 1) % RuleSet::ALL.len()]
+    );
+    assert_eq!(s.seats(), &[Seat::Human, Seat::Human]);
+
+    // Watching with a human opponent is refused with a reason.
+    let mut app = App::with_form(setup(RuleSet::Kendall5, [Seat::Human, Seat::Human], 1));
+    app.handle_key(Key::Up);
+    app.handle_key(Key::Left);
+    app.handle_key(Key::Enter);
+    assert!(app.session.is_none());
+    assert!(app.form.as_ref().unwrap().error.is_some());
+    assert!(screen(&app).contains("to watch, choose a bot"));
+    app.handle_key(Key::Up);
+    app.handle_key(Key::Left);
+    app.handle_key(Key::Enter);
+    let s = app.session.as_ref().expect("started");
+    assert!(s.watching());
+}
+
+#[test]
+fn after_a_game_c_opens_the_setup_screen() {
+    let mut app = App::new(setup(RuleSet::Kendall, [bot("random"), bot("random")], 5)).unwrap();
+    app.run_bots();
+    app.handle_key(Key::Char('c'));
+    assert!(app.form.is_some());
+    app.handle_key(Key::Esc);
+    assert!(app.form.is_none(), "Esc returns to the finished game");
+    assert!(matches!(status(&app), Status::Over(_)));
+}
+
+#[test]
+fn quitting_with_unsaved_moves_asks_first() {
+    let mut app = vs_bot(RuleSet::Kendall5, 2);
+    app.handle_key(Key::Char('q'));
+    assert!(app.quit, "nothing to lose: quits at once");
+
+    let mut app = vs_bot(RuleSet::Kendall5, 2);
+    app.handle_key(Key::Char('t'));
+    app.handle_key(Key::Char('q'));
+    assert!(!app.quit);
+    assert_eq!(app.overlay, Overlay::Quit);
+    assert!(screen(&app).contains("not saved"));
+    app.handle_key(Key::Char('x'));
+    assert_eq!(app.overlay, Overlay::None, "any other key stays");
+    app.handle_key(Key::Char('q'));
+    app.handle_key(Key::Char('q'));
+    assert!(app.quit);
+
+    let mut app = vs_bot(RuleSet::Kendall5, 2);
+    app.handle_key(Key::Char('t'));
+    app.handle_key(Key::Ctrl('c'));
+    assert!(app.quit, "Ctrl-C quits at once");
+}
+
+#[test]
+fn the_quit_screen_can_save_first() {
+    let path = tmp("quit-save.json");
+    let mut app = vs_bot(RuleSet::Kendall5, 2);
+    app.file = Some(path.clone());
+    app.handle_key(Key::Char('t'));
+    app.handle_key(Key::Char('q'));
+    app.handle_key(Key::Char('s'));
+    assert!(app.quit);
+    let rec = Record::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(rec.events.len(), 1);
+    assert!(senet_tui::terminal::farewell(&app).contains(&path));
+}
+
+#[test]
+fn rules_moves_and_help_screens_open_scroll_and_close() {
+    let mut app = vs_bot(RuleSet::Kendall5, 6);
+    app.handle_key(Key::Char('r'));
+    let text = sized(&app, 80, 24);
+    assert!(text.contains("Rules: Kendall, five pieces"), "{text}");
+    assert!(!text.contains("Options of this game"), "below the fold");
+    for _ in 0..100 {
+        app.handle_key(Key::Down);
+    }
+    let scrolled = sized(&app, 80, 24);
+    assert!(scrolled.contains("Options of this game"), "{scrolled}");
+    app.handle_key(Key::Up);
+    assert_ne!(
+        sized(&app, 80, 24),
+        scrolled,
+        "scrolls back at once from the end"
+    );
+    app.handle_key(Key::Home);
+    assert_eq!(sized(&app, 80, 24), text);
+    app.handle_key(Key::Esc);
+    assert_eq!(app.overlay, Overlay::None);
+
+    app.handle_key(Key::Char('t'));
+    app.handle_key(Key::Enter);
+    app.handle_key(Key::Char('m'));
+    let text = screen(&app);
+    assert!(text.contains("Move list"));
+    assert!(text.contains("   1. player 1 (X) threw"), "{text}");
+    app.handle_key(Key::Char('x'));
+    app.handle_key(Key::Char('?'));
+    assert!(screen(&app).contains("undo your last decision"));
+    app.handle_key(Key::Char('x'));
+    assert_eq!(app.overlay, Overlay::None);
+}
+
+#[test]
+fn bots_wait_while_a_screen_is_open() {
+    let mut app = App::new(setup(RuleSet::Kendall5, [bot("casual"), Seat::Human], 6)).unwrap();
+    app.handle_key(Key::Char('r'));
+    assert!(!app.tick());
+    app.handle_key(Key::Esc);
+    assert!(app.tick());
+}
+
+#[test]
+fn the_rules_screen_uses_the_rule_sets_document_when_there_is_one() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/rules");
+    for &rules in RuleSet::ALL {
+        let path = dir.join(format!("{}.md", rules.id()));
+        let g = senet_rules::AnyGame::new(rules, &[] as &[&str]).unwrap();
+        let summary = senet_tui::rules_doc::summary(&g);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => {
+                assert_eq!(
+                    senet_tui::rules_doc::doc(rules),
+                    Some(text.as_str()),
+                    "{rules}"
+                );
+                assert!(summary.starts_with(text.trim_end()));
+            }
+            Err(_) => {
+                assert_eq!(senet_tui::rules_doc::doc(rules), None, "{rules}");
+                assert!(summary.contains(&format!("There is no docs/rules/{}.md", rules.id())));
+                assert!(summary.contains(rules.source()));
+                assert!(summary.contains("Throws and their chances"));
+            }
+        }
+        assert!(summary.contains(g.view().path));
+        for c in g.view().cells.iter().filter(|c| c.special.is_some()) {
+            assert!(summary.contains(c.special.unwrap()), "{rules}: {}", c.label);
+        }
+    }
+}
