@@ -279,14 +279,7 @@ impl Session {
             .collect();
         match from.len() {
             1 => Ok(from[0]),
-            0 => {
-                let list: Vec<String> = legal.iter().map(|&m| self.move_string(m)).collect();
-                Err(format!(
-                    "{}; the legal moves are: {}",
-                    self.game.why_illegal(t),
-                    list.join(", ")
-                ))
-            }
+            0 => Err(self.game.why_illegal(t)),
             _ => {
                 let list: Vec<String> = from.iter().map(|&m| self.move_string(m)).collect();
                 Err(format!(
