@@ -61,6 +61,9 @@ enum Command {
     Show {
         /// A position string (quote it).
         position: String,
+        /// Print the board as JSON cells (the view front-ends draw) with the status.
+        #[arg(long)]
+        json: bool,
     },
     /// Play a whole game of uniformly random legal moves and print its record (JSON).
     RandomGame {
@@ -145,9 +148,14 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
                 g.position()
             })
         }
-        Command::Show { position } => {
+        Command::Show { position, json } => {
             let g: AnyGame = position.parse()?;
-            Ok(g.diagram())
+            Ok(if json {
+                json!({ "position": g.position(), "status": status_json(&g), "board": g.view() })
+                    .to_string()
+            } else {
+                g.diagram()
+            })
         }
         Command::RandomGame {
             rules,
