@@ -156,14 +156,18 @@ impl Kendall5 {
                         tag: 0,
                     });
                 }
-                // R8: from 26 a throw of 5 bears off.
+                // R8: from 26 a throw of 5 bears off, passing 27-30: a blockade on 28-30
+                // stops it (R5).
                 5 => {
+                    if k.block & track::between(26, OFF) != 0 {
+                        return Err(Why::Blockade);
+                    }
                     return Ok(Move {
                         from: 26,
                         to: OFF,
                         die: 5,
                         tag: 0,
-                    })
+                    });
                 }
                 // R8: 2, 3, 4 reach 28, 29, 30.
                 _ => return self.land(k, s, s + n, n, 0),
@@ -368,7 +372,8 @@ impl Game for Kendall5 {
         } else {
             self.turn = self.turn.other();
         }
-        let over = self.men[me] == 0;
+        // A game that ended (a win, or the cap: C5) has no next decision.
+        let over = matches!(self.status(), Status::Over(_));
         Effects {
             bits,
             turn_continues: bonus && !over,

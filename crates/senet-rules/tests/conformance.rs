@@ -59,3 +59,21 @@ fn c5_every_rule_set_ends_in_a_draw_at_the_cap() {
         }
     }
 }
+
+#[test]
+fn seeded_playouts_give_the_known_decision_counts() {
+    use senet_rules::conformance::{playout_check, PLAYOUT_CHECK};
+    for &rules in RuleSet::ALL {
+        let start = AnyGame::new(rules, &[] as &[&str]).unwrap();
+        let got = with_game!(&start, g => playout_check(g));
+        let want = PLAYOUT_CHECK
+            .iter()
+            .find(|(id, _)| *id == rules.id())
+            .map(|(_, n)| *n);
+        assert_eq!(
+            Some(got),
+            want,
+            "{rules}: update PLAYOUT_CHECK only for an intended rules change"
+        );
+    }
+}

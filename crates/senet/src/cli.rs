@@ -76,6 +76,21 @@ enum Command {
         #[arg(long = "option", short = 'o', value_name = "NAME=VALUE")]
         options: Vec<String>,
     },
+    /// Measure random playouts and decisions per second on one core, per rule set.
+    Bench {
+        /// `all` or a comma-separated list of rule set IDs.
+        #[arg(long, default_value = "all")]
+        rules: String,
+        /// Seconds of measurement per rule set.
+        #[arg(long, default_value_t = 5.0)]
+        seconds: f64,
+        /// Runs per rule set; the median is reported.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Check a game record move by move; print the final position and the result.
     Replay {
         /// The record file (JSON), or - for standard input.
@@ -167,6 +182,12 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
             Ok(random_game(g, seed).to_json())
         }
         Command::Replay { file, json } => replay(&file, json),
+        Command::Bench {
+            rules,
+            seconds,
+            runs,
+            json,
+        } => crate::bench::run(&rules, seconds, runs, json),
     }
 }
 
