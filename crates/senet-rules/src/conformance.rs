@@ -254,8 +254,8 @@ fn check_one_game<G: Game + Into<AnyGame>>(start: &G, seed: u64) -> Result<u64, 
                 }
                 let m = ms[rng.below(ms.len())];
                 let e = g.play(m).map_err(|e| fail(&g, &e.to_string()))?;
-                if let Some(q) = g.status().player() {
-                    if (q == p) != e.turn_continues {
+                match g.status().player() {
+                    Some(q) if (q == p) != e.turn_continues => {
                         return Err(fail(
                             &g,
                             &format!(
@@ -264,6 +264,10 @@ fn check_one_game<G: Game + Into<AnyGame>>(start: &G, seed: u64) -> Result<u64, 
                             ),
                         ));
                     }
+                    None if e.turn_continues => {
+                        return Err(fail(&g, "turn_continues after the game ended"))
+                    }
+                    _ => {}
                 }
             }
             Status::Over(o) => {
