@@ -32,6 +32,12 @@ fn every_rule_set_passes_the_conformance_suite() {
             let n = with_game!(&start, g => check_games(g, 1, games))
                 .unwrap_or_else(|e| panic!("{rules} {opts:?}: {e}"));
             assert!(n > games, "{rules}: games too short ({n} decisions)");
+            // The same checks on games the turn cap ends (C5).
+            let mut capped = opts.clone();
+            capped.push("cap=25".into());
+            let start = AnyGame::new(rules, &capped).unwrap();
+            with_game!(&start, g => check_games(g, 1, 20))
+                .unwrap_or_else(|e| panic!("{rules} {capped:?}: {e}"));
         }
     }
 }
