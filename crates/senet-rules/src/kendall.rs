@@ -443,6 +443,11 @@ impl Game for Kendall {
         format!("{text} is illegal with a throw of {n}: {reason}. Legal moves: {list}")
     }
 
+    fn progress(&self) -> [u32; 2] {
+        self.men
+            .map(|m| track::squares(m).map(u32::from).sum::<u32>() + 31 * (5 - m.count_ones()))
+    }
+
     fn view(&self) -> BoardView {
         track::view(
             self.men,

@@ -431,6 +431,11 @@ impl Game for Kendall5 {
         format!("{text} is illegal with a throw of {n}: {reason}. Legal moves: {list}")
     }
 
+    fn progress(&self) -> [u32; 2] {
+        self.men
+            .map(|m| track::squares(m).map(u32::from).sum::<u32>() + 31 * (5 - m.count_ones()))
+    }
+
     fn view(&self) -> BoardView {
         track::view(
             self.men,

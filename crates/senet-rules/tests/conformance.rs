@@ -83,3 +83,29 @@ fn seeded_playouts_give_the_known_decision_counts() {
         );
     }
 }
+
+#[test]
+fn progress_agrees_with_the_board_view() {
+    // The rule sets' fast progress must equal the default computed from `view()`.
+    for &rules in RuleSet::ALL {
+        let start = AnyGame::new(rules, &[] as &[&str]).unwrap();
+        let positions: Vec<AnyGame> = with_game!(&start, g => senet_rules::conformance::corpus(g, 7, 300, true)
+            .into_iter().map(AnyGame::from).collect());
+        for g in positions {
+            let v = g.view();
+            if v.path != senet_rules::track::PATH {
+                continue; // not the common 30-square track
+            }
+            let mut p = [0u32; 2];
+            for c in &v.cells {
+                for piece in &c.pieces {
+                    p[(piece.player - 1) as usize] += c.square as u32;
+                }
+            }
+            for i in 0..2 {
+                p[i] += 31 * v.off[i] as u32;
+            }
+            assert_eq!(g.progress(), p, "{}", g.position());
+        }
+    }
+}
