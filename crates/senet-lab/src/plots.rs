@@ -15,6 +15,9 @@ const COLOURS: [RGBColor; 8] = [
     RGBColor(127, 127, 127),
 ];
 
+/// Reads one mean from a report.
+type Metric = fn(&RuleSetReport) -> f64;
+
 fn err(e: impl std::fmt::Display) -> String {
     format!("plot: {e}")
 }
@@ -154,7 +157,7 @@ pub fn first_player(path: &Path, reports: &[RuleSetReport]) -> Result<(), String
 
 /// Mean events per game, grouped by kind, one bar per configuration.
 pub fn events(path: &Path, reports: &[RuleSetReport]) -> Result<(), String> {
-    let kinds: [(&str, fn(&RuleSetReport) -> f64); 7] = [
+    let kinds: [(&str, Metric); 7] = [
         ("captures", |r| r.captures.mean),
         ("swaps", |r| r.swaps.mean),
         ("sent back", |r| r.sent_back.mean),
