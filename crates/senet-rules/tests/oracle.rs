@@ -3,7 +3,7 @@
 //! thousands of positions and every throw. A disagreement names the position.
 
 use senet_rules::conformance::corpus;
-use senet_rules::{AnyGame, Game, MoveList, RuleSet};
+use senet_rules::{with_game, AnyGame, Game, MoveList, RuleSet};
 
 /// A board: `sq[s]` is 0 (empty), 1 (side to move) or 2 (opponent), s in 1..=30.
 struct Board {
@@ -24,7 +24,7 @@ impl Board {
             .unwrap()
             .parse()
             .unwrap();
-        let forced = fields.iter().any(|f| *f == "forced=10");
+        let forced = fields.contains(&"forced=10");
         let me = if turn == "1" { 'X' } else { 'O' };
         let mut sq = [0u8; 32];
         for (i, c) in board.chars().enumerate() {
@@ -182,17 +182,8 @@ fn engine_moves(g: &AnyGame) -> Vec<String> {
 
 fn compare(rules: RuleSet, oracle: impl Fn(&Board, i32, bool) -> Vec<String>) {
     let start = AnyGame::new(rules, &[] as &[&str]).unwrap();
-    let positions = match start {
-        AnyGame::Kendall(g) => corpus(&g, 3, 4000, true)
-            .into_iter()
-            .map(AnyGame::from)
-            .collect::<Vec<_>>(),
-        AnyGame::Kendall5(g) => corpus(&g, 3, 4000, true)
-            .into_iter()
-            .map(AnyGame::from)
-            .collect(),
-        _ => unreachable!(),
-    };
+    let positions: Vec<AnyGame> =
+        with_game!(&start, g => corpus(g, 3, 4000, true).into_iter().map(AnyGame::from).collect());
     let mut checked = 0;
     for p in positions {
         for (t, _) in p.throw_dist().outcomes {
