@@ -102,8 +102,8 @@ fn progress_agrees_with_the_board_view() {
                     p[(piece.player - 1) as usize] += c.square as u32;
                 }
             }
-            for i in 0..2 {
-                p[i] += 31 * v.off[i] as u32;
+            for (pi, off) in p.iter_mut().zip(v.off) {
+                *pi += 31 * off as u32;
             }
             assert_eq!(g.progress(), p, "{}", g.position());
         }
