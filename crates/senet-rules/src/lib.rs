@@ -273,6 +273,9 @@ impl Game for AnyGame {
     fn view(&self) -> BoardView {
         forward!(self, g => g.view())
     }
+    fn progress(&self) -> [u32; 2] {
+        forward!(self, g => g.progress())
+    }
     fn diagram(&self) -> String {
         forward!(self, g => g.diagram())
     }

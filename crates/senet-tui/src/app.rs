@@ -59,6 +59,10 @@ pub enum Overlay {
     Quit,
 }
 
+/// The pauses before each bot action, in milliseconds, slowest first (`-` and `+` move
+/// along; the third is the default).
+pub const PACES: [u64; 6] = [1500, 900, 550, 300, 120, 0];
+
 /// The seat choices of the setup screen.
 pub const SEATS: [&str; 3] = ["first", "second", "watch"];
 
@@ -181,6 +185,8 @@ pub struct App {
     pub quit: bool,
     /// Where the record was last saved or loaded.
     pub file: Option<String>,
+    /// Index into [`PACES`]: how long bots wait before each action.
+    pub pace: usize,
     /// The furthest a scrolled screen can scroll, as last drawn (set by the renderer).
     pub scroll_max: std::cell::Cell<u16>,
 }
@@ -231,6 +237,7 @@ impl App {
             quit: false,
             file: None,
             scroll_max: std::cell::Cell::new(u16::MAX),
+            pace: 2,
         }
     }
 
@@ -332,6 +339,11 @@ impl App {
             && self.overlay == Overlay::None
             && !self.paused
             && self.session.as_ref().is_some_and(|s| s.bot_to_act())
+    }
+
+    /// How long bots wait before each action.
+    pub fn pause_ms(&self) -> u64 {
+        PACES[self.pace.min(PACES.len() - 1)]
     }
 
     /// Lets the bot to act throw or move (one step). Returns whether anything happened.
@@ -606,6 +618,18 @@ impl App {
                     "Resumed."
                 };
                 self.say(Tone::Info, t);
+            }
+            Key::Char('+') | Key::Char('=') | Key::Char('-') => {
+                self.pace = if key == Key::Char('-') {
+                    self.pace.saturating_sub(1)
+                } else {
+                    (self.pace + 1).min(PACES.len() - 1)
+                };
+                let ms = self.pause_ms();
+                self.say(
+                    Tone::Info,
+                    format!("Bots now wait {ms} ms before each action."),
+                );
             }
             Key::Char('n') | Key::Enter if over => {
                 self.setup = self.setup.next();

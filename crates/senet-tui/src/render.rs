@@ -365,13 +365,11 @@ fn draw_title(buf: &mut Buffer, area: Rect, s: &Session) {
         Seat::Human if s.against_bot() => format!("you ({})", s.kinds(p)),
         _ => s.name(p),
     };
-    let text = format!(
-        " senet · {} · {} vs {} · seed {}",
-        r.name(),
-        who(Player::First),
-        who(Player::Second),
-        s.seed()
-    );
+    let players = format!("{} vs {}", who(Player::First), who(Player::Second));
+    let mut text = format!(" senet · {} · {players} · seed {}", r.name(), s.seed());
+    if text.chars().count() > area.width as usize {
+        text = format!(" senet · {} · {players} · seed {}", r.id(), s.seed());
+    }
     put(
         buf,
         area,
@@ -699,7 +697,7 @@ pub fn help_line(app: &App) -> String {
     } else if app.human_to_move() {
         "←→/Enter move · 0-9 square · h hint · u undo · r rules · ? help · q quit"
     } else if s.is_some_and(|s| s.watching()) {
-        "p pause · m move list · r rules · s save · l load · ? help · q quit"
+        "p pause · + - speed · m move list · r rules · s save · ? help · q quit"
     } else {
         "m move list · r rules · s save · ? help · q quit"
     };
@@ -785,6 +783,7 @@ pub const HELP: &[&str] = &[
     "m                 the move list          r   the rules of this game",
     "s                 save the game record   l   load a record and resume it",
     "p                 pause / resume (watching two bots)",
+    "+ -               bots play faster / slower",
     "n, c              after the game: play again, change settings",
     "q                 quit (asks to save unsaved moves)   Ctrl-C quits at once",
     "",

@@ -7,10 +7,6 @@ use ratatui::crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, Ke
 use senet_rules::Game;
 use std::time::{Duration, Instant};
 
-/// The pause before each bot action against a person, and between actions when watching.
-const BOT_PAUSE: Duration = Duration::from_millis(700);
-const WATCH_PAUSE: Duration = Duration::from_millis(450);
-
 /// The crossterm key as an [`App`] key, if it means anything here.
 pub fn key(k: KeyEvent) -> Option<Key> {
     if k.modifiers.contains(KeyModifiers::CONTROL) {
@@ -55,11 +51,7 @@ fn event_loop(terminal: &mut ratatui::DefaultTerminal, app: &mut App) -> std::io
         if app.quit {
             return Ok(());
         }
-        let pause = if app.session.as_ref().is_some_and(|s| s.watching()) {
-            WATCH_PAUSE
-        } else {
-            BOT_PAUSE
-        };
+        let pause = Duration::from_millis(app.pause_ms());
         due = match (app.wants_tick(), due) {
             (true, None) => Some(Instant::now() + pause),
             (true, d) => d,

@@ -62,6 +62,14 @@ fn snapshot(rules: RuleSet) -> String {
         }
     }
     out.push_str(&format!("== after 12 throws\n{}\n", text(&app)));
+    let mut watch = App::new(setup(
+        rules,
+        [Seat::Bot("random".into()), Seat::Bot("random".into())],
+        7,
+    ))
+    .unwrap();
+    watch.run_bots();
+    out.push_str(&format!("== two bots, game over\n{}\n", text(&watch)));
     out
 }
 

@@ -61,6 +61,9 @@ enum Command {
     Show {
         /// A position string (quote it).
         position: String,
+        /// Print the board as JSON cells (the view front-ends draw) with the status.
+        #[arg(long)]
+        json: bool,
     },
     /// Play a whole game of uniformly random legal moves and print its record (JSON).
     RandomGame {
@@ -75,6 +78,21 @@ enum Command {
     },
     /// Play a game in the terminal: against a bot, hot-seat, or watching two bots.
     Play(crate::play::PlayArgs),
+    /// Measure random playouts and decisions per second on one core, per rule set.
+    Bench {
+        /// `all` or a comma-separated list of rule set IDs.
+        #[arg(long, default_value = "all")]
+        rules: String,
+        /// Seconds of measurement per rule set.
+        #[arg(long, default_value_t = 5.0)]
+        seconds: f64,
+        /// Runs per rule set; the median is reported.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Check a game record move by move; print the final position and the result.
     Replay {
         /// The record file (JSON), or - for standard input.
@@ -147,9 +165,14 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
                 g.position()
             })
         }
-        Command::Show { position } => {
+        Command::Show { position, json } => {
             let g: AnyGame = position.parse()?;
-            Ok(g.diagram())
+            Ok(if json {
+                json!({ "position": g.position(), "status": status_json(&g), "board": g.view() })
+                    .to_string()
+            } else {
+                g.diagram()
+            })
         }
         Command::RandomGame {
             rules,
@@ -162,6 +185,12 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
         }
         Command::Replay { file, json } => replay(&file, json),
         Command::Play(args) => crate::play::run(args),
+        Command::Bench {
+            rules,
+            seconds,
+            runs,
+            json,
+        } => crate::bench::run(&rules, seconds, runs, json),
     }
 }
 
