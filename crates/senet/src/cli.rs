@@ -81,6 +81,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    #[command(flatten)]
+    Bots(crate::botcmd::BotCommand),
 }
 
 /// Runs the command line; returns the process exit code.
@@ -159,6 +161,7 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
             Ok(random_game(g, seed).to_json())
         }
         Command::Replay { file, json } => replay(&file, json),
+        Command::Bots(c) => crate::botcmd::dispatch(c),
     }
 }
 
