@@ -101,6 +101,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    #[command(flatten)]
+    Bots(crate::botcmd::BotCommand),
 }
 
 /// Runs the command line; returns the process exit code.
@@ -191,6 +193,7 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
             runs,
             json,
         } => crate::bench::run(&rules, seconds, runs, json),
+        Command::Bots(c) => crate::botcmd::dispatch(c),
     }
 }
 
