@@ -33,3 +33,20 @@ pub fn choose(bot: &str, g: &AnyGame, seed: u64) -> Result<(Move, Option<f64>), 
         .flatten();
     Ok((c.best, estimate))
 }
+
+/// What a bot name stands for: a level names its bot (`strong` is `expectimax:1`).
+pub fn describe(bot: &str) -> String {
+    match bot.parse::<BotSpec>() {
+        Ok(spec) => match spec.level {
+            Some(_) => {
+                let plain = BotSpec {
+                    level: None,
+                    ..spec
+                };
+                format!("a bot level: {plain}")
+            }
+            None => format!("the bot {spec}"),
+        },
+        Err(e) => e,
+    }
+}

@@ -2,7 +2,7 @@
 //! with `--plain`): the board as text, one prompt line per decision starting with `> `, one
 //! command per input line, so a game can be scripted.
 
-use crate::render::{board_text, move_list, wrap};
+use crate::render::{board_text, logical_lines, move_list, wrap};
 use crate::rules_doc;
 use crate::session::{Seat, Session, Setup};
 use crate::Start;
@@ -243,8 +243,10 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
             ("moves" | "m", _) => self.moves()?,
             ("rules" | "r", _) => {
                 let text = rules_doc::summary(self.s.game());
-                for l in wrap(&text, 100) {
-                    self.line(&l)?;
+                for para in logical_lines(&text) {
+                    for l in wrap(&para, 100) {
+                        self.line(&l)?;
+                    }
                 }
             }
             ("save" | "s", _) if !arg.is_empty() => self.save(arg)?,

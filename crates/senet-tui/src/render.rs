@@ -879,10 +879,38 @@ fn draw_overlay(f: &mut Frame, area: Rect, app: &App, s: &Session) {
     }
 }
 
-/// Markdown shown as wrapped text: headings bold, the rest as written.
+/// Markdown's hard-wrapped paragraphs joined into one line each; headings, list items, table
+/// rows, indented and blank lines stay as they are.
+pub fn logical_lines(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut joinable = false;
+    for raw in text.lines() {
+        let t = raw.trim_start();
+        let starts_block = t.is_empty()
+            || raw.starts_with(' ')
+            || t.starts_with('#')
+            || t.starts_with("- ")
+            || t.starts_with("* ")
+            || t.starts_with('|')
+            || t.starts_with("```")
+            || t.split_once(". ")
+                .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        match out.last_mut() {
+            Some(last) if joinable && !starts_block => {
+                last.push(' ');
+                last.push_str(t);
+            }
+            _ => out.push(raw.to_string()),
+        }
+        joinable = !t.is_empty() && !t.starts_with('#') && !t.starts_with('|');
+    }
+    out
+}
+
+/// Markdown shown as wrapped text: headings in colour, `**bold**` in bold.
 pub fn markdown_lines(text: &str, width: usize) -> Vec<Line<'static>> {
     let mut out = Vec::new();
-    for raw in text.lines() {
+    for raw in logical_lines(text) {
         let t = raw.trim_start();
         if t.starts_with('#') {
             let h = t.trim_start_matches('#').trim().to_string();
@@ -892,10 +920,25 @@ pub fn markdown_lines(text: &str, width: usize) -> Vec<Line<'static>> {
                     .add_modifier(Modifier::BOLD)
                     .fg(Color::LightYellow),
             )));
-        } else {
-            for l in wrap(raw, width) {
-                out.push(Line::from(l));
+            continue;
+        }
+        let mut bold = false;
+        for l in wrap(&raw, width) {
+            let mut spans = Vec::new();
+            for (i, part) in l.split("**").enumerate() {
+                if i > 0 {
+                    bold = !bold;
+                }
+                if !part.is_empty() {
+                    let st = if bold {
+                        Style::new().add_modifier(Modifier::BOLD)
+                    } else {
+                        Style::new()
+                    };
+                    spans.push(Span::styled(part.to_string(), st));
+                }
             }
+            out.push(Line::from(spans));
         }
     }
     out
@@ -912,7 +955,7 @@ fn draw_form(f: &mut Frame, area: Rect, app: &App, form: &SetupForm) {
             if opp == "human" {
                 "hot-seat: two people at this terminal".into()
             } else {
-                "a bot".into()
+                crate::opponent::describe(opp)
             },
         ),
         (
@@ -940,10 +983,13 @@ fn draw_form(f: &mut Frame, area: Rect, app: &App, form: &SetupForm) {
         ]));
     }
     lines.push(Line::from(""));
-    lines.push(Line::from(Span::styled(
-        format!("   source: {}", rules.source()),
-        Style::new().fg(Color::Gray),
-    )));
+    let width = area.width.min(78).saturating_sub(6) as usize;
+    for l in wrap(&format!("source: {}", rules.source()), width) {
+        lines.push(Line::from(Span::styled(
+            format!("   {l}"),
+            Style::new().fg(Color::Gray),
+        )));
+    }
     if let Some(e) = &form.error {
         lines.push(Line::from(Span::styled(
             format!("   {e}"),

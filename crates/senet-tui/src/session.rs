@@ -63,19 +63,20 @@ impl Setup {
     /// The same settings with the next seed, for another game.
     pub fn next(&self) -> Setup {
         Setup {
-            seed: mix(self.seed, 0x5e4e7),
+            seed: self.seed.wrapping_add(1),
             ..self.clone()
         }
     }
 }
 
-/// A seed from the clock, for games started without `--seed`.
+/// A seed from the clock, for games started without `--seed`: below a million, so that it
+/// is easy to note and quote.
 pub fn clock_seed() -> u64 {
     let t = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0);
-    mix(t, std::process::id() as u64)
+    mix(t, std::process::id() as u64) % 1_000_000
 }
 
 /// SplitMix64 of `a` and `b`: independent seeds for independent uses of one game seed.
