@@ -11,7 +11,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
-use senet_rules::{BoardView, Dist, Game, Move, Player, RuleSet, Status, Throw};
+use senet_rules::{BoardView, Game, Move, Player, RuleSet, Status, Throw};
 
 /// The two players' piece styles: black on yellow, white on blue (clear apart in colour and
 /// in brightness, and for the common colour blindnesses).
@@ -252,12 +252,6 @@ pub fn buffer_lines(buf: &Buffer) -> Vec<String> {
         .collect()
 }
 
-/// Whether a single-value throw comes from a die (six equally likely faces) rather than
-/// sticks, judged from the distribution alone.
-fn is_die(d: &Dist) -> bool {
-    d.outcomes.len() == 6 && d.outcomes.iter().all(|&(_, w)| w == d.outcomes[0].1)
-}
-
 /// A throw drawn as dice faces or as sticks (one stroke per point), with its value.
 pub fn throw_picture(t: Throw, die: bool) -> String {
     let face = |v: u8| -> String {
@@ -436,11 +430,7 @@ fn draw_side(buf: &mut Buffer, area: Rect, app: &App, s: &Session, v: &BoardView
         y += 1;
     }
     // The throw.
-    let die = is_die(&s.game().throw_dist()) || {
-        let start =
-            senet_rules::AnyGame::new(s.game().rules(), &senet_rules::record::options_of(s.game()));
-        start.is_ok_and(|g| is_die(&g.throw_dist()))
-    };
+    let die = s.throws_dice();
     let (label, text) = match s.status() {
         Status::Move(_) => (
             "Throw",

@@ -202,6 +202,18 @@ impl Session {
         self.status().player().map(|p| (p, &self.seats[p.index()]))
     }
 
+    /// Whether the rule set throws dice (two dice, or one die: six equally likely faces)
+    /// rather than sticks, judged from its throw distribution alone.
+    pub fn throws_dice(&self) -> bool {
+        let start = AnyGame::new(
+            self.game.rules(),
+            &senet_rules::record::options_of(&self.game),
+        );
+        let d = start.map_or_else(|_| self.game.throw_dist(), |g| g.throw_dist());
+        d.outcomes.iter().any(|(t, _)| t.is_dice())
+            || (d.outcomes.len() == 6 && d.outcomes.iter().all(|&(_, w)| w == d.outcomes[0].1))
+    }
+
     /// Whether a bot is to throw or move.
     pub fn bot_to_act(&self) -> bool {
         self.to_act().is_some_and(|(_, s)| s.is_bot())

@@ -236,20 +236,37 @@ fn undo_is_refused_in_hot_seat() {
     assert!(last_message(&app)
         .1
         .contains("undo is for games against a bot"));
-    // In hot-seat both sides are played from the keyboard.
-    for _ in 0..3000 {
-        match status(&app) {
-            Status::Over(_) => break,
-            _ => {
-                assert!(!app.wants_tick(), "no bot acts");
-                app.handle_key(Key::Enter);
-            }
-        }
-    }
-    assert!(matches!(status(&app), Status::Over(_)));
-    assert!(screen(&app).contains("wins!"));
 }
 
+#[test]
+fn hot_seat_games_of_every_rule_set_are_played_from_the_keyboard_to_the_end() {
+    for &rules in RuleSet::ALL {
+        let mut app = App::new(setup(rules, [Seat::Human, Seat::Human], 4)).unwrap();
+        for i in 0..100_000 {
+            if matches!(status(&app), Status::Over(_)) {
+                break;
+            }
+            assert!(!app.wants_tick(), "no bot acts");
+            // Throw with t or Enter; move with an arrow now and then, then Enter.
+            if app.human_to_move() && i % 3 == 0 {
+                app.handle_key(Key::Right);
+            }
+            app.handle_key(if i % 2 == 0 {
+                Key::Enter
+            } else {
+                Key::Char('t')
+            });
+        }
+        let Status::Over(o) = status(&app) else {
+            panic!("{rules}: not over")
+        };
+        let text = screen(&app);
+        if o.winner.is_some() {
+            assert!(text.contains("wins!"), "{rules}: {text}");
+        }
+        record(&app).replay().expect("replays");
+    }
+}
 #[test]
 fn save_then_load_resumes_the_same_game() {
     let mut app = vs_bot(RuleSet::Kendall, 31);

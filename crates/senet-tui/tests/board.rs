@@ -238,3 +238,18 @@ fn a_small_terminal_gets_a_clear_message_not_a_broken_board() {
     let lines = buffer_lines(&screen(&app, 50, 12));
     assert!(lines.join(" ").contains("needs at least"), "{lines:?}");
 }
+
+#[test]
+fn throws_are_drawn_as_sticks_or_dice_with_their_value() {
+    use senet_rules::Throw;
+    use senet_tui::render::throw_picture;
+    assert_eq!(throw_picture(Throw::single(3), false), "┃┃┃  3");
+    assert_eq!(throw_picture(Throw::single(4), true), "⚃  4");
+    assert_eq!(throw_picture(Throw::dice(5, 3), true), "⚂ ⚄  3-5");
+    // The track games throw sticks.
+    for rules in [RuleSet::Kendall, RuleSet::Kendall5] {
+        let s =
+            senet_tui::session::Session::new(&setup(rules, [Seat::Human, Seat::Human], 1)).unwrap();
+        assert!(!s.throws_dice(), "{rules}");
+    }
+}
