@@ -631,7 +631,7 @@ impl App {
                     format!("Bots now wait {ms} ms before each action."),
                 );
             }
-            Key::Char('n') | Key::Enter if over => {
+            Key::Char('n') | Key::Char('y') if over => {
                 self.setup = self.setup.next();
                 if let Err(e) = self.start() {
                     self.say(Tone::Error, e);

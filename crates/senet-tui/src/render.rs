@@ -505,7 +505,7 @@ fn state_line(app: &App, s: &Session) -> (String, Style) {
     let bold = Style::new().add_modifier(Modifier::BOLD);
     if let Some(r) = s.result_text() {
         return (
-            format!("{r}  Enter/n: play again · c: settings · s: save · q: quit"),
+            format!("{r}  n: play again · c: settings · s: save · q: quit"),
             bold.fg(Color::Black).bg(Color::LightGreen),
         );
     }
@@ -681,7 +681,7 @@ pub fn help_line(app: &App) -> String {
     let s = app.session.as_ref();
     let over = s.is_some_and(|s| matches!(s.status(), Status::Over(_)));
     let keys = if over {
-        "Enter/n play again · c settings · u undo · m list · r rules · s save · q quit"
+        "n play again · c settings · u undo · m move list · r rules · s save · q quit"
     } else if app.human_to_throw() {
         "t throw · u undo · m move list · r rules · s save · l load · ? help · q quit"
     } else if app.human_to_move() {

@@ -377,6 +377,8 @@ fn watching_two_bots_pause_and_play_again() {
     assert!(matches!(status(&app), Status::Over(_)));
     let first = record(&app);
     app.handle_key(Key::Enter);
+    assert!(app.session.as_ref().unwrap().record().events == first.events, "Enter does not restart");
+    app.handle_key(Key::Char('n'));
     let s = app.session.as_ref().unwrap();
     assert!(s.record().events.is_empty(), "a new game");
     assert_ne!(s.seed(), first.seed.unwrap(), "with the next seed");
