@@ -20,6 +20,7 @@ fn known(rules: RuleSet) -> u64 {
     match rules {
         RuleSet::Kendall => 0,
         RuleSet::Kendall5 => 0,
+        RuleSet::Pyramid => 0,
     }
 }
 
