@@ -8,7 +8,9 @@
 //! A turn is one decision per die (Y2). The dice still to be played are part of the state,
 //! and so is whether the mover's pyramid on the Ankh (26) arrived during this turn (Y8).
 
-use crate::game::{Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status, Throw, OFF};
+use crate::game::{
+    Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status, Throw, OFF,
+};
 use crate::options::{cap_option, OptionSpec, OptionValue, Options};
 use crate::track::{self, bit, Fields};
 use crate::{Error, RuleSet};
@@ -315,7 +317,10 @@ impl Pyramid {
         if !out.is_empty() {
             return;
         }
-        let src: [u32; 2] = [self.sources(ds[0]), ds.get(1).map_or(0, |&d| self.sources(d))];
+        let src: [u32; 2] = [
+            self.sources(ds[0]),
+            ds.get(1).map_or(0, |&d| self.sources(d)),
+        ];
         // Y8: then the Ankh pyramid of an earlier turn, by any die that can move it.
         if self.ankh_due() {
             for (i, &d) in ds.iter().enumerate() {
@@ -488,7 +493,10 @@ impl Pyramid {
         let off = parse_off(f.need("off")?)?;
         for p in Player::BOTH {
             for size in Size::ALL {
-                let (b, o) = (on_board[p.index()][size as usize], off[p.index()][size as usize]);
+                let (b, o) = (
+                    on_board[p.index()][size as usize],
+                    off[p.index()][size as usize],
+                );
                 if b + o > START_COUNT[size as usize] {
                     return Err(Error::Position(format!(
                         "{} has {b} {} pyramids on the board and {o} borne off, but only {} in all (Y1)",
@@ -936,8 +944,8 @@ impl Game for Pyramid {
         for p in Player::BOTH {
             for size in Size::ALL {
                 let i = size as usize;
-                let n = (self.men[p.index()] & sizes[i]).count_ones() as u8
-                    + self.off[p.index()][i];
+                let n =
+                    (self.men[p.index()] & sizes[i]).count_ones() as u8 + self.off[p.index()][i];
                 if n > START_COUNT[i] {
                     return Err(format!(
                         "{} has {n} {} pyramids on the board and off",

@@ -46,7 +46,10 @@ fn play(g: &mut AnyGame, text: &str) -> Effects {
 fn why(g: &AnyGame, text: &str) -> String {
     match g.parse_move(text) {
         Err(Error::Move(w)) => w,
-        other => panic!("{text} should be illegal at {}, got {other:?}", g.position()),
+        other => panic!(
+            "{text} should be illegal at {}, got {other:?}",
+            g.position()
+        ),
     }
 }
 
@@ -108,7 +111,10 @@ fn y1_a_side_has_only_two_large_three_medium_five_small() {
     let e = format!("pyramid L{}l off=LL,- turn=1 dice=- dec=0", ".".repeat(28))
         .parse::<AnyGame>()
         .unwrap_err();
-    assert!(matches!(&e, Error::Position(m) if m.contains("only 2 in all")), "{e}");
+    assert!(
+        matches!(&e, Error::Position(m) if m.contains("only 2 in all")),
+        "{e}"
+    );
     // The rest of the ten are captured.
     let g = at(&[(3, 'M'), (20, 's')], "turn=1 dice=- off=LS,mm");
     let c = g.census();
@@ -177,7 +183,10 @@ fn y2_each_die_is_its_own_decision_in_the_order_the_player_chooses() {
         let e = play(&mut h, second);
         assert!(!e.turn_continues);
         assert_eq!(h.status(), Status::Throw(Player::Second));
-        assert_eq!(h, at(&[(6, 'S'), (15, 'M'), (20, 's')], "turn=2 dice=- dec=12"));
+        assert_eq!(
+            h,
+            at(&[(6, 'S'), (15, 'M'), (20, 's')], "turn=2 dice=- dec=12")
+        );
     }
 }
 
@@ -187,7 +196,10 @@ fn y2_one_pyramid_may_take_both_dice() {
     assert_eq!(moves(&g), ["5-6", "5-8"]);
     play(&mut g, "5-8");
     assert_eq!(moves(&g), ["8-9"]);
-    assert_eq!(g.die_used(g.parse_move("8-9").unwrap()).as_deref(), Some("1"));
+    assert_eq!(
+        g.die_used(g.parse_move("8-9").unwrap()).as_deref(),
+        Some("1")
+    );
     play(&mut g, "8-9");
     assert_eq!(g, at(&[(9, 'S'), (20, 's')], "turn=2 dice=- dec=12"));
 }
@@ -225,12 +237,22 @@ fn y3_only_one_order_plays_both_with_two_pyramids() {
     // 10-13 with the 3 first leaves no 1 (13-14 and 7-8 hit protected pairs); 10-11 with
     // the 1 first frees 10 for 7-10.
     let mut g = at(
-        &[(7, 'S'), (10, 'S'), (8, 's'), (9, 's'), (14, 's'), (15, 's')],
+        &[
+            (7, 'S'),
+            (10, 'S'),
+            (8, 's'),
+            (9, 's'),
+            (14, 's'),
+            (15, 's'),
+        ],
         "turn=1 dice=1-3",
     );
     assert_eq!(moves(&g), ["10-11"]);
     let w = why(&g, "10-13");
-    assert!(w.contains("the 1 could not be played") && w.contains("(Y3)"), "{w}");
+    assert!(
+        w.contains("the 1 could not be played") && w.contains("(Y3)"),
+        "{w}"
+    );
     play(&mut g, "10-11");
     assert_eq!(moves(&g), ["7-10"]);
 }
@@ -335,11 +357,21 @@ fn y5_three_consecutive_enemies_cannot_be_passed_even_across_a_corner() {
     assert_eq!(moves(&g), ["1-5"]);
     assert!(why(&g, "18-22").contains("(Y5)"));
     // Two in a row can be passed.
-    let g = at(&[(18, 'S'), (1, 'S'), (19, 's'), (20, 's')], "turn=1 dice=4");
+    let g = at(
+        &[(18, 'S'), (1, 'S'), (19, 's'), (20, 's')],
+        "turn=1 dice=4",
+    );
     assert_eq!(moves(&g), ["1-5", "18-22"]);
     // A run of four blocks too, and so does a run only partly passed.
     let g = at(
-        &[(16, 'S'), (1, 'S'), (17, 's'), (18, 's'), (19, 's'), (20, 's')],
+        &[
+            (16, 'S'),
+            (1, 'S'),
+            (17, 's'),
+            (18, 's'),
+            (19, 's'),
+            (20, 's'),
+        ],
         "turn=1 dice=2",
     );
     assert_eq!(moves(&g), ["1-3"]);
@@ -359,7 +391,10 @@ fn y5_a_sides_own_run_does_not_block_it() {
 
 #[test]
 fn y6_no_backward_moves_and_nothing_past_30() {
-    let g = at(&[(28, 'S'), (26, 'M'), (1, 'S'), (20, 's')], "turn=1 dice=4 ankh=new");
+    let g = at(
+        &[(28, 'S'), (26, 'M'), (1, 'S'), (20, 's')],
+        "turn=1 dice=4 ankh=new",
+    );
     // 28 needs a 3; 26 with 4 reaches 30, the farthest square.
     assert_eq!(moves(&g), ["1-5", "26-30"]);
     assert!(why(&g, "28-off").contains("(Y7)"));
@@ -376,7 +411,10 @@ fn y6_no_backward_moves_and_nothing_past_30() {
 fn y7_a_numbered_square_bears_off_only_with_its_number() {
     for (sq, die) in [(27u8, 4u8), (28, 3), (29, 2), (30, 1)] {
         for d in 1..=4u8 {
-            let mut g = at(&[(sq, 'L'), (1, 'S'), (20, 's')], &format!("turn=1 dice={d}"));
+            let mut g = at(
+                &[(sq, 'L'), (1, 'S'), (20, 's')],
+                &format!("turn=1 dice={d}"),
+            );
             if d == die {
                 assert_eq!(moves(&g), [format!("{sq}-off")], "{sq} with {d}");
                 let e = play(&mut g, &format!("{sq}-OFF"));
@@ -397,7 +435,10 @@ fn y7_a_bear_off_comes_before_any_other_move() {
     let mut g = at(&[(30, 'L'), (5, 'S'), (20, 's')], "turn=1 dice=1-3");
     assert_eq!(moves(&g), ["30-off"]);
     let w = why(&g, "5-8");
-    assert!(w.contains("bear off the pyramid on 30") && w.contains("(Y7)"), "{w}");
+    assert!(
+        w.contains("bear off the pyramid on 30") && w.contains("(Y7)"),
+        "{w}"
+    );
     assert!(why(&g, "5-6").contains("(Y7)"));
     assert!(play(&mut g, "30-off").turn_continues);
     assert_eq!(moves(&g), ["5-8"]);
@@ -405,7 +446,10 @@ fn y7_a_bear_off_comes_before_any_other_move() {
 
 #[test]
 fn y7_two_bear_offs_may_come_in_either_order() {
-    let mut g = at(&[(29, 'M'), (30, 'S'), (5, 'S'), (20, 's')], "turn=1 dice=1-2");
+    let mut g = at(
+        &[(29, 'M'), (30, 'S'), (5, 'S'), (20, 's')],
+        "turn=1 dice=1-2",
+    );
     assert_eq!(moves(&g), ["29-off", "30-off"]);
     play(&mut g, "30-off");
     assert_eq!(moves(&g), ["29-off"]);
@@ -445,7 +489,10 @@ fn y8_an_ankh_pyramid_from_an_earlier_turn_moves_before_anything_else() {
 #[test]
 fn y8_the_ankh_pyramid_takes_the_first_die_that_can_move_it() {
     // 27 holds a safe white pyramid, so only the 3 moves the Ankh pyramid.
-    let mut g = at(&[(26, 'S'), (5, 'S'), (27, 's'), (20, 's')], "turn=1 dice=1-3");
+    let mut g = at(
+        &[(26, 'S'), (5, 'S'), (27, 's'), (20, 's')],
+        "turn=1 dice=1-3",
+    );
     assert_eq!(moves(&g), ["26-29"]);
     play(&mut g, "26-29");
     assert_eq!(moves(&g), ["5-6"]);
@@ -453,7 +500,10 @@ fn y8_the_ankh_pyramid_takes_the_first_die_that_can_move_it() {
 
 #[test]
 fn y8_comes_after_y7_bear_offs_and_may_use_the_square_they_free() {
-    let mut g = at(&[(29, 'M'), (26, 'S'), (5, 'S'), (20, 's')], "turn=1 dice=2-3");
+    let mut g = at(
+        &[(29, 'M'), (26, 'S'), (5, 'S'), (20, 's')],
+        "turn=1 dice=2-3",
+    );
     assert_eq!(moves(&g), ["29-off"]);
     play(&mut g, "29-off");
     assert_eq!(moves(&g), ["26-29"]);
@@ -489,7 +539,10 @@ fn y8_a_pyramid_reaching_the_ankh_is_bound_only_from_the_next_turn() {
 #[test]
 fn y8_from_26_each_die_reaches_27_to_30() {
     for d in 1..=4u8 {
-        let g = at(&[(26, 'S'), (5, 'S'), (20, 's')], &format!("turn=1 dice={d}"));
+        let g = at(
+            &[(26, 'S'), (5, 'S'), (20, 's')],
+            &format!("turn=1 dice={d}"),
+        );
         assert_eq!(moves(&g), [format!("26-{}", 26 + d)]);
     }
 }
@@ -543,6 +596,20 @@ fn y9_a_first_move_that_ends_the_game_completes_the_turn() {
     let mut h = g;
     play(&mut h, "8-11");
     assert_eq!(over(&h).winner, None);
+}
+
+#[test]
+fn y9_a_game_ending_move_is_kept_even_when_nothing_could_follow_it() {
+    // 22-25 takes white's last pyramid; afterwards no 4 could be played (25-29 and 21-25
+    // land on black), yet it stays legal beside the orders that play both dice.
+    let g = at(
+        &[(21, 'S'), (22, 'S'), (29, 'S'), (25, 's')],
+        "turn=1 dice=3-4",
+    );
+    assert_eq!(moves(&g), ["21-24", "21-25", "22-25", "22-26"]);
+    let mut h = g;
+    play(&mut h, "22-25");
+    assert_eq!(over(&h).score, Some([0, 0]));
 }
 
 #[test]
@@ -609,22 +676,70 @@ fn notation_round_trips_and_rejects_malformed_positions_with_a_reason() {
     for (text, expect) in [
         ("pyramid", "lacks the board"),
         ("pyramid LlLl off=-,- turn=1 dice=- dec=0", "30 squares"),
-        (&format!("pyramid X.{ok} off=-,- turn=1 dice=- dec=0"), "holds 'X'"),
-        (&format!("pyramid {} off=-,- turn=1 dice=- dec=0", ".".repeat(30)), "Y9"),
-        (&format!("pyramid L.{ok} off=l,- turn=1 dice=- dec=0"), "not a letter of black"),
-        (&format!("pyramid L.{ok} off=- turn=1 dice=- dec=0"), "field off"),
-        (&format!("pyramid L.{ok} off=-,- turn=3 dice=- dec=0"), "turn must be 1 or 2"),
-        (&format!("pyramid L.{ok} off=-,- turn=1 dice=5 dec=0"), "dice=5"),
-        (&format!("pyramid L.{ok} off=-,- turn=1 dice=2-7 dec=0"), "dice=2-7"),
-        (&format!("pyramid L.{ok} off=-,- turn=1 dice=x dec=0"), "dice=x"),
-        (&format!("pyramid L.{ok} off=-,- turn=1 dec=0"), "field dice="),
-        (&format!("pyramid L.{ok} off=-,- turn=2 dice=- opening=1 dec=0"), "opening=1"),
-        (&format!("pyramid L.{ok} off=-,- turn=1 dice=3 opening=1 dec=0"), "opening=1"),
-        (&format!("pyramid L.{ok} off=-,- turn=1 dice=- opening=2 dec=0"), "opening"),
-        (&format!("pyramid L.{ok} off=-,- turn=1 dice=3 ankh=new dec=0"), "ankh=new"),
-        (&format!("pyramid L.{ok} off=-,- turn=1 dice=- dec=0 x=1"), "unknown field"),
-        (&format!("pyramid L.{ok} off=-,- turn=1 dice=- dec=-1"), "dec"),
-        (&format!("pyramid:cap=0 L.{ok} off=-,- turn=1 dice=- dec=0"), "cap"),
+        (
+            &format!("pyramid X.{ok} off=-,- turn=1 dice=- dec=0"),
+            "holds 'X'",
+        ),
+        (
+            &format!("pyramid {} off=-,- turn=1 dice=- dec=0", ".".repeat(30)),
+            "Y9",
+        ),
+        (
+            &format!("pyramid L.{ok} off=l,- turn=1 dice=- dec=0"),
+            "not a letter of black",
+        ),
+        (
+            &format!("pyramid L.{ok} off=- turn=1 dice=- dec=0"),
+            "field off",
+        ),
+        (
+            &format!("pyramid L.{ok} off=-,- turn=3 dice=- dec=0"),
+            "turn must be 1 or 2",
+        ),
+        (
+            &format!("pyramid L.{ok} off=-,- turn=1 dice=5 dec=0"),
+            "dice=5",
+        ),
+        (
+            &format!("pyramid L.{ok} off=-,- turn=1 dice=2-7 dec=0"),
+            "dice=2-7",
+        ),
+        (
+            &format!("pyramid L.{ok} off=-,- turn=1 dice=x dec=0"),
+            "dice=x",
+        ),
+        (
+            &format!("pyramid L.{ok} off=-,- turn=1 dec=0"),
+            "field dice=",
+        ),
+        (
+            &format!("pyramid L.{ok} off=-,- turn=2 dice=- opening=1 dec=0"),
+            "opening=1",
+        ),
+        (
+            &format!("pyramid L.{ok} off=-,- turn=1 dice=3 opening=1 dec=0"),
+            "opening=1",
+        ),
+        (
+            &format!("pyramid L.{ok} off=-,- turn=1 dice=- opening=2 dec=0"),
+            "opening",
+        ),
+        (
+            &format!("pyramid L.{ok} off=-,- turn=1 dice=3 ankh=new dec=0"),
+            "ankh=new",
+        ),
+        (
+            &format!("pyramid L.{ok} off=-,- turn=1 dice=- dec=0 x=1"),
+            "unknown field",
+        ),
+        (
+            &format!("pyramid L.{ok} off=-,- turn=1 dice=- dec=-1"),
+            "dec",
+        ),
+        (
+            &format!("pyramid:cap=0 L.{ok} off=-,- turn=1 dice=- dec=0"),
+            "cap",
+        ),
     ] {
         match text.parse::<AnyGame>() {
             Err(e @ (Error::Position(_) | Error::Options(_))) => {
@@ -642,8 +757,13 @@ fn move_strings_are_case_insensitive_and_name_their_die() {
     assert_eq!(g.move_string(m), "30-off");
     assert_eq!(g.die_used(m).as_deref(), Some("1"));
     assert_eq!(g.square_name(m.to), "off");
-    for bad in ["", "x", "30", "30-", "-off", "99999-1", "0-1", "31-off", "12-15-18"] {
-        assert!(matches!(g.parse_move(bad), Err(Error::Move(w)) if !w.is_empty()), "{bad}");
+    for bad in [
+        "", "x", "30", "30-", "-off", "99999-1", "0-1", "31-off", "12-15-18",
+    ] {
+        assert!(
+            matches!(g.parse_move(bad), Err(Error::Move(w)) if !w.is_empty()),
+            "{bad}"
+        );
     }
     // Moves on a position awaiting a throw are refused.
     let h = at(&[(30, 'S'), (20, 's')], "turn=1 dice=-");
@@ -697,7 +817,8 @@ impl Ref {
     }
 
     fn in_run_of_three(&self, x: usize, who: u8) -> bool {
-        (x.saturating_sub(2)..=x).any(|a| a >= 1 && a + 2 <= 30 && (a..a + 3).all(|y| self.sq[y] == who))
+        (x.saturating_sub(2)..=x)
+            .any(|a| a >= 1 && a + 2 <= 30 && (a..a + 3).all(|y| self.sq[y] == who))
     }
 
     /// The one move of the pyramid on `s` with die `d`, before the orders of Y7 and Y8.
@@ -853,7 +974,9 @@ fn fuzz_mangled_positions_and_moves_never_panic() {
         .into_iter()
         .map(|p| AnyGame::from(p).position())
         .collect();
-    let alphabet: Vec<char> = "LMSlms.-,=0123456789 abcdefghijklmnopqrstuvwxyz:".chars().collect();
+    let alphabet: Vec<char> = "LMSlms.-,=0123456789 abcdefghijklmnopqrstuvwxyz:"
+        .chars()
+        .collect();
     let mut rng = SplitMix(42);
     let mut parsed = 0;
     for i in 0..20_000 {
