@@ -867,8 +867,9 @@ impl Game for Pyramid {
             let i = p.index();
             let _ = writeln!(
                 out,
-                "{}: off {} = {} points, captured {}",
+                "{} {}: borne off {}, {} points; {} captured",
                 side_name(p),
+                ["L M S", "l m s"][i],
                 off_string(self.off).split(',').nth(i).unwrap_or("-"),
                 score[i],
                 census[i].captured
@@ -893,8 +894,14 @@ impl Game for Pyramid {
                     self.in_hand().map_or("-".into(), |t| t.to_string())
                 );
                 let ds = self.dice_values();
-                if let Some(&d) = ds.as_slice().iter().find(|&&d| self.bears_off(d)) {
-                    let _ = write!(out, "\nmust first bear off: {}-off (Y7)", 31 - d);
+                let bear: Vec<String> = ds
+                    .as_slice()
+                    .iter()
+                    .filter(|&&d| self.bears_off(d))
+                    .map(|&d| format!("{}-off", 31 - d))
+                    .collect();
+                if !bear.is_empty() {
+                    let _ = write!(out, "\nmust bear off first (Y7): {}", bear.join(", "));
                 } else if self.ankh_due() {
                     let _ = write!(
                         out,
@@ -996,7 +1003,10 @@ impl Pyramid {
         let to: u8 = if to.eq_ignore_ascii_case("off") {
             OFF
         } else {
-            to.parse().map_err(|_| ())?
+            match to.parse::<u8>().map_err(|_| ())? {
+                t if t > 30 => return Ok(Why::PastThirty.text()),
+                t => t,
+            }
         };
         let me = self.turn.index();
         if !(1..=30).contains(&from) || self.men[me] & bit(from) == 0 {

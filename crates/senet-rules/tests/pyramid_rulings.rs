@@ -398,10 +398,12 @@ fn y6_no_backward_moves_and_nothing_past_30() {
     // 28 needs a 3; 26 with 4 reaches 30, the farthest square.
     assert_eq!(moves(&g), ["1-5", "26-30"]);
     assert!(why(&g, "28-off").contains("(Y7)"));
+    assert!(why(&g, "28-31").contains("(Y6, Y7)"));
     assert!(why(&g, "26-25").contains("(Y6)"));
     let g = at(&[(25, 'S'), (20, 's')], "turn=1 dice=4");
     assert_eq!(moves(&g), ["25-29"]);
     assert!(why(&g, "25-off").contains("(Y6, Y7)"));
+    assert!(why(&g, "25-31").contains("(Y6, Y7)"));
 }
 
 // ---------------------------------------------------------------------------------------
