@@ -237,8 +237,12 @@ impl Pyramid {
 
     /// Each player's points so far: borne-off pyramids, large 4, medium 3, small 2 (Y9).
     pub fn score(&self) -> [u32; 2] {
-        self.off
-            .map(|o| 4 * o[0] as u32 + 3 * o[1] as u32 + 2 * o[2] as u32)
+        self.off.map(|o| {
+            Size::ALL
+                .iter()
+                .map(|&s| o[s as usize] as u32 * s.points())
+                .sum()
+        })
     }
 
     fn options(&self) -> Options {
@@ -420,12 +424,12 @@ impl Pyramid {
     }
 
     /// The distinct dice values in hand.
-    fn dice_values(&self) -> ArrayDice {
+    fn dice_values(&self) -> DiceValues {
         let [a, b] = self.dice;
         if b == 0 || a == b {
-            ArrayDice { v: [a, 0], n: 1 }
+            DiceValues { v: [a, 0], n: 1 }
         } else {
-            ArrayDice { v: [a, b], n: 2 }
+            DiceValues { v: [a, b], n: 2 }
         }
     }
 
@@ -575,12 +579,12 @@ impl Pyramid {
 
 /// One or two distinct dice values.
 #[derive(Copy, Clone)]
-struct ArrayDice {
+struct DiceValues {
     v: [u8; 2],
     n: usize,
 }
 
-impl ArrayDice {
+impl DiceValues {
     fn as_slice(&self) -> &[u8] {
         &self.v[..self.n]
     }
