@@ -31,3 +31,19 @@ fn pruned_search_equals_plain_expectimax_kendall5() {
         eprintln!("depth {depth}: {na} nodes pruned, {nb} plain");
     }
 }
+
+#[test]
+fn fast_track_value_equals_the_feature_dot_product() {
+    let s: Kendall5 = match AnyGame::new(RuleSet::Kendall5, &[] as &[&str]).unwrap() {
+        AnyGame::Kendall5(g) => g,
+        _ => unreachable!(),
+    };
+    let e = &weights::KENDALL5;
+    for g in corpus(&s, 3, 300, true) {
+        for p in senet_rules::Player::BOTH {
+            let a = e.value(g.men(), p);
+            let b = e.value_of(&e.spec.features(g.men(), p));
+            assert!((a - b).abs() < 1e-12, "{a} {b}");
+        }
+    }
+}
