@@ -14,11 +14,42 @@ fn main() {
     let base = senet_bots::BotSpec::search_options(depth);
     let variants: Vec<(&str, SearchOptions)> = vec![
         ("default", base),
-        ("bounds-root", SearchOptions { exact_root: false, ..base }),
-        ("no-star2", SearchOptions { star2: false, ..base }),
-        ("no-star2 bounds-root", SearchOptions { star2: false, exact_root: false, ..base }),
-        ("no-order", SearchOptions { ordering: false, ..base }),
-        ("tt12", SearchOptions { tt_bits: 12, ..base }),
+        (
+            "bounds-root",
+            SearchOptions {
+                exact_root: false,
+                ..base
+            },
+        ),
+        (
+            "no-star2",
+            SearchOptions {
+                star2: false,
+                ..base
+            },
+        ),
+        (
+            "no-star2 bounds-root",
+            SearchOptions {
+                star2: false,
+                exact_root: false,
+                ..base
+            },
+        ),
+        (
+            "no-order",
+            SearchOptions {
+                ordering: false,
+                ..base
+            },
+        ),
+        (
+            "tt12",
+            SearchOptions {
+                tt_bits: 12,
+                ..base
+            },
+        ),
         ("tt0", SearchOptions { tt_bits: 0, ..base }),
         ("plain", SearchOptions::plain(depth)),
     ];
@@ -42,6 +73,9 @@ fn main() {
             nodes += r.nodes;
         }
         let med = senet_bots::duel::median(&mut times);
-        println!("{name:<22} median CPU {med:>9.1} us  mean nodes {:>9.0}", nodes as f64 / pos.len() as f64);
+        println!(
+            "{name:<22} median CPU {med:>9.1} us  mean nodes {:>9.0}",
+            nodes as f64 / pos.len() as f64
+        );
     }
 }

@@ -161,7 +161,11 @@ pub fn play_game(
                     let seed = mix(bot_seed, g.decisions() as u64);
                     let (c, wall, cpu) = timed(|| bots[p.index()].choose(&g, seed));
                     // Record times by bot (A = 0), not by seat.
-                    let who = if (p == Player::First) == a_first { 0 } else { 1 };
+                    let who = if (p == Player::First) == a_first {
+                        0
+                    } else {
+                        1
+                    };
                     micros[who].push(wall);
                     cpu_micros[who].push(cpu);
                     assert!(ms.contains(&c.best), "bot played an illegal move");
@@ -185,12 +189,7 @@ pub fn play_game(
 }
 
 /// Plays duplicate pair `i` of a match with the given bots.
-pub fn play_pair(
-    cfg: &MatchConfig,
-    i: u32,
-    a: &mut dyn Bot,
-    b: &mut dyn Bot,
-) -> [GameRecord; 2] {
+pub fn play_pair(cfg: &MatchConfig, i: u32, a: &mut dyn Bot, b: &mut dyn Bot) -> [GameRecord; 2] {
     let throw_seed = mix(cfg.seed, 2 * i as u64 + 1);
     let bot_seed = mix(cfg.seed, 2 * i as u64 + 2);
     let g1 = play_game(&cfg.start, [&mut *a, &mut *b], throw_seed, bot_seed, true);
@@ -214,10 +213,7 @@ pub fn median(xs: &mut [f64]) -> f64 {
 
 /// Plays a match. `progress` is called once per finished pair (from worker threads).
 /// The games and scores depend only on the configuration, never on the number of threads.
-pub fn run_match(
-    cfg: &MatchConfig,
-    progress: &(dyn Fn() + Sync),
-) -> Result<MatchResult, String> {
+pub fn run_match(cfg: &MatchConfig, progress: &(dyn Fn() + Sync)) -> Result<MatchResult, String> {
     if cfg.pairs == 0 {
         return Err("a match needs at least one pair".into());
     }

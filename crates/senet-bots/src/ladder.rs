@@ -97,7 +97,7 @@ pub fn timing_positions(start: &AnyGame, n: usize, seed: u64) -> Vec<AnyGame> {
                     if ms.len() > 1 {
                         k += 1;
                         // Every third real choice, to spread the sample over the game.
-                        if k % 3 == 0 && out.len() < n {
+                        if k.is_multiple_of(3) && out.len() < n {
                             out.push(g);
                         }
                         let c = bot.choose(&g, k);

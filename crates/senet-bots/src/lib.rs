@@ -237,9 +237,7 @@ impl FromStr for BotSpec {
             (None, _) if name == "greedy" => BotKind::Greedy,
             (None, _) if name == "expectimax" => BotKind::Expectimax(2),
             (None, _) if name == "mcts" => BotKind::Mcts(1000),
-            (Some(("expectimax", n)), _) => {
-                BotKind::Expectimax(number(n, MAX_DEPTH, "the depth")?)
-            }
+            (Some(("expectimax", n)), _) => BotKind::Expectimax(number(n, MAX_DEPTH, "the depth")?),
             (Some(("mcts", n)), _) => {
                 BotKind::Mcts(number(n, MAX_ITERATIONS, "the iterations")?.max(1))
             }

@@ -107,7 +107,7 @@ impl Hasher for Fx {
 impl Fx {
     #[inline]
     fn add(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7cc1_b727_220a_95);
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x517c_c1b7_2722_0a95);
     }
 }
 
@@ -397,7 +397,11 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
         let order = self.order(g, &ms, maxer, depth, hint);
         let prune = self.opt.star1;
         let (mut a, mut b) = (alpha, beta);
-        let mut best = if maxer { f64::NEG_INFINITY } else { f64::INFINITY };
+        let mut best = if maxer {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
         let mut best_move = ms[order[0]];
         for &i in &order {
             let mut c = *g;
@@ -449,7 +453,15 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
         let mut ms = MoveList::new();
         c.legal_moves(&mut ms);
         if ms.len() == 1 {
-            let v = self.decide(c, if maxer { Player::First } else { Player::Second }, depth, alpha, beta).0;
+            let v = self
+                .decide(
+                    c,
+                    if maxer { Player::First } else { Player::Second },
+                    depth,
+                    alpha,
+                    beta,
+                )
+                .0;
             return (v, true);
         }
         let order = self.order(c, &ms, maxer, depth, hint);

@@ -24,10 +24,43 @@ pub const NF: usize = 37;
 
 /// Names of the features, for reports and the trainer.
 pub const FEATURES: [&str; NF] = [
-    "sq1", "sq2", "sq3", "sq4", "sq5", "sq6", "sq7", "sq8", "sq9", "sq10", "sq11", "sq12",
-    "sq13", "sq14", "sq15", "sq16", "sq17", "sq18", "sq19", "sq20", "sq21", "sq22", "sq23",
-    "sq24", "sq25", "sq26", "sq27", "sq28", "sq29", "sq30", "off", "protected", "blockade",
-    "exposed_now", "exposed_later", "tempo", "behind_blockade",
+    "sq1",
+    "sq2",
+    "sq3",
+    "sq4",
+    "sq5",
+    "sq6",
+    "sq7",
+    "sq8",
+    "sq9",
+    "sq10",
+    "sq11",
+    "sq12",
+    "sq13",
+    "sq14",
+    "sq15",
+    "sq16",
+    "sq17",
+    "sq18",
+    "sq19",
+    "sq20",
+    "sq21",
+    "sq22",
+    "sq23",
+    "sq24",
+    "sq25",
+    "sq26",
+    "sq27",
+    "sq28",
+    "sq29",
+    "sq30",
+    "off",
+    "protected",
+    "blockade",
+    "exposed_now",
+    "exposed_later",
+    "tempo",
+    "behind_blockade",
 ];
 
 const F_OFF: usize = 30;
@@ -186,8 +219,8 @@ impl TrackSpec {
         let mut b = [0.0; NF];
         self.side_features(men[0], men[1], thrower == Player::First, &mut a);
         self.side_features(men[1], men[0], thrower == Player::Second, &mut b);
-        for i in 0..NF {
-            a[i] -= b[i];
+        for (x, y) in a.iter_mut().zip(&b) {
+            *x -= y;
         }
         a
     }
@@ -210,11 +243,8 @@ impl TrackEval {
     /// The value of a feature difference.
     #[inline]
     pub fn value_of(&self, f: &[f64; NF]) -> f64 {
-        let mut z = self.bias;
-        for i in 0..NF {
-            z += self.w[i] * f[i];
-        }
-        sigmoid(z)
+        let z: f64 = self.w.iter().zip(f).map(|(w, x)| w * x).sum();
+        sigmoid(self.bias + z)
     }
 
     /// The estimated chance that the first player wins, with `thrower` to throw. The same
@@ -237,8 +267,7 @@ impl TrackEval {
             if wall != 0 {
                 z += w[F_BLOCKADE] * wall.count_ones() as f64;
                 let first = wall.trailing_zeros();
-                let behind =
-                    opp & ((1u32 << first) - 1) & !((1u32 << first.saturating_sub(6)) - 1);
+                let behind = opp & ((1u32 << first) - 1) & !((1u32 << first.saturating_sub(6)) - 1);
                 z += w[F_BEHIND] * behind.count_ones() as f64;
             }
             let x = sp.exposure(opp, own) / 10.0;

@@ -191,8 +191,7 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             if out == "-" {
                 Ok(doc)
             } else {
-                std::fs::write(&out, &doc)
-                    .map_err(|e| bad(format!("cannot write {out}: {e}")))?;
+                std::fs::write(&out, &doc).map_err(|e| bad(format!("cannot write {out}: {e}")))?;
                 Ok(ladder::markdown(&cfg, &res))
             }
         }
