@@ -8,7 +8,9 @@
 //! pairs need fewer games than independent ones.
 //!
 //! A decision with a single legal move (forced, or a forfeit) is played without asking the
-//! bot, and is not timed: the timings are of real choices only.
+//! bot, and is not timed: the timings are of real choices only. Each choice is timed twice:
+//! wall time, and the CPU time of the thread that ran it (what one core spends on it, which
+//! other programs on a busy machine hardly disturb).
 
 use crate::{Bot, BotSpec};
 use rand::{RngCore, SeedableRng};
@@ -47,8 +49,10 @@ pub struct GameRecord {
     pub decisions: u32,
     /// Every throw, in order.
     pub throws: Vec<Throw>,
-    /// Microseconds of each timed choice of A and of B.
+    /// Wall-clock microseconds of each timed choice of A and of B.
     pub micros: [Vec<f64>; 2],
+    /// Thread CPU microseconds of each timed choice of A and of B.
+    pub cpu_micros: [Vec<f64>; 2],
 }
 
 impl GameRecord {
@@ -90,8 +94,10 @@ pub struct MatchResult {
     pub ci95: (f64, f64),
     /// Mean decisions per game.
     pub avg_length: f64,
-    /// Median microseconds per timed choice of A and of B.
+    /// Median wall-clock microseconds per timed choice of A and of B.
     pub median_micros: [f64; 2],
+    /// Median thread CPU microseconds per timed choice of A and of B.
+    pub median_cpu_micros: [f64; 2],
     /// Number of timed choices of A and of B.
     pub timed_moves: [usize; 2],
     /// Wins of the first player (either bot), to show the seat advantage.
@@ -113,6 +119,16 @@ pub fn mix(a: u64, b: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Runs `f`, returning its result with the wall-clock and thread CPU microseconds taken.
+pub fn timed<T>(f: impl FnOnce() -> T) -> (T, f64, f64) {
+    let c0 = cpu_time::ThreadTime::try_now().ok();
+    let t0 = Instant::now();
+    let r = f();
+    let wall = t0.elapsed().as_secs_f64() * 1e6;
+    let cpu = c0.map_or(wall, |c| c.elapsed().as_secs_f64() * 1e6);
+    (r, wall, cpu)
+}
+
 /// Plays one game: `bots[0]` is the first player, `bots[1]` the second. Throws come from a
 /// stream seeded with `throw_seed`; the bots' seed for a decision is derived from
 /// `bot_seed` and the decision number. `a_first` only labels the record.
@@ -127,6 +143,7 @@ pub fn play_game(
     let mut g = *start;
     let mut throws = Vec::new();
     let mut micros = [Vec::new(), Vec::new()];
+    let mut cpu_micros = [Vec::new(), Vec::new()];
     let mut ms = MoveList::new();
     loop {
         match g.status() {
@@ -141,16 +158,16 @@ pub fn play_game(
                 let m = if ms.len() == 1 {
                     ms[0]
                 } else {
-                    let t0 = Instant::now();
-                    let c = bots[p.index()].choose(&g, mix(bot_seed, g.decisions() as u64));
-                    let dt = t0.elapsed().as_secs_f64() * 1e6;
+                    let seed = mix(bot_seed, g.decisions() as u64);
+                    let (c, wall, cpu) = timed(|| bots[p.index()].choose(&g, seed));
                     // Record times by bot (A = 0), not by seat.
                     let who = if (p == Player::First) == a_first {
                         0
                     } else {
                         1
                     };
-                    micros[who].push(dt);
+                    micros[who].push(wall);
+                    cpu_micros[who].push(cpu);
                     assert!(ms.contains(&c.best), "bot played an illegal move");
                     c.best
                 };
@@ -164,6 +181,7 @@ pub fn play_game(
                     decisions: g.decisions(),
                     throws,
                     micros,
+                    cpu_micros,
                 }
             }
         }
@@ -228,6 +246,7 @@ pub fn summarize(cfg: &MatchConfig, pairs: Vec<[GameRecord; 2]>) -> MatchResult 
     let mut len = 0.0;
     let mut means = Vec::with_capacity(pairs.len());
     let mut times: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    let mut cpu: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
     for pair in &pairs {
         let mut s = 0.0;
         for g in pair {
@@ -246,6 +265,8 @@ pub fn summarize(cfg: &MatchConfig, pairs: Vec<[GameRecord; 2]>) -> MatchResult 
             len += g.decisions as f64;
             times[0].extend_from_slice(&g.micros[0]);
             times[1].extend_from_slice(&g.micros[1]);
+            cpu[0].extend_from_slice(&g.cpu_micros[0]);
+            cpu[1].extend_from_slice(&g.cpu_micros[1]);
         }
         means.push(s / 2.0);
     }
@@ -259,6 +280,7 @@ pub fn summarize(cfg: &MatchConfig, pairs: Vec<[GameRecord; 2]>) -> MatchResult 
     let half = 1.96 * (var / n).sqrt();
     let timed_moves = [times[0].len(), times[1].len()];
     let median_micros = [median(&mut times[0]), median(&mut times[1])];
+    let median_cpu_micros = [median(&mut cpu[0]), median(&mut cpu[1])];
     MatchResult {
         a: cfg.a.to_string(),
         b: cfg.b.to_string(),
@@ -270,6 +292,7 @@ pub fn summarize(cfg: &MatchConfig, pairs: Vec<[GameRecord; 2]>) -> MatchResult 
         ci95: ((mean - half).max(0.0), (mean + half).min(1.0)),
         avg_length: len / (2.0 * n),
         median_micros,
+        median_cpu_micros,
         timed_moves,
         first_player_wins: first,
         pairs,

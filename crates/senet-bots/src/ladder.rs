@@ -2,12 +2,11 @@
 //! random < greedy < expectimax:1 < expectimax:2 < expectimax:3, each step tested at 95%,
 //! and the time per move of every bot on one thread.
 
-use crate::duel::{median, mix, run_match, MatchConfig, MatchResult};
+use crate::duel::{median, mix, run_match, timed, MatchConfig, MatchResult};
 use crate::{Bot, BotSpec};
 use rand::{RngCore, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use senet_rules::{AnyGame, Game, MoveList, RuleSet, Status};
-use std::time::Instant;
 
 /// The bots of the ladder, weakest first.
 pub const LADDER: [&str; 5] = [
@@ -53,10 +52,12 @@ pub struct LadderConfig {
 pub struct Timing {
     /// The bot.
     pub bot: String,
-    /// Median microseconds per move.
+    /// Median thread CPU microseconds per move.
     pub median_micros: f64,
-    /// 90th percentile.
+    /// 90th percentile of the same.
     pub p90_micros: f64,
+    /// Median wall-clock microseconds per move.
+    pub median_wall_micros: f64,
     /// Mean nodes (or iterations) per move.
     pub mean_nodes: f64,
 }
@@ -96,7 +97,7 @@ pub fn timing_positions(start: &AnyGame, n: usize, seed: u64) -> Vec<AnyGame> {
                     if ms.len() > 1 {
                         k += 1;
                         // Every third real choice, to spread the sample over the game.
-                        if k % 3 == 0 && out.len() < n {
+                        if k.is_multiple_of(3) && out.len() < n {
                             out.push(g);
                         }
                         let c = bot.choose(&g, k);
@@ -118,11 +119,12 @@ pub fn time_bot(bot: &mut dyn Bot, positions: &[AnyGame]) -> Timing {
         bot.choose(g, 0); // warm-up: allocate the cache
     }
     let mut us = Vec::with_capacity(positions.len());
+    let mut wall = Vec::with_capacity(positions.len());
     let mut nodes = 0u64;
     for (i, g) in positions.iter().enumerate() {
-        let t0 = Instant::now();
-        let c = bot.choose(g, i as u64);
-        us.push(t0.elapsed().as_secs_f64() * 1e6);
+        let (c, w, cpu) = timed(|| bot.choose(g, i as u64));
+        us.push(cpu);
+        wall.push(w);
         nodes += c.nodes;
     }
     let med = median(&mut us);
@@ -135,6 +137,7 @@ pub fn time_bot(bot: &mut dyn Bot, positions: &[AnyGame]) -> Timing {
         bot: bot.name(),
         median_micros: med,
         p90_micros: p90,
+        median_wall_micros: median(&mut wall),
         mean_nodes: nodes as f64 / positions.len().max(1) as f64,
     }
 }
@@ -210,7 +213,7 @@ pub fn markdown(cfg: &LadderConfig, ladders: &[RuleLadder]) -> String {
             2 * cfg.pairs,
             cfg.seed
         ));
-        s.push_str("| A | B | A's score | 95% interval | A better at 95%? | draws | avg. length | A µs/move | B µs/move |\n");
+        s.push_str("| A | B | A's score | 95% interval | A better at 95%? | draws | avg. length | A CPU/move | B CPU/move |\n");
         s.push_str("|---|---|---|---|---|---|---|---|---|\n");
         for m in &l.matches {
             s.push_str(&format!(
@@ -227,8 +230,8 @@ pub fn markdown(cfg: &LadderConfig, ladders: &[RuleLadder]) -> String {
                 },
                 m.draws,
                 m.avg_length,
-                micros(m.median_micros[0]),
-                micros(m.median_micros[1]),
+                micros(m.median_cpu_micros[0]),
+                micros(m.median_cpu_micros[1]),
             ));
         }
         s.push_str(&format!(
@@ -236,13 +239,14 @@ pub fn markdown(cfg: &LadderConfig, ladders: &[RuleLadder]) -> String {
              greedy self-play:\n\n",
             cfg.timing_positions
         ));
-        s.push_str("| bot | median | 90th percentile | mean nodes |\n|---|---|---|---|\n");
+        s.push_str("| bot | median CPU | 90th percentile CPU | median wall | mean nodes |\n|---|---|---|---|---|\n");
         for t in &l.timings {
             s.push_str(&format!(
-                "| {} | {} | {} | {:.0} |\n",
+                "| {} | {} | {} | {} | {:.0} |\n",
                 t.bot,
                 micros(t.median_micros),
                 micros(t.p90_micros),
+                micros(t.median_wall_micros),
                 t.mean_nodes
             ));
         }

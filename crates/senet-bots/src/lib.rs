@@ -109,6 +109,10 @@ pub struct Choice {
     pub nodes: u64,
     /// What the scores are: `"win_chance"` or `"pick_chance"`.
     pub score_kind: &'static str,
+    /// Whether every score is exact. When false (play mode of the search bots), the
+    /// chosen move's score is exact and each other score is an upper bound on that move's
+    /// win chance for the player to move: enough to know it is not better.
+    pub exact: bool,
 }
 
 /// A computer player.
@@ -116,12 +120,20 @@ pub trait Bot: Send {
     /// The bot's name, parseable by [`BotSpec`].
     fn name(&self) -> String;
 
-    /// Chooses a move for a position awaiting one ([`Status::Move`]). Deterministic: the
-    /// same position, throw, seed and budget give the same choice and scores.
+    /// Chooses a move for a position awaiting one ([`Status::Move`]), in play mode: the
+    /// chosen move's score is exact, the others may be bounds ([`Choice::exact`]).
+    /// Deterministic: the same position, throw, seed and budget give the same choice and
+    /// scores.
     ///
     /// # Panics
     /// If `g` does not await a move.
-    fn choose(&mut self, g: &AnyGame, seed: u64) -> Choice;
+    fn choose(&mut self, g: &AnyGame, seed: u64) -> Choice {
+        self.choose_with(g, seed, false)
+    }
+
+    /// Like [`Bot::choose`]; with `exact_scores` every legal move's score is exact (slower:
+    /// for analysis). The chosen move is the same either way.
+    fn choose_with(&mut self, g: &AnyGame, seed: u64, exact_scores: bool) -> Choice;
 }
 
 /// The levels offered to people, each one of the bots (chosen by measurement; see
@@ -266,11 +278,13 @@ impl BotSpec {
     /// The search options of an expectimax bot of this depth (greedy is depth 0).
     pub fn search_options(depth: u32) -> SearchOptions {
         let mut o = SearchOptions::new(depth);
+        // Sized to the nodes a search stores (depth-0 nodes are not stored), small enough
+        // to stay in the processor's cache.
         o.tt_bits = match depth {
             0 => 0,
-            1 => 12,
-            2 => 15,
-            _ => 18,
+            1 | 2 => 10,
+            3 => 13,
+            _ => 16,
         };
         o
     }
@@ -294,7 +308,13 @@ impl Engine {
             .expect("searcher of this type")
     }
 
-    fn run<G: Game, E: eval::Evaluator<G>>(&mut self, g: &G, e: &E, seed: u64) -> Choice {
+    fn run<G: Game, E: eval::Evaluator<G>>(
+        &mut self,
+        g: &G,
+        e: &E,
+        seed: u64,
+        exact: bool,
+    ) -> Choice {
         let p = match g.status() {
             Status::Move(p) => p,
             s => panic!("a bot needs a position awaiting a move, got {s:?}"),
@@ -312,6 +332,7 @@ impl Engine {
                     scores: ms.iter().map(|&m| (m, q)).collect(),
                     nodes: 0,
                     score_kind: "pick_chance",
+                    exact: true,
                 }
             }
             BotKind::Greedy | BotKind::Expectimax(_) => {
@@ -319,13 +340,15 @@ impl Engine {
                     BotKind::Expectimax(d) => d,
                     _ => 0,
                 };
-                let opt = BotSpec::search_options(depth);
+                let mut opt = BotSpec::search_options(depth);
+                opt.exact_root = exact;
                 let r = self.searcher::<G>(opt.tt_bits).search(g, e, &opt);
                 Choice {
                     best: r.values[r.best].0,
                     scores: r.values.iter().map(|&(m, v)| (m, mine(v))).collect(),
                     nodes: r.nodes,
                     score_kind: "win_chance",
+                    exact: r.exact,
                 }
             }
             BotKind::Mcts(n) => {
@@ -335,6 +358,7 @@ impl Engine {
                     scores: r.values.iter().map(|&(m, v)| (m, mine(v))).collect(),
                     nodes: r.nodes,
                     score_kind: "win_chance",
+                    exact: true,
                 }
             }
         }
@@ -346,7 +370,7 @@ impl Bot for Engine {
         self.spec.to_string()
     }
 
-    fn choose(&mut self, g: &AnyGame, seed: u64) -> Choice {
-        dispatch!(g, self.spec.eval, gg, e => self.run(gg, e, seed))
+    fn choose_with(&mut self, g: &AnyGame, seed: u64, exact_scores: bool) -> Choice {
+        dispatch!(g, self.spec.eval, gg, e => self.run(gg, e, seed, exact_scores))
     }
 }

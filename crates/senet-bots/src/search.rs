@@ -107,7 +107,7 @@ impl Hasher for Fx {
 impl Fx {
     #[inline]
     fn add(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7cc1_b727_220a_95);
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x517c_c1b7_2722_0a95);
     }
 }
 
@@ -199,9 +199,12 @@ impl<G: Game> Table<G> {
 #[derive(Clone, Debug)]
 pub struct RootResult {
     /// Every legal move with its value (first player's win chance), in generator order.
-    /// With `exact_root` off, the values of moves that cannot be best are bounds.
+    /// With `exact_root` off, the value of a move that cannot be best is a bound in the
+    /// mover's disfavour (at most that good for the mover): see `exact`.
     pub values: Vec<(Move, f64)>,
-    /// Index of the best move in `values` (the first of equals).
+    /// Whether every value is exact (else only the best move's is).
+    pub exact: bool,
+    /// Index of the best move in `values` (the first searched of equals).
     pub best: usize,
     /// Nodes visited.
     pub nodes: u64,
@@ -268,11 +271,11 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
             };
             let v = self.value(&c, self.opt.depth, alpha, beta);
             vals[i] = v;
+            // Of equal values the first searched wins, so that both root modes choose the
+            // same move (a later equal move fails low against the best without exact scores).
             let replace = match best {
                 None => true,
-                // Equal exact values: the first in generator order wins, whatever the
-                // search order.
-                Some((bi, b)) => better(v, b) || (self.opt.exact_root && v == b && i < bi),
+                Some((_, b)) => better(v, b),
             };
             if replace {
                 best = Some((i, v));
@@ -283,6 +286,7 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
         }
         RootResult {
             values,
+            exact: self.opt.exact_root || ms.len() == 1,
             best: best.map_or(0, |b| b.0),
             nodes: self.nodes,
         }
@@ -300,8 +304,14 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
         }
     }
 
+    /// Looks `g` up in the cache. Nodes just above the leaves (depth 0) are not cached: they
+    /// are the most numerous and the cheapest to recompute, and keeping them out keeps the
+    /// cache small enough to stay in the processor's cache.
     #[inline]
     fn probe_table(&self, g: &G, depth: u32, alpha: f64, beta: f64) -> (Option<f64>, Option<Move>) {
+        if depth == 0 {
+            return (None, None);
+        }
         match self.table.get(g) {
             Some(s) if s.depth == depth => {
                 let hit = match s.bound {
@@ -318,6 +328,9 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
 
     #[inline]
     fn store(&mut self, g: &G, depth: u32, alpha: f64, beta: f64, v: f64, best: Move) {
+        if depth == 0 {
+            return;
+        }
         let bound = if v <= alpha {
             Bound::Upper
         } else if v >= beta {
@@ -465,17 +478,18 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
         }
         let dist = g.throw_dist();
         let total = dist.total as f64;
-        let mut kids: ArrayVec<(G, f64), MAX_OUTCOMES> = ArrayVec::new();
-        for &(t, w) in dist.outcomes {
+        let n = dist.outcomes.len();
+        let kid = |i: usize| -> (G, f64) {
+            let (t, w) = dist.outcomes[i];
             let mut c = *g;
             c.set_throw_unchecked(t);
-            kids.push((c, w as f64 / total));
-        }
-        let n = kids.len();
+            (c, w as f64 / total)
+        };
         if !self.opt.star1 {
             let mut s = 0.0;
-            for (c, pr) in &kids {
-                s += pr * self.value(c, depth - 1, -1.0, 2.0);
+            for i in 0..n {
+                let (c, pr) = kid(i);
+                s += pr * self.value(&c, depth - 1, -1.0, 2.0);
             }
             return s;
         }
@@ -487,15 +501,14 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
         // the second from above (an alpha cut-off). Useless with a full window.
         if self.opt.star2 && n > 1 && (alpha > LO || beta < HI) {
             let maxer = p == Player::First;
-            let mut sum_lo: f64 = kids.iter().map(|k| k.1 * LO).sum();
-            let mut sum_hi: f64 = kids.iter().map(|k| k.1 * HI).sum();
+            let (mut sum_lo, mut sum_hi) = (LO, HI);
             for i in 0..n {
-                let pr = kids[i].1;
+                let (c, pr) = kid(i);
                 let (a_i, b_i) = (
                     (alpha - (sum_hi - pr * hi[i])) / pr,
                     (beta - (sum_lo - pr * lo[i])) / pr,
                 );
-                let (v, is_exact) = self.probe(&kids[i].0, depth - 1, a_i, b_i);
+                let (v, is_exact) = self.probe(&c, depth - 1, a_i, b_i);
                 if is_exact && v > a_i && v < b_i {
                     exact[i] = true;
                     sum_lo += pr * (v - lo[i]);
@@ -528,11 +541,11 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
         }
         // Star1: search the outcomes in turn with windows narrowed by what is known of the
         // others.
-        let mut rest_lo: f64 = (0..n).map(|i| kids[i].1 * lo[i]).sum();
-        let mut rest_hi: f64 = (0..n).map(|i| kids[i].1 * hi[i]).sum();
+        let mut rest_lo: f64 = (0..n).map(|i| kid(i).1 * lo[i]).sum();
+        let mut rest_hi: f64 = (0..n).map(|i| kid(i).1 * hi[i]).sum();
         let mut s = 0.0;
         for i in 0..n {
-            let (c, pr) = kids[i];
+            let (c, pr) = kid(i);
             rest_lo -= pr * lo[i];
             rest_hi -= pr * hi[i];
             let a_i = (alpha - s - rest_hi) / pr;

@@ -71,13 +71,24 @@ const F_EXPOSED_LATER: usize = 34;
 const F_TEMPO: usize = 35;
 const F_BEHIND: usize = 36;
 
+/// [`TrackSpec::landing`] for every throw value 0-7.
+const LANDING: [u32; 8] = {
+    let mut a = [0u32; 8];
+    let mut k = 1;
+    while k < 8 {
+        a[k] = TrackSpec::landing(k as u8);
+        k += 1;
+    }
+    a
+};
+
 /// How a track rule set's movement works, as data.
 #[derive(Debug)]
 pub struct TrackSpec {
     /// Rule-set ID, for reports.
     pub id: &'static str,
-    /// Throw values with their probabilities.
-    pub throws: &'static [(u8, f64)],
+    /// The five throw values with their probabilities.
+    pub throws: [(u8, f64); 5],
     /// Squares where a piece cannot be attacked.
     pub safe: u32,
     /// Whether blockades are broken at the corners (K6) or run across them (R5).
@@ -89,7 +100,7 @@ pub struct TrackSpec {
 /// `kendall5` (R2-R8).
 pub static KENDALL5_SPEC: TrackSpec = TrackSpec {
     id: "kendall5",
-    throws: &[
+    throws: [
         (1, 4.0 / 16.0),
         (2, 6.0 / 16.0),
         (3, 4.0 / 16.0),
@@ -104,7 +115,7 @@ pub static KENDALL5_SPEC: TrackSpec = TrackSpec {
 /// `kendall` (K2-K9).
 pub static KENDALL_SPEC: TrackSpec = TrackSpec {
     id: "kendall",
-    throws: &[
+    throws: [
         (1, 4.0 / 16.0),
         (2, 6.0 / 16.0),
         (3, 4.0 / 16.0),
@@ -127,19 +138,25 @@ impl TrackSpec {
         }
     }
 
-    /// Whether a forward move from `s` by `k` may land on `t = s + k` (ignoring what stands
-    /// there): no passing 26, houses 28-30 only bear off.
-    #[inline]
-    fn reaches(&self, s: u8, t: u8) -> bool {
-        if s >= 28 || t > 30 || t == 27 {
-            return false;
+    /// The squares `t` that a forward move by `k` may land on (ignoring what stands there):
+    /// no passing 26, the houses 28-30 only bear off, 27 is never a landing square.
+    const fn landing(k: u8) -> u32 {
+        let mut m = 0u32;
+        let mut t = k + 1;
+        while t <= 30 {
+            let s = t - k;
+            if s < 28 && t != 27 && (s >= 26 || t <= 26) {
+                m |= 1 << t;
+            }
+            t += 1;
         }
-        s >= 26 || t <= 26
+        m
     }
 
     /// The expected swing, in squares, of the best forward attack the side `att` can make on
     /// `def` with one throw (an exchange moves the attacker up by k and the defender back
     /// by k).
+    #[inline]
     fn exposure(&self, att: u32, def: u32) -> f64 {
         let vulnerable = def & !protected(def) & !self.safe;
         if vulnerable == 0 {
@@ -147,17 +164,21 @@ impl TrackSpec {
         }
         let wall = self.blockade(def);
         let mut e = 0.0;
-        for &(k, p) in self.throws {
-            let mut cand = (att << k) & vulnerable;
-            while cand != 0 {
-                let t = cand.trailing_zeros() as u8;
-                cand &= cand - 1;
-                let s = t - k;
-                if self.reaches(s, t) && wall & between(s, t) == 0 {
-                    e += p * 2.0 * k as f64;
-                    break;
+        for (k, p) in self.throws {
+            let mut cand = (att << k) & vulnerable & LANDING[k as usize & 7];
+            if wall != 0 && cand != 0 {
+                // Drop the attacks that would pass the defender's own blockade.
+                let mut c = cand;
+                while c != 0 {
+                    let t = c.trailing_zeros() as u8;
+                    c &= c - 1;
+                    if wall & between(t - k, t) != 0 {
+                        cand &= !bit(t);
+                    }
                 }
             }
+            // Branch-free: the throw's swing counts when some attack exists.
+            e += (p * 2.0 * k as f64) * (cand != 0) as u32 as f64;
         }
         e
     }
@@ -198,8 +219,8 @@ impl TrackSpec {
         let mut b = [0.0; NF];
         self.side_features(men[0], men[1], thrower == Player::First, &mut a);
         self.side_features(men[1], men[0], thrower == Player::Second, &mut b);
-        for i in 0..NF {
-            a[i] -= b[i];
+        for (x, y) in a.iter_mut().zip(&b) {
+            *x -= y;
         }
         a
     }
@@ -222,17 +243,43 @@ impl TrackEval {
     /// The value of a feature difference.
     #[inline]
     pub fn value_of(&self, f: &[f64; NF]) -> f64 {
-        let mut z = self.bias;
-        for i in 0..NF {
-            z += self.w[i] * f[i];
-        }
-        sigmoid(z)
+        let z: f64 = self.w.iter().zip(f).map(|(w, x)| w * x).sum();
+        sigmoid(self.bias + z)
     }
 
-    /// The estimated chance that the first player wins, with `thrower` to throw.
+    /// The estimated chance that the first player wins, with `thrower` to throw. The same
+    /// as `value_of(&spec.features(..))`, without building the feature vectors.
     #[inline]
     pub fn value(&self, men: [u32; 2], thrower: Player) -> f64 {
-        self.value_of(&self.spec.features(men, thrower))
+        let w = &self.w;
+        let side = |own: u32, opp: u32, to_throw: bool| -> f64 {
+            let mut z = 0.0;
+            let mut m = own;
+            while m != 0 {
+                z += w[m.trailing_zeros() as usize - 1];
+                m &= m - 1;
+            }
+            let sp = self.spec;
+            z += w[F_OFF] * (sp.pieces - own.count_ones()) as f64;
+            z += w[F_PROTECTED]
+                * (protected(own) & !bit(28) & !bit(29) & !bit(30)).count_ones() as f64;
+            let wall = sp.blockade(own);
+            if wall != 0 {
+                z += w[F_BLOCKADE] * wall.count_ones() as f64;
+                let first = wall.trailing_zeros();
+                let behind = opp & ((1u32 << first) - 1) & !((1u32 << first.saturating_sub(6)) - 1);
+                z += w[F_BEHIND] * behind.count_ones() as f64;
+            }
+            let x = sp.exposure(opp, own) / 10.0;
+            if to_throw {
+                z += w[F_EXPOSED_LATER] * x + w[F_TEMPO];
+            } else {
+                z += w[F_EXPOSED_NOW] * x;
+            }
+            z
+        };
+        let first = thrower == Player::First;
+        sigmoid(self.bias + side(men[0], men[1], first) - side(men[1], men[0], !first))
     }
 
     /// Hand-set starting weights: a pip count with a bonus for safety and a penalty for

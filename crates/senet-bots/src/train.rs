@@ -63,16 +63,16 @@ pub fn train_track<G: TrackGame>(start: &G, init: &TrackEval, opt: &TrainOptions
             };
             if let Some(pv) = prev {
                 let delta = v - pv;
-                for i in 0..NF {
-                    ev.w[i] += alpha * delta * trace[i];
+                for (w, t) in ev.w.iter_mut().zip(&trace) {
+                    *w += alpha * delta * t;
                 }
                 ev.bias += alpha * delta * trace[NF];
             }
             let Some(x) = x else { break };
             let v = ev.value_of(&x);
             let grad = v * (1.0 - v);
-            for i in 0..NF {
-                trace[i] = opt.lambda * trace[i] + grad * x[i];
+            for (t, xi) in trace.iter_mut().zip(&x) {
+                *t = opt.lambda * *t + grad * xi;
             }
             trace[NF] = opt.lambda * trace[NF] + grad;
             prev = Some(v);

@@ -476,7 +476,6 @@ fn draw_side(buf: &mut Buffer, area: Rect, app: &App, s: &Session, v: &BoardView
         let first = turns.len().saturating_sub(room);
         for (n, t) in turns.iter().enumerate().skip(first) {
             let i = t.player.index();
-            let token = s.kinds(t.player).to_string();
             put(
                 buf,
                 area,
@@ -485,11 +484,11 @@ fn draw_side(buf: &mut Buffer, area: Rect, app: &App, s: &Session, v: &BoardView
                 &format!("{:>3}", n + 1),
                 Style::new().fg(Color::Gray),
             );
-            put(buf, area, 4, y, &token, PIECE[i]);
+            put(buf, area, 4, y, &t.player.to_string(), PIECE[i]);
             put(
                 buf,
                 area,
-                5 + token.chars().count() as u16,
+                6,
                 y,
                 &format!("{}: {}", t.throw, t.moves.join(" ")),
                 Style::new(),

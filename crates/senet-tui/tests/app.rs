@@ -329,25 +329,34 @@ fn loading_a_bad_file_says_why_and_keeps_the_game() {
     assert!(last_message(&app).1.contains("event 1"));
 }
 
+/// Plays by keys alone (space throws, Enter takes the highlighted move) while the bot acts
+/// on ticks, until the game ends or `bot_moves` bot decisions were made.
+fn play_by_keys(app: &mut App, bot_moves: usize) {
+    let mut seen = 0;
+    for _ in 0..100_000 {
+        if matches!(status(app), Status::Over(_)) || seen >= bot_moves {
+            return;
+        }
+        if app.human_to_throw() {
+            app.handle_key(Key::Char(' '));
+        } else if app.human_to_move() {
+            app.handle_key(Key::Enter);
+        } else {
+            let moving = matches!(status(app), Status::Move(_));
+            assert!(app.tick(), "the bot acts");
+            seen += moving as usize;
+        }
+    }
+}
+
 #[test]
-fn a_full_game_against_each_level_by_keys_alone() {
-    for (i, level) in senet_tui::opponent::levels().iter().enumerate() {
+fn whole_games_against_a_bot_for_every_rule_set() {
+    for (i, level) in ["beginner", "strong"].iter().enumerate() {
         for &rules in RuleSet::ALL {
             let mut app =
                 App::new(setup(rules, [bot(level), Seat::Human], 100 + i as u64)).unwrap();
             assert!(app.wants_tick(), "{rules}: the bot throws first");
-            for _ in 0..100_000 {
-                if matches!(status(&app), Status::Over(_)) {
-                    break;
-                }
-                if app.human_to_throw() {
-                    app.handle_key(Key::Char(' '));
-                } else if app.human_to_move() {
-                    app.handle_key(Key::Enter);
-                } else {
-                    app.tick();
-                }
-            }
+            play_by_keys(&mut app, usize::MAX);
             let Status::Over(_) = status(&app) else {
                 panic!("{rules} vs {level}: not over");
             };
@@ -357,6 +366,28 @@ fn a_full_game_against_each_level_by_keys_alone() {
             let text = screen(&app);
             assert!(text.contains("play again"), "{text}");
             assert!(!app.wants_tick());
+        }
+    }
+}
+
+/// Every level plays on every rule set (its first decision: a whole game against `expert`
+/// takes minutes in a debug build on the two-dice rule sets; whole games against every level
+/// on the stick games are in `crates/senet/tests/play.rs`).
+#[test]
+fn every_level_plays_every_rule_set() {
+    for level in senet_tui::opponent::levels() {
+        for &rules in RuleSet::ALL {
+            let mut app = App::new(setup(rules, [Seat::Human, bot(level)], 7)).unwrap();
+            play_by_keys(&mut app, 1);
+            let bot_lines = app
+                .messages
+                .iter()
+                .filter(|(_, m)| {
+                    m.starts_with(&format!("{} (", senet_tui::session::capital(level)))
+                })
+                .count();
+            assert!(bot_lines > 0, "{rules} vs {level}: {:?}", app.messages);
+            record(&app).replay().expect("the record replays");
         }
     }
 }
@@ -377,7 +408,10 @@ fn watching_two_bots_pause_and_play_again() {
     assert!(matches!(status(&app), Status::Over(_)));
     let first = record(&app);
     app.handle_key(Key::Enter);
-    assert!(app.session.as_ref().unwrap().record().events == first.events, "Enter does not restart");
+    assert!(
+        app.session.as_ref().unwrap().record().events == first.events,
+        "Enter does not restart"
+    );
     app.handle_key(Key::Char('n'));
     let s = app.session.as_ref().unwrap();
     assert!(s.record().events.is_empty(), "a new game");

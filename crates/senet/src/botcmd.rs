@@ -29,6 +29,10 @@ pub enum BotCommand {
         /// Seed of the bot's own randomness (random bot).
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Play mode: only the chosen move's score is exact, the others are upper bounds
+        /// (faster; what `senet match` uses).
+        #[arg(long)]
+        fast: bool,
     },
     /// Play duplicate pairs of games between two bots (same throws, seats swapped) and
     /// report A's win rate with a 95% confidence interval.
@@ -112,7 +116,8 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             bot,
             throw,
             seed,
-        } => bot_cmd(&position, &bot, throw.as_deref(), seed),
+            fast,
+        } => bot_cmd(&position, &bot, throw.as_deref(), seed, !fast),
         BotCommand::Match {
             rules,
             options,
@@ -222,7 +227,13 @@ fn progress_bar(len: u64, msg: &str) -> ProgressBar {
     bar
 }
 
-fn bot_cmd(position: &str, bot: &str, throw: Option<&str>, seed: u64) -> Result<String, Error> {
+fn bot_cmd(
+    position: &str,
+    bot: &str,
+    throw: Option<&str>,
+    seed: u64,
+    exact: bool,
+) -> Result<String, Error> {
     let mut g: AnyGame = position.parse()?;
     match (g.status(), throw) {
         (Status::Throw(_), Some(t)) => g.set_throw(Throw::parse(t)?)?,
@@ -244,7 +255,7 @@ fn bot_cmd(position: &str, bot: &str, throw: Option<&str>, seed: u64) -> Result<
     let s = spec(bot)?;
     let mut b = s.build();
     let t0 = Instant::now();
-    let c = b.choose(&g, seed);
+    let c = b.choose_with(&g, seed, exact);
     let ms = t0.elapsed().as_secs_f64() * 1e3;
     let scores: Vec<Value> = c
         .scores
@@ -254,6 +265,9 @@ fn bot_cmd(position: &str, bot: &str, throw: Option<&str>, seed: u64) -> Result<
             let e = h.play_unchecked(m);
             let mut j = move_json(&g, m, e, &h);
             j["score"] = json!((v * 1e6).round() / 1e6);
+            if !c.exact && m != c.best {
+                j["score_is_upper_bound"] = json!(true);
+            }
             j
         })
         .collect();
@@ -265,6 +279,7 @@ fn bot_cmd(position: &str, bot: &str, throw: Option<&str>, seed: u64) -> Result<
         "bot": s.to_string(),
         "move": g.move_string(c.best),
         "score_kind": c.score_kind,
+        "scores_exact": c.exact,
         "scores": scores,
         "nodes": c.nodes,
         "time_ms": (ms * 1000.0).round() / 1000.0,
@@ -295,6 +310,7 @@ pub fn match_json(r: &MatchResult) -> Value {
         "avg_length": round(r.avg_length, 2),
         "first_player_wins": r.first_player_wins,
         "median_ms_per_move": { "a": round(r.median_micros[0] / 1e3, 4), "b": round(r.median_micros[1] / 1e3, 4) },
+        "median_cpu_ms_per_move": { "a": round(r.median_cpu_micros[0] / 1e3, 4), "b": round(r.median_cpu_micros[1] / 1e3, 4) },
         "timed_moves": { "a": r.timed_moves[0], "b": r.timed_moves[1] },
     })
 }
@@ -306,7 +322,8 @@ fn match_text(r: &MatchResult) -> String {
          A's score: {rate:.1}% (95% interval {lo:.1}% - {hi:.1}%){sig}\n\
          A won {aw}, B won {bw}, draws {d}; the first player won {fw} ({fwp:.1}%)\n\
          average game length: {len:.1} decisions\n\
-         median time per move: A {ta:.3} ms ({na} moves), B {tb:.3} ms ({nb} moves)",
+         median time per move: A {ta:.3} ms ({na} moves), B {tb:.3} ms ({nb} moves)\n\
+         median CPU time per move: A {ca:.3} ms, B {cb:.3} ms",
         rules = r.rules,
         a = r.a,
         b = r.b,
@@ -331,5 +348,7 @@ fn match_text(r: &MatchResult) -> String {
         na = r.timed_moves[0],
         tb = r.median_micros[1] / 1e3,
         nb = r.timed_moves[1],
+        ca = r.median_cpu_micros[0] / 1e3,
+        cb = r.median_cpu_micros[1] / 1e3,
     )
 }
