@@ -20,6 +20,7 @@ fn known(rules: RuleSet) -> u64 {
     match rules {
         RuleSet::Kendall => 19782,
         RuleSet::Kendall5 => 17761,
+        RuleSet::Parker => 0,
     }
 }
 

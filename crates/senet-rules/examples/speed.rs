@@ -12,7 +12,7 @@ fn main() {
               if let Status::Over(o) = x.status() { if o.capped {capped+=1} if let Some(p)=o.winner {wins[p.index()]+=1} } }
             let el = t.elapsed().as_secs_f64();
             lens.sort();
-            println!("{r}: {:.0} games/s, {:.0} dec/s, mean {:.1} median {} p99 {} max {} capped {} wins {:?}", n as f64/el, dec as f64/el, dec as f64/n as f64, lens[lens.len()/2], lens[lens.len()*99/100], lens[lens.len()-1], capped, wins);
+            println!("{r}: {:.0} games/s, {:.0} dec/s, mean {:.1} median {} p90 {} p99 {} max {} capped {} wins {:?}", n as f64/el, dec as f64/el, dec as f64/n as f64, lens[lens.len()/2], lens[lens.len()*9/10], lens[lens.len()*99/100], lens[lens.len()-1], capped, wins);
         });
     }
 }

@@ -22,6 +22,7 @@ pub mod game;
 pub mod kendall;
 pub mod kendall5;
 pub mod options;
+pub mod parker;
 pub mod record;
 pub mod track;
 
@@ -32,6 +33,7 @@ pub use game::{
 pub use kendall::Kendall;
 pub use kendall5::Kendall5;
 pub use options::{OptionKind, OptionSpec, OptionValue, Options};
+pub use parker::Parker;
 pub use record::{Event, Record, Replay};
 
 use std::fmt;
@@ -160,6 +162,8 @@ rule_sets! {
         "Kendall-style sheet, seed 004 (a 2019 web page of Kendall's rules)";
     Kendall5 => kendall5::Kendall5, "kendall5", "Kendall, five pieces (modern)",
         "modern five-piece Kendall rules, solved exactly elsewhere (reference rule set)";
+    Parker => parker::Parker, "parker", "Senet, Parker Brothers (1946)",
+        "Parker Brothers rule sheet of 1946, seed 000";
 }
 
 impl fmt::Display for RuleSet {
@@ -289,6 +293,7 @@ macro_rules! with_game {
         match $any {
             $crate::AnyGame::Kendall($g) => $body,
             $crate::AnyGame::Kendall5($g) => $body,
+            $crate::AnyGame::Parker($g) => $body,
         }
     };
 }
