@@ -56,7 +56,7 @@ pub fn corpus<G: Game>(start: &G, stride: usize, limit: usize, before_throw: boo
         loop {
             match g.status() {
                 Status::Throw(_) => {
-                    if before_throw && (k + 1) % stride == 0 && out.len() < limit {
+                    if before_throw && (k + 1).is_multiple_of(stride) && out.len() < limit {
                         out.push(g);
                     }
                     let t = g.throw_dist().sample(rng.next_u32());
@@ -64,7 +64,7 @@ pub fn corpus<G: Game>(start: &G, stride: usize, limit: usize, before_throw: boo
                 }
                 Status::Move(_) => {
                     k += 1;
-                    if !before_throw && k % stride == 0 && out.len() < limit {
+                    if !before_throw && k.is_multiple_of(stride) && out.len() < limit {
                         out.push(g);
                     }
                     ms.clear();
@@ -80,10 +80,11 @@ pub fn corpus<G: Game>(start: &G, stride: usize, limit: usize, before_throw: boo
 
 /// Runs every check on `games` random games from `start`, seeds `seed..seed+games`.
 /// Returns the number of decisions checked, or the first failure with the position.
-pub fn check_games<G: Game>(start: &G, seed: u64, games: u64) -> Result<u64, String>
-where
-    G: Into<AnyGame>,
-{
+pub fn check_games<G: Game + Into<AnyGame>>(
+    start: &G,
+    seed: u64,
+    games: u64,
+) -> Result<u64, String> {
     let mut decisions = 0;
     for s in seed..seed + games {
         decisions += check_one_game(start, s)?;

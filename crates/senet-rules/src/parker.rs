@@ -573,8 +573,8 @@ impl Parker {
 
     /// `X`/`x` player 1's Pharaoh/man, `O`/`o` player 2's, `.` empty.
     fn cell_char(&self, c: u8) -> char {
-        for p in 0..2 {
-            let i = INDEX[p][c as usize];
+        for (p, index) in INDEX.iter().enumerate() {
+            let i = index[c as usize];
             if i != NONE && self.pegs[p] & bit(i) != 0 {
                 return match (p, self.pharaoh[p] == i) {
                     (0, true) => 'X',
@@ -770,7 +770,11 @@ impl Game for Parker {
             // after it. A move that captures the last opposing peg wins at once, so it is
             // always allowed (gap, our reading).
             let opp = self.pegs[1 - me];
-            let last_opp = if opp.count_ones() == 1 { mirror(opp) } else { 0 };
+            let last_opp = if opp.count_ones() == 1 {
+                mirror(opp)
+            } else {
+                0
+            };
             let mut both = false;
             let mut first = |x: u8, mx: &Movers, y: u8, my: &Movers, moves: &mut MoveList| {
                 self.push_moves(me, mx, x, 0, moves, |s, t| {
@@ -952,13 +956,11 @@ impl Game for Parker {
             self.pegs[0].count_ones(),
             self.pegs[1].count_ones()
         ));
-        for p in 0..2 {
-            if self.pharaoh[p] == NONE && self.pegs[p].count_ones() == 1 {
-                let i = self.pegs[p].trailing_zeros() as usize;
+        for p in Player::BOTH {
+            if let (None, Some(i)) = (self.pharaoh()[p.index()], self.powered(p)) {
                 out.push_str(&format!(
-                    "player {}'s lone peg on {} has the Pharaoh's powers (P10)\n",
-                    p + 1,
-                    cell_name(CELL[p][i])
+                    "player {p}'s lone peg on {} has the Pharaoh's powers (P10)\n",
+                    cell_name(Parker::cell(p, i))
                 ));
             }
         }
@@ -976,11 +978,9 @@ impl Game for Parker {
             }
             Status::Move(p) => format!("{} to move with {}", who(p), self.throw_string()),
             Status::Over(o) => match (o.winner, o.score) {
-                (Some(p), Some(s)) => format!(
-                    "over: {} wins, score {} (P11)",
-                    who(p),
-                    s[p.index()]
-                ),
+                (Some(p), Some(s)) => {
+                    format!("over: {} wins, score {} (P11)", who(p), s[p.index()])
+                }
                 _ => "over: draw (turn cap)".into(),
             },
         });
@@ -999,7 +999,10 @@ impl Game for Parker {
         for p in 0..2 {
             let n = self.pegs[p].count_ones();
             if self.pegs[p] & !FULL != 0 || n > 5 {
-                return Err(format!("player {} has pegs off the path or too many", p + 1));
+                return Err(format!(
+                    "player {} has pegs off the path or too many",
+                    p + 1
+                ));
             }
             let ph = self.pharaoh[p];
             if ph != NONE && (ph >= 20 || self.pegs[p] & bit(ph) == 0) {
