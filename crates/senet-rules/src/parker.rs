@@ -306,27 +306,7 @@ impl Side {
         (self.own & bit(s - n) == 0).then_some(s - n)
     }
 
-    /// Whether some peg can move `n` (either direction).
-    #[inline]
-    fn can_play(&self, n: u8) -> bool {
-        self.plain_movers(n) != 0
-            || self.powered_forward(n).is_some()
-            || self.powered_backward(n).is_some()
-    }
-}
-
-/// The moves of one die in a position, for a quick check that they survive another move.
-#[derive(Copy, Clone, Debug)]
-struct Movers {
-    /// Plain pegs that can move the die.
-    plain: u32,
-    /// The peg with the Pharaoh's powers, and where its forward and backward moves land.
-    powered: u8,
-    forward: Option<u8>,
-    backward: Option<u8>,
-}
-
-impl Side {
+    /// Every move by `n`, as masks and landing places.
     #[inline]
     fn movers(&self, n: u8) -> Movers {
         Movers {
@@ -336,6 +316,26 @@ impl Side {
             backward: self.powered_backward(n),
         }
     }
+
+    /// Whether some peg can move `n` (either direction).
+    #[inline]
+    fn can_play(&self, n: u8) -> bool {
+        self.plain_movers(n) != 0
+            || self.powered_forward(n).is_some()
+            || self.powered_backward(n).is_some()
+    }
+}
+
+/// The moves of one die in a position, also used for a quick check that one of them survives
+/// another move of the same player (P5).
+#[derive(Copy, Clone, Debug)]
+struct Movers {
+    /// Plain pegs that can move the die.
+    plain: u32,
+    /// The peg with the Pharaoh's powers, and where its forward and backward moves land.
+    powered: u8,
+    forward: Option<u8>,
+    backward: Option<u8>,
 }
 
 impl Movers {
@@ -1078,9 +1078,10 @@ impl Parker {
             };
         }
         format!(
-            "{} is {fwd} spaces ahead of {} on player {}'s path, and no die or total in hand \
+            "{} is {fwd} space{} ahead of {} on player {}'s path, and no die or total in hand \
              ({names}) moves it there; a die's count may not be split (P4, P7)",
             cell_name(CELL[me][d as usize]),
+            if fwd == 1 { "" } else { "s" },
             cell_name(CELL[me][s as usize]),
             self.turn
         )
@@ -1139,6 +1140,41 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `Movers::survive` never claims a die playable that the full check finds unplayable.
+    #[test]
+    fn the_quick_p5_check_is_sound() {
+        let mut rng = SplitMix(12);
+        let mut quick = 0;
+        for _ in 0..20_000 {
+            let own = (rng.next_u32() & rng.next_u32() & FULL) | 1 << rng.below(20);
+            let pegs: Vec<u8> = track::squares(own).collect();
+            let powered = if rng.below(4) == 0 {
+                NONE
+            } else {
+                pegs[rng.below(pegs.len())]
+            };
+            let k = Side::new(own, powered, rng.below(2) == 0);
+            for x in 1..=6u8 {
+                for y in 1..=6u8 {
+                    let other = k.movers(y);
+                    let mv = k.movers(x);
+                    let mut moves: Vec<(u8, u8)> = track::squares(mv.plain)
+                        .map(|s| (s, (s + x) % 20))
+                        .collect();
+                    moves.extend(mv.forward.map(|t| (powered, t)));
+                    moves.extend(mv.backward.map(|t| (powered, t)));
+                    for (s, t) in moves {
+                        if other.survive(s, t, y) {
+                            quick += 1;
+                            assert!(k.after(s, t).can_play(y), "own {own:b} {s}->{t} y {y}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(quick > 100_000, "{quick}");
     }
 
     #[test]
