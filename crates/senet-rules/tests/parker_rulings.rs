@@ -806,3 +806,184 @@ fn notation_survives_random_edits() {
     }
     assert!(parsed > 1000, "{parsed}");
 }
+
+// ---------------------------------------------------------------- an independent reading
+
+/// A slow, separate reading of P1 and P5-P10, from the position string alone.
+mod oracle {
+    /// One player's pegs: (path index, is the Pharaoh).
+    pub type Pegs = Vec<(u8, bool)>;
+
+    /// Path index of a cell (column 1-10, row 1-3) for player `p` (0 or 1), if on its path.
+    pub fn index(p: usize, col: u8, row: u8) -> Option<u8> {
+        match (p, row) {
+            (0, 1) => Some(col - 1),
+            (0, 2) => Some(20 - col),
+            (1, 3) => Some(10 - col),
+            (1, 2) => Some(9 + col),
+            _ => None,
+        }
+    }
+
+    /// The cell name of path index `i` of player `p`.
+    pub fn name(p: usize, i: u8) -> String {
+        for row in 1..=3u8 {
+            for col in 1..=10u8 {
+                if index(p, col, row) == Some(i) {
+                    return format!("{}{row}", (b'a' + col - 1) as char);
+                }
+            }
+        }
+        unreachable!()
+    }
+
+    pub fn parse(board: &str) -> [Pegs; 2] {
+        let mut pegs = [vec![], vec![]];
+        for (k, r) in board.split('/').enumerate() {
+            let row = 3 - k as u8;
+            for (j, ch) in r.chars().enumerate() {
+                let col = j as u8 + 1;
+                let (p, ph) = match ch {
+                    'X' => (0, true),
+                    'x' => (0, false),
+                    'O' => (1, true),
+                    'o' => (1, false),
+                    _ => continue,
+                };
+                pegs[p].push((index(p, col, row).unwrap(), ph));
+            }
+        }
+        pegs
+    }
+
+    fn powered(own: &Pegs, i: u8) -> bool {
+        own.iter().any(|&(j, ph)| j == i && ph)
+            || (own.len() == 1 && !own.iter().any(|&(_, ph)| ph))
+    }
+
+    /// Every move (from, to) of `own` by `n`.
+    pub fn moves(own: &Pegs, n: u8, wait: bool) -> Vec<(u8, u8)> {
+        let occupied = |i: u8| own.iter().any(|&(j, _)| j == i);
+        let mut out = vec![];
+        for &(s, _) in own {
+            if powered(own, s) {
+                let t = (s + n) % 20;
+                if !occupied(t) {
+                    out.push((s, t));
+                }
+                if s >= 10 && s >= n + 10 && !occupied(s - n) {
+                    out.push((s, s - n));
+                }
+            } else {
+                let ok_wait = !wait || (s == 19 && n == 1) || (s != 19 && s + n <= 19);
+                let clear = (1..=n).all(|k| !occupied((s + k) % 20));
+                if ok_wait && clear {
+                    out.push((s, (s + n) % 20));
+                }
+            }
+        }
+        out
+    }
+
+    pub fn after(own: &Pegs, (s, t): (u8, u8)) -> Pegs {
+        own.iter()
+            .map(|&(j, ph)| if j == s { (t, ph) } else { (j, ph) })
+            .collect()
+    }
+
+    /// The legal first moves with dice `a`, `b` (P5), as move strings.
+    pub fn first_moves(pegs: &[Pegs; 2], me: usize, a: u8, b: u8, wait: bool) -> Vec<String> {
+        let own = &pegs[me];
+        let opp = &pegs[1 - me];
+        let wins = |t: u8| opp.len() == 1 && t >= 10 && opp[0].0 == 29 - t;
+        let total = moves(own, a + b, wait);
+        let mut keeping = vec![];
+        let mut singles = vec![];
+        for (x, y) in [(a, b), (b, a)] {
+            for m in moves(own, x, wait) {
+                singles.push(m);
+                if !moves(&after(own, m), y, wait).is_empty() || wins(m.1) {
+                    keeping.push((m, !moves(&after(own, m), y, wait).is_empty()));
+                }
+            }
+        }
+        let both = !total.is_empty() || keeping.iter().any(|&(_, k)| k);
+        let chosen: Vec<(u8, u8)> = if both {
+            total
+                .into_iter()
+                .chain(keeping.into_iter().map(|(m, _)| m))
+                .collect()
+        } else {
+            singles
+        };
+        let mut v: Vec<String> = chosen
+            .into_iter()
+            .map(|(s, t)| format!("{}-{}", name(me, s), name(me, t)))
+            .collect();
+        v.sort();
+        v.dedup();
+        if v.is_empty() {
+            v.push("pass".into());
+        }
+        v
+    }
+}
+
+#[test]
+fn p5_whole_turn_moves_match_an_independent_reading_of_the_rules() {
+    let mut checked = 0;
+    for wait in [true, false] {
+        let start = AnyGame::new(RuleSet::Parker, &[format!("wait_for_one={wait}")]).unwrap();
+        let positions = senet_rules::with_game!(&start, g => senet_rules::conformance::corpus(g, 3, 1500, true)
+            .into_iter().map(AnyGame::from).collect::<Vec<_>>());
+        for p in positions {
+            if p.position().contains("turn=-") {
+                continue;
+            }
+            let text = p.position();
+            let board = text.split_whitespace().nth(1).unwrap();
+            let pegs = oracle::parse(board);
+            let me = match p.status() {
+                Status::Throw(pl) => pl.index(),
+                _ => continue,
+            };
+            for a in 1..=6u8 {
+                for b in a..=6u8 {
+                    let mut g = p;
+                    g.set_throw(Throw::dice(a, b)).unwrap();
+                    let first = legal(&g);
+                    assert_eq!(
+                        first,
+                        oracle::first_moves(&pegs, me, a, b, wait),
+                        "{}",
+                        g.position()
+                    );
+                    checked += 1;
+                    // The second decision: any move of the die left (P5 promised one).
+                    for mv in &first {
+                        let mut h = g;
+                        let e = play(&mut h, mv);
+                        if !e.turn_continues {
+                            continue;
+                        }
+                        let Some(Throw { a: d, b: 0 }) = h.in_hand() else {
+                            panic!("{}", h.position())
+                        };
+                        let text = h.position();
+                        let pegs = oracle::parse(text.split_whitespace().nth(1).unwrap());
+                        let mut want: Vec<String> = oracle::moves(&pegs[me], d, wait)
+                            .into_iter()
+                            .map(|(s, t)| {
+                                format!("{}-{}", oracle::name(me, s), oracle::name(me, t))
+                            })
+                            .collect();
+                        want.sort();
+                        assert!(!want.is_empty(), "{text}");
+                        assert_eq!(legal(&h), want, "{text}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 50_000, "{checked}");
+}
