@@ -23,17 +23,19 @@ pub mod kendall;
 pub mod kendall5;
 pub mod options;
 pub mod parker;
+pub mod pyramid;
 pub mod record;
 pub mod track;
 
 pub use game::{
-    random_playout, Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status, Throw,
-    OFF,
+    random_playout, BoardView, CellView, Census, Dist, Effects, Game, Move, MoveList, Outcome,
+    PieceView, Player, Status, Throw, OFF,
 };
 pub use kendall::Kendall;
 pub use kendall5::Kendall5;
 pub use options::{OptionKind, OptionSpec, OptionValue, Options};
 pub use parker::Parker;
+pub use pyramid::Pyramid;
 pub use record::{Event, Record, Replay};
 
 use std::fmt;
@@ -162,6 +164,8 @@ rule_sets! {
         "Kendall-style sheet, seed 004 (a 2019 web page of Kendall's rules)";
     Kendall5 => kendall5::Kendall5, "kendall5", "Kendall, five pieces (modern)",
         "modern five-piece Kendall rules, solved exactly elsewhere (reference rule set)";
+    Pyramid => pyramid::Pyramid, "pyramid", "Pyramid Senet (Aronson)",
+        "Pyramid Senet by Peter Aronson, seed 003 (Icehouse pyramids, two four-sided dice)";
     Parker => parker::Parker, "parker", "Senet, Parker Brothers (1946)",
         "Parker Brothers rule sheet of 1946, seed 000";
 }
@@ -274,6 +278,12 @@ impl Game for AnyGame {
     fn position(&self) -> String {
         forward!(self, g => g.position())
     }
+    fn view(&self) -> BoardView {
+        forward!(self, g => g.view())
+    }
+    fn progress(&self) -> [u32; 2] {
+        forward!(self, g => g.progress())
+    }
     fn diagram(&self) -> String {
         forward!(self, g => g.diagram())
     }
@@ -293,6 +303,7 @@ macro_rules! with_game {
         match $any {
             $crate::AnyGame::Kendall($g) => $body,
             $crate::AnyGame::Kendall5($g) => $body,
+            $crate::AnyGame::Pyramid($g) => $body,
             $crate::AnyGame::Parker($g) => $body,
         }
     };

@@ -15,7 +15,10 @@
 //! `j3` (diagonally opposite, P1). As a number (`Move::from`/`to`), a cell is
 //! `10 * (row - 1) + column`, `a1` = 1 ... `j3` = 30.
 
-use crate::game::{Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status, Throw};
+use crate::game::{
+    BoardView, CellView, Census, Dist, Effects, Game, Move, MoveList, Outcome, PieceView, Player,
+    Status, Throw,
+};
 use crate::options::{cap_option, OptionKind, OptionSpec, OptionValue, Options};
 use crate::track::{self, Fields};
 use crate::{Error, RuleSet};
@@ -458,12 +461,11 @@ impl Parker {
         o
     }
 
-    /// P11: the winner's points for the pegs `p` has left.
+    /// P11: the winner's points for the pegs `p` has left: 25 for the Pharaoh, 10 for each
+    /// man, doubled if all five are left.
     fn score(&self, p: usize) -> u32 {
-        let n = self.pegs[p].count_ones();
-        let pharaoh = self.pharaoh[p] != NONE;
-        let points = if pharaoh { 25 + 10 * (n - 1) } else { 10 * n };
-        if n == 5 {
+        let points = self.progress()[p];
+        if self.pegs[p].count_ones() == 5 {
             2 * points
         } else {
             points
@@ -985,6 +987,91 @@ impl Game for Parker {
             },
         });
         out
+    }
+
+    fn view(&self) -> BoardView {
+        let wait = self.wait_for_one;
+        let special = |c: u8| -> Option<&'static str> {
+            match c {
+                1 => Some("player 1's Pharaoh corner, path index 0 (P1, P3)"),
+                30 => Some("player 2's Pharaoh corner, path index 0 (P1, P3)"),
+                11 if wait => {
+                    Some("player 1's last space (19): plain pegs wait here for a One (P8)")
+                }
+                20 if wait => {
+                    Some("player 2's last space (19): plain pegs wait here for a One (P8)")
+                }
+                11 => Some("player 1's last space, path index 19 (P1)"),
+                20 => Some("player 2's last space, path index 19 (P1)"),
+                _ => None,
+            }
+        };
+        let mut cells = Vec::with_capacity(30);
+        for row in (1..=3u8).rev() {
+            for col in 1..=10u8 {
+                let c = 10 * (row - 1) + col;
+                let mut pieces = Vec::new();
+                for p in Player::BOTH {
+                    let i = INDEX[p.index()][c as usize];
+                    if i == NONE || self.pegs[p.index()] & bit(i) == 0 {
+                        continue;
+                    }
+                    let pharaoh = self.pharaoh[p.index()] == i;
+                    pieces.push(PieceView {
+                        player: p.index() as u8 + 1,
+                        kind: self.cell_char(c),
+                        name: if pharaoh {
+                            "Pharaoh"
+                        } else if self.powered(p) == Some(i) {
+                            "lone man with the Pharaoh's powers (P10)"
+                        } else {
+                            "man"
+                        },
+                    });
+                }
+                cells.push(CellView {
+                    square: c,
+                    row: 3 - row,
+                    col: col - 1,
+                    label: cell_name(c),
+                    special: special(c),
+                    pieces,
+                });
+            }
+        }
+        let census = self.census();
+        BoardView {
+            rows: 3,
+            cols: 10,
+            cells,
+            off: [0, 0],
+            captured: census.map(|c| c.captured),
+            path: "two loops (P1): player 1 runs a1-j1 along row 1, then j2-a2 along the Senet \
+                   row and back to a1; player 2 runs j3-a3 along row 3, then a2-j2 and back to j3",
+            notes: vec![
+                (
+                    "pegs left".into(),
+                    format!("{} - {}", census[0].board, census[1].board),
+                ),
+                (
+                    "waiting for a One (P8)".into(),
+                    if wait { "on" } else { "off" }.into(),
+                ),
+            ],
+        }
+    }
+
+    /// Not a race: who is ahead is told by material, weighed as P11 scores it (25 for the
+    /// Pharaoh, 10 for each man, undoubled).
+    fn progress(&self) -> [u32; 2] {
+        [0, 1].map(|p| {
+            let n = self.pegs[p].count_ones();
+            if self.pharaoh[p] != NONE {
+                25 + 10 * (n - 1)
+            } else {
+                10 * n
+            }
+        })
     }
 
     fn census(&self) -> [Census; 2] {

@@ -987,3 +987,44 @@ fn p5_whole_turn_moves_match_an_independent_reading_of_the_rules() {
     }
     assert!(checked > 50_000, "{checked}");
 }
+
+// ---------------------------------------------------------------- board view and progress
+
+#[test]
+fn the_board_view_names_cells_pegs_and_the_marked_spaces() {
+    let g = pos("parker ........../..x.....O./X......... turn=1 throw=- dec=9");
+    let v = g.view();
+    assert_eq!((v.rows, v.cols, v.cells.len()), (3, 10, 30));
+    let cell = |name: &str| v.cells.iter().find(|c| c.label == name).unwrap();
+    // a1: bottom-left, player 1's corner, its Pharaoh.
+    let a1 = cell("a1");
+    assert_eq!((a1.row, a1.col, a1.square), (2, 0, 1));
+    assert!(a1.special.unwrap().contains("(P1, P3)"));
+    assert_eq!(a1.pieces[0].kind, 'X');
+    assert_eq!(a1.pieces[0].name, "Pharaoh");
+    // j3: top-right; a2 and j2 are the spaces where plain pegs wait (P8).
+    assert_eq!(
+        (cell("j3").row, cell("j3").col, cell("j3").square),
+        (0, 9, 30)
+    );
+    assert!(cell("a2").special.unwrap().contains("(P8)"));
+    // Player 2's lone Pharaoh is a Pharaoh; player 1's man is a man.
+    assert_eq!(cell("i2").pieces[0].name, "Pharaoh");
+    assert_eq!(cell("c2").pieces[0].name, "man");
+    assert_eq!(v.captured, [3, 4]);
+    // A lone man is named with its powers (P10).
+    let g = pos("parker ........../..x.....o./.......... turn=1 throw=- dec=9");
+    assert!(g
+        .view()
+        .cells
+        .iter()
+        .any(|c| c.pieces.iter().any(|p| p.name.contains("(P10)"))));
+}
+
+#[test]
+fn progress_is_material_weighed_as_p11_scores_it() {
+    let g = pos("parker .....ooooO/........../Xxxxx..... turn=1 throw=- dec=0");
+    assert_eq!(g.progress(), [65, 65]);
+    let g = pos("parker ........../..x.....O./X......... turn=1 throw=- dec=9");
+    assert_eq!(g.progress(), [35, 25]);
+}
