@@ -19,20 +19,24 @@
 
 pub mod conformance;
 pub mod game;
+pub mod houses;
 pub mod kendall;
 pub mod kendall5;
 pub mod options;
 pub mod record;
+pub mod senat;
 pub mod track;
 
 pub use game::{
     random_playout, Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status, Throw,
     OFF,
 };
+pub use houses::Houses;
 pub use kendall::Kendall;
 pub use kendall5::Kendall5;
 pub use options::{OptionKind, OptionSpec, OptionValue, Options};
 pub use record::{Event, Record, Replay};
+pub use senat::Senat;
 
 use std::fmt;
 use std::str::FromStr;
@@ -160,6 +164,10 @@ rule_sets! {
         "Kendall-style sheet, seed 004 (a 2019 web page of Kendall's rules)";
     Kendall5 => kendall5::Kendall5, "kendall5", "Kendall, five pieces (modern)",
         "modern five-piece Kendall rules, solved exactly elsewhere (reference rule set)";
+    Senat => senat::Senat, "senat", "Senat, piecepack adaptation of the Fundex rules",
+        "piecepack Senat sheet by Craig Blumer after Fundex Games, seed 001";
+    Houses => houses::Houses, "houses", "Senet of the Houses (Rebirth, Happiness, Water)",
+        "Houses sheet (Rebirth, Happiness, Water), seed 002";
 }
 
 impl fmt::Display for RuleSet {
@@ -289,6 +297,8 @@ macro_rules! with_game {
         match $any {
             $crate::AnyGame::Kendall($g) => $body,
             $crate::AnyGame::Kendall5($g) => $body,
+            $crate::AnyGame::Senat($g) => $body,
+            $crate::AnyGame::Houses($g) => $body,
         }
     };
 }
