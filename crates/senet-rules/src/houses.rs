@@ -15,7 +15,10 @@ use crate::{Error, RuleSet};
 /// weight C(sticks, k); no marked side moves `sticks + 1` with weight C(sticks, 0). The
 /// weights add up to 2^sticks. `N` must be `sticks + 1` (checked at compile time).
 const fn stick_throws<const N: usize>(sticks: u32) -> [(Throw, u32); N] {
-    assert!(N == sticks as usize + 1, "one outcome per count of marked sides");
+    assert!(
+        N == sticks as usize + 1,
+        "one outcome per count of marked sides"
+    );
     let mut table = [(Throw::single(0), 0); N];
     let mut k = 1;
     while k <= sticks {
@@ -303,8 +306,7 @@ impl Houses {
         f.finish()?;
         if (men[0] | men[1]) & bit(27) != 0 {
             return Err(Error::Position(
-                "square 27 is never occupied: a piece landing there goes to 15 at once (H8)"
-                    .into(),
+                "square 27 is never occupied: a piece landing there goes to 15 at once (H8)".into(),
             ));
         }
         if options.flag("happiness_exits") && (men[0] | men[1]) & !(bit(HAPPINESS) - 1) != 0 {

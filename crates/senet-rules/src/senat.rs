@@ -43,7 +43,8 @@ const DEFAULT_CAP: u32 = 1000;
 const OPTIONS: [OptionSpec; 3] = [
     OptionSpec {
         name: "die",
-        description: "throw a die instead of four coins: 1, 2, 3, 4, 6 each with probability 1/5 (S2)",
+        description:
+            "throw a die instead of four coins: 1, 2, 3, 4, 6 each with probability 1/5 (S2)",
         kind: OptionKind::Bool { default: false },
     },
     OptionSpec {
@@ -541,7 +542,11 @@ impl Game for Senat {
             .collect::<Vec<_>>()
             .join(", ");
         let t = text.trim();
-        let n = if self.left != 0 { self.left } else { self.throw };
+        let n = if self.left != 0 {
+            self.left
+        } else {
+            self.throw
+        };
         let what = if self.left != 0 {
             format!("with the {n} leftover steps of a bear-off")
         } else {
@@ -578,8 +583,7 @@ impl Game for Senat {
                 }
             } else if self.opening == Opening::Ten {
                 "the game opens with the forced move 10-11 (S3)".into()
-            } else if self.nine_rule_applies() && from != 9 && legal.iter().any(|m| m.from == 9)
-            {
+            } else if self.nine_rule_applies() && from != 9 && legal.iter().any(|m| m.from == 9) {
                 "the second player's first move must move the piece on 9, which can move (S3)"
                     .into()
             } else {

@@ -74,7 +74,10 @@ fn s1_start_layout_arms_on_even_squares_sun_on_odd() {
     let even = (1..=5).fold(0u32, |m, i| m | 1 << (2 * i));
     let odd = (0..5).fold(0u32, |m, i| m | 1 << (2 * i + 1));
     assert_eq!(s.men(), [even, odd]);
-    assert_eq!(RuleSet::Senat.name(), "Senat, piecepack adaptation of the Fundex rules");
+    assert_eq!(
+        RuleSet::Senat.name(),
+        "Senat, piecepack adaptation of the Fundex rules"
+    );
 }
 
 // ---------------------------------------------------------------- S2
@@ -83,7 +86,11 @@ fn s1_start_layout_arms_on_even_squares_sun_on_odd() {
 fn s2_four_coins_give_1_2_3_4_6_with_weights_4_6_4_1_1() {
     let g = pos(&[20], &[1], "turn=1 throw=- dec=5");
     let d = g.throw_dist();
-    let got: Vec<(String, u32)> = d.outcomes.iter().map(|(t, w)| (t.to_string(), *w)).collect();
+    let got: Vec<(String, u32)> = d
+        .outcomes
+        .iter()
+        .map(|(t, w)| (t.to_string(), *w))
+        .collect();
     let want: Vec<(String, u32)> = [(1, 4), (2, 6), (3, 4), (4, 1), (6, 1)]
         .iter()
         .map(|&(t, w)| (t.to_string(), w))
@@ -91,7 +98,10 @@ fn s2_four_coins_give_1_2_3_4_6_with_weights_4_6_4_1_1() {
     assert_eq!(got, want);
     assert_eq!(d.total, 16);
     let mut h = g;
-    assert!(matches!(h.set_throw(Throw::single(5)), Err(Error::Throw(_))));
+    assert!(matches!(
+        h.set_throw(Throw::single(5)),
+        Err(Error::Throw(_))
+    ));
     assert!(matches!(
         text("senat", &[20], &[1], "turn=1 throw=5 dec=5").parse::<AnyGame>(),
         Err(Error::Position(_))
@@ -141,18 +151,31 @@ fn s3_the_game_opens_with_the_forced_move_10_11_then_a_throw() {
 
 #[test]
 fn s3_the_second_players_first_move_is_the_piece_on_9() {
-    let start = pos(&[2, 4, 6, 8, 11], &[1, 3, 5, 7, 9], "turn=2 throw=3 forced=9 dec=3");
+    let start = pos(
+        &[2, 4, 6, 8, 11],
+        &[1, 3, 5, 7, 9],
+        "turn=2 throw=3 forced=9 dec=3",
+    );
     assert_eq!(moves(&start), ["9-12"]);
     assert!(illegal(&start, "7-10").contains("(S3)"));
     let mut g = start;
     play(&mut g, "9-12");
     assert_eq!(
         g.position(),
-        text("senat", &[2, 4, 6, 8, 11], &[1, 3, 5, 7, 12], "turn=1 throw=- dec=4")
+        text(
+            "senat",
+            &[2, 4, 6, 8, 11],
+            &[1, 3, 5, 7, 12],
+            "turn=1 throw=- dec=4"
+        )
     );
     // The first player's moves while forced=9 is pending are free, and the rule binds only
     // the second player's first decision.
-    let g = pos(&[2, 4, 6, 8, 11], &[1, 3, 5, 7, 9], "turn=1 throw=3 forced=9 dec=2");
+    let g = pos(
+        &[2, 4, 6, 8, 11],
+        &[1, 3, 5, 7, 9],
+        "turn=1 throw=3 forced=9 dec=2",
+    );
     assert_eq!(moves(&g), ["2-5", "4-7", "6-9", "11-14"]);
     let g = pos(&[2, 4, 6, 8, 11], &[1, 3, 5, 7, 12], "turn=2 throw=3 dec=5");
     assert_eq!(moves(&g), ["1-4", "3-6", "5-8", "7-10", "12-15"]);
@@ -161,20 +184,47 @@ fn s3_the_second_players_first_move_is_the_piece_on_9() {
 #[test]
 fn s3_when_the_piece_on_9_cannot_move_any_piece_may() {
     // 10, 11, 12 are a block of three: 9 can neither land on 10 nor pass it.
-    let g = pos(&[4, 6, 10, 11, 12], &[1, 3, 5, 7, 9], "turn=2 throw=1 forced=9 dec=3");
+    let g = pos(
+        &[4, 6, 10, 11, 12],
+        &[1, 3, 5, 7, 9],
+        "turn=2 throw=1 forced=9 dec=3",
+    );
     assert_eq!(moves(&g), ["1-2", "3-4", "5-6", "7-8"]);
     let mut h = g;
     play(&mut h, "7-8");
-    assert!(!h.position().contains("forced"), "the first move is used up");
+    assert!(
+        !h.position().contains("forced"),
+        "the first move is used up"
+    );
 }
 
 #[test]
 fn s3_opening_positions_are_checked() {
     for bad in [
-        text("senat", &[2, 4, 6, 8, 10], &[1, 3, 5, 7, 9], "turn=2 throw=1 forced=10 dec=0"),
-        text("senat", &[2, 4, 6, 8, 10], &[1, 3, 5, 7, 9], "turn=1 throw=4 forced=10 dec=0"),
-        text("senat", &[2, 4, 6, 8, 12], &[1, 3, 5, 7, 9], "turn=1 throw=1 forced=10 dec=0"),
-        text("senat", &[2, 4, 6, 8, 10], &[1, 3, 5, 7, 9], "turn=1 throw=1 forced=8 dec=0"),
+        text(
+            "senat",
+            &[2, 4, 6, 8, 10],
+            &[1, 3, 5, 7, 9],
+            "turn=2 throw=1 forced=10 dec=0",
+        ),
+        text(
+            "senat",
+            &[2, 4, 6, 8, 10],
+            &[1, 3, 5, 7, 9],
+            "turn=1 throw=4 forced=10 dec=0",
+        ),
+        text(
+            "senat",
+            &[2, 4, 6, 8, 12],
+            &[1, 3, 5, 7, 9],
+            "turn=1 throw=1 forced=10 dec=0",
+        ),
+        text(
+            "senat",
+            &[2, 4, 6, 8, 10],
+            &[1, 3, 5, 7, 9],
+            "turn=1 throw=1 forced=8 dec=0",
+        ),
     ] {
         assert!(
             matches!(bad.parse::<AnyGame>(), Err(Error::Position(m)) if m.contains("S3")),
@@ -189,7 +239,11 @@ fn s3_opening_positions_are_checked() {
 fn s4_one_four_and_six_throw_again_two_and_three_pass_the_turn() {
     for (t, again) in [(1u8, true), (2, false), (3, false), (4, true), (6, true)] {
         let mut g = pos(&[2, 12], &[1, 25], &format!("turn=1 throw={t} dec=9"));
-        assert_eq!(moves(&g).len(), 2, "one piece per throw: each move moves one piece");
+        assert_eq!(
+            moves(&g).len(),
+            2,
+            "one piece per throw: each move moves one piece"
+        );
         let to = 12 + t;
         let e = play(&mut g, &format!("12-{to}"));
         assert_eq!(e.turn_continues, again, "throw {t}");
@@ -207,7 +261,10 @@ fn s5_landing_on_an_opponent_swaps_the_two_pieces() {
     let mut g = pos(&[6, 20], &[9, 25], "turn=1 throw=3 dec=9");
     let e = play(&mut g, "6-9");
     assert_eq!(flags(e), ["step", "swap"]);
-    assert_eq!(g.position(), text("senat", &[9, 20], &[6, 25], "turn=2 throw=- dec=10"));
+    assert_eq!(
+        g.position(),
+        text("senat", &[9, 20], &[6, 25], "turn=2 throw=- dec=10")
+    );
 }
 
 #[test]
@@ -284,7 +341,15 @@ fn s7_landing_backward_on_an_opponent_swaps_it_forward() {
     assert_eq!(moves(&g), ["5-2", "28-25"]);
     let e = play(&mut g, "5-2");
     assert_eq!(flags(e), ["backward", "swap"]);
-    assert_eq!(g.position(), text("senat", &[2, 28, 29], &[5, 7, 8, 26], "turn=2 throw=- dec=10"));
+    assert_eq!(
+        g.position(),
+        text(
+            "senat",
+            &[2, 28, 29],
+            &[5, 7, 8, 26],
+            "turn=2 throw=- dec=10"
+        )
+    );
 }
 
 #[test]
@@ -323,7 +388,10 @@ fn s8_ending_on_27_goes_to_15() {
     assert_eq!(moves(&g), ["12-16", "23-15"]);
     let e = play(&mut g, "23-15");
     assert_eq!(flags(e), ["step", "trap", "bonus throw"]);
-    assert_eq!(g.position(), text("senat", &[12, 15], &[1, 2], "turn=1 throw=- dec=10"));
+    assert_eq!(
+        g.position(),
+        text("senat", &[12, 15], &[1, 2], "turn=1 throw=- dec=10")
+    );
 }
 
 #[test]
@@ -331,7 +399,10 @@ fn s8_if_15_is_taken_the_piece_goes_to_the_lowest_empty_square() {
     let mut g = pos(&[23, 2], &[1, 3, 15], "turn=1 throw=4 dec=9");
     assert_eq!(moves(&g), ["2-6", "23-4"]);
     play(&mut g, "23-4");
-    assert_eq!(g.position(), text("senat", &[2, 4], &[1, 3, 15], "turn=1 throw=- dec=10"));
+    assert_eq!(
+        g.position(),
+        text("senat", &[2, 4], &[1, 3, 15], "turn=1 throw=- dec=10")
+    );
     // The square the trapped piece left counts as empty; here 1 is lowest.
     let g = pos(&[26, 15], &[2, 3], "turn=1 throw=1 dec=9");
     assert_eq!(moves(&g), ["15-16", "26-1"]);
@@ -362,7 +433,10 @@ fn s9_squares_26_28_29_are_safe_but_30_is_not() {
     assert_eq!(moves(&g), ["2-6", "26-30"]);
     let e = play(&mut g, "26-30");
     assert_eq!(flags(e), ["step", "swap", "bonus throw"]);
-    assert_eq!(g.position(), text("senat", &[2, 30], &[1, 26], "turn=1 throw=- dec=10"));
+    assert_eq!(
+        g.position(),
+        text("senat", &[2, 30], &[1, 26], "turn=1 throw=- dec=10")
+    );
 }
 
 // ---------------------------------------------------------------- S10
@@ -382,7 +456,11 @@ fn s10_an_overshoot_bears_off_and_the_leftover_is_a_decision_of_its_own() {
     let mut g = pos(&[20, 22, 29], &[1], "turn=1 throw=4 dec=9");
     assert_eq!(moves(&g), ["20-24", "22-26", "29-off"]);
     let e = play(&mut g, "29-off");
-    assert_eq!(flags(e), ["step", "bear off"], "the bonus comes after the whole move");
+    assert_eq!(
+        flags(e),
+        ["step", "bear off"],
+        "the bonus comes after the whole move"
+    );
     assert!(e.turn_continues);
     assert_eq!(
         g.position(),
@@ -395,19 +473,28 @@ fn s10_an_overshoot_bears_off_and_the_leftover_is_a_decision_of_its_own() {
     let mut a = g;
     let e = play(&mut a, "22-24");
     assert_eq!(flags(e), ["step", "bonus throw"]);
-    assert_eq!(a.position(), text("senat", &[20, 24], &[1], "turn=1 throw=- dec=11"));
+    assert_eq!(
+        a.position(),
+        text("senat", &[20, 24], &[1], "turn=1 throw=- dec=11")
+    );
     let mut b = g;
     let e = play(&mut b, "decline");
     assert_eq!(flags(e), ["bonus throw"]);
     assert!(e.turn_continues);
-    assert_eq!(b.position(), text("senat", &[20, 22], &[1], "turn=1 throw=- dec=11"));
+    assert_eq!(
+        b.position(),
+        text("senat", &[20, 22], &[1], "turn=1 throw=- dec=11")
+    );
 }
 
 #[test]
 fn s10_the_bonus_waits_for_the_leftover_and_a_2_or_3_still_passes_the_turn() {
     let mut g = pos(&[30, 21], &[1], "turn=1 throw=3 dec=9");
     let e = play(&mut g, "30-off");
-    assert!(e.turn_continues, "the leftover decision is still the same player's");
+    assert!(
+        e.turn_continues,
+        "the leftover decision is still the same player's"
+    );
     assert_eq!(moves(&g), ["21-23", "decline"]);
     let e = play(&mut g, "21-23");
     assert!(!e.turn_continues);
@@ -422,7 +509,10 @@ fn s10_a_leftover_that_bears_off_gives_a_further_leftover() {
     assert_eq!(moves(&g), ["21-26", "29-off", "decline"]);
     let e = play(&mut g, "29-off");
     assert_eq!(flags(e), ["step", "bear off"]);
-    assert_eq!(g.position(), text("senat", &[21], &[1], "turn=1 throw=6 left=3 dec=11"));
+    assert_eq!(
+        g.position(),
+        text("senat", &[21], &[1], "turn=1 throw=6 left=3 dec=11")
+    );
     assert_eq!(moves(&g), ["21-24", "decline"]);
     let e = play(&mut g, "21-24");
     assert_eq!(flags(e), ["step", "bonus throw"]);
@@ -446,7 +536,10 @@ fn s10_no_leftover_decision_when_no_piece_can_use_it() {
     let mut g = pos(&[23, 30], &[26, 1], "turn=1 throw=4 dec=9");
     let e = play(&mut g, "30-off");
     assert_eq!(flags(e), ["step", "bear off", "bonus throw"]);
-    assert_eq!(g.position(), text("senat", &[23], &[1, 26], "turn=1 throw=- dec=10"));
+    assert_eq!(
+        g.position(),
+        text("senat", &[23], &[1, 26], "turn=1 throw=- dec=10")
+    );
 }
 
 // ---------------------------------------------------------------- S11
@@ -467,7 +560,9 @@ fn s12_first_to_bear_off_all_five_wins() {
     let mut g = pos(&[29], &[1, 2, 3], "turn=1 throw=2 dec=99");
     let e = play(&mut g, "29-off");
     assert!(!e.turn_continues);
-    let Status::Over(o) = g.status() else { panic!() };
+    let Status::Over(o) = g.status() else {
+        panic!()
+    };
     assert_eq!(o.winner, Some(Player::First));
     assert!(!o.capped);
     assert_eq!(o.score, None, "no score without the option");
@@ -481,18 +576,39 @@ fn s12_first_to_bear_off_all_five_wins() {
 
 #[test]
 fn s12_option_score_gives_a_point_for_each_opposing_piece_on_the_board() {
-    let mut g = parse(&text("senat:score=true", &[29], &[1, 2, 3], "turn=1 throw=2 dec=99"));
+    let mut g = parse(&text(
+        "senat:score=true",
+        &[29],
+        &[1, 2, 3],
+        "turn=1 throw=2 dec=99",
+    ));
     play(&mut g, "29-off");
-    let Status::Over(o) = g.status() else { panic!() };
+    let Status::Over(o) = g.status() else {
+        panic!()
+    };
     assert_eq!(o.winner, Some(Player::First));
     assert_eq!(o.score, Some([3, 0]));
-    let mut g = parse(&text("senat:score=true", &[5, 6], &[30], "turn=2 throw=1 dec=99"));
+    let mut g = parse(&text(
+        "senat:score=true",
+        &[5, 6],
+        &[30],
+        "turn=2 throw=1 dec=99",
+    ));
     play(&mut g, "30-off");
-    let Status::Over(o) = g.status() else { panic!() };
+    let Status::Over(o) = g.status() else {
+        panic!()
+    };
     assert_eq!(o.score, Some([0, 2]));
     // A capped game scores nothing.
-    let g = parse(&text("senat:score=true,cap=50", &[5, 6], &[30], "turn=2 throw=- dec=50"));
-    let Status::Over(o) = g.status() else { panic!() };
+    let g = parse(&text(
+        "senat:score=true,cap=50",
+        &[5, 6],
+        &[30],
+        "turn=2 throw=- dec=50",
+    ));
+    let Status::Over(o) = g.status() else {
+        panic!()
+    };
     assert!(o.capped);
     assert_eq!((o.winner, o.score), (None, Some([0, 0])));
 }
