@@ -5,7 +5,8 @@
 //! of its side's mask. Square 31 ([`OFF`]) is "borne off".
 
 use crate::game::{
-    binomial, Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status, Throw, OFF,
+    binomial, BoardView, Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status,
+    Throw, OFF,
 };
 use crate::options::{cap_option, OptionKind, OptionSpec, OptionValue, Options};
 use crate::track::{self, bit, Fields};
@@ -85,6 +86,16 @@ pub struct Houses {
     six_sticks: bool,
     decisions: u32,
     cap: u32,
+}
+
+/// The masks every move of the side to move is checked against, computed once per position.
+struct Sides {
+    own: u32,
+    opp: u32,
+    /// Squares of the opponent's runs of three or more (H5; corners count, C1).
+    block: u32,
+    /// Opposing pieces with a neighbour of their colour (H5).
+    prot: u32,
 }
 
 /// Why a piece cannot make a move.
@@ -180,10 +191,21 @@ impl Houses {
         n == 1 || n == sticks || n == sticks + 1
     }
 
+    #[inline]
+    fn sides(&self) -> Sides {
+        let me = self.turn.index();
+        let (own, opp) = (self.men[me], self.men[1 - me]);
+        Sides {
+            own,
+            opp,
+            block: track::runs(opp, 3),
+            prot: track::protected(opp),
+        }
+    }
+
     /// The move of the piece on `s` with a throw of `n` (always forward: H11).
     #[inline]
-    fn forward(&self, s: u8, n: u8) -> Result<Move, Why> {
-        let me = self.turn.index();
+    fn forward(&self, k: &Sides, s: u8, n: u8) -> Result<Move, Why> {
         if s >= 28 {
             // H10: 28 moves only with 3, 29 with 2, 30 with 1, and that bears it off.
             return if n == 31 - s {
@@ -203,7 +225,7 @@ impl Houses {
                 // H8: the House of Water sends the piece to 15, or the nearest empty square
                 // below it.
                 1 => {
-                    let occ = (self.men[me] & !bit(HAPPINESS)) | self.men[1 - me];
+                    let occ = (k.own & !bit(HAPPINESS)) | k.opp;
                     let to = if occ & bit(15) == 0 {
                         15
                     } else {
@@ -216,17 +238,17 @@ impl Houses {
                         tag: WATER,
                     })
                 }
-                2..=4 => self.land(s, s + n, n),
+                2..=4 => Self::land(k, s, s + n, n),
                 _ => Err(Why::PastThirty),
             };
         }
         // H7: a move that would pass 26 stops on 26; an occupied 26 cannot be reached or
         // passed.
         let t = (s + n).min(HAPPINESS);
-        if t == HAPPINESS && (self.men[0] | self.men[1]) & bit(HAPPINESS) != 0 {
+        if t == HAPPINESS && (k.own | k.opp) & bit(HAPPINESS) != 0 {
             return Err(Why::Happiness);
         }
-        let m = self.land(s, t, n)?;
+        let m = Self::land(k, s, t, n)?;
         if t == HAPPINESS && self.happiness_exits {
             // H7, variant `happiness_exits`: landing on 26 bears the piece off.
             return Ok(Move { to: OFF, ..m });
@@ -236,10 +258,9 @@ impl Houses {
 
     /// The rules of jumping and landing (H4-H6).
     #[inline]
-    fn land(&self, s: u8, t: u8, n: u8) -> Result<Move, Why> {
-        let me = self.turn.index();
-        let (own, opp) = (self.men[me], self.men[1 - me]);
-        if track::runs(opp, 3) & track::between(s, t) != 0 {
+    fn land(k: &Sides, s: u8, t: u8, n: u8) -> Result<Move, Why> {
+        let (own, opp) = (k.own, k.opp);
+        if k.block & track::between(s, t) != 0 {
             return Err(Why::Blockade); // H5: corners count (C1).
         }
         if own & bit(t) != 0 {
@@ -249,7 +270,7 @@ impl Houses {
             if SAFE & bit(t) != 0 {
                 return Err(Why::Safe(t)); // H6
             }
-            if track::protected(opp) & bit(t) != 0 {
+            if k.prot & bit(t) != 0 {
                 return Err(Why::Protected(t)); // H5
             }
         }
@@ -401,8 +422,9 @@ impl Game for Houses {
             return;
         }
         let n = self.throw;
+        let k = self.sides();
         for s in track::squares(self.movable()) {
-            if let Ok(m) = self.forward(s, n) {
+            if let Ok(m) = self.forward(&k, s, n) {
                 moves.push(m);
             }
         }
@@ -460,9 +482,11 @@ impl Game for Houses {
         } else {
             self.turn = self.turn.other();
         }
+        // A game that ended (a win, or the cap: C5) has no next decision.
+        let over = matches!(self.status(), Status::Over(_));
         Effects {
             bits,
-            turn_continues: bonus && self.men[me] != 0,
+            turn_continues: bonus && !over,
         }
     }
 
@@ -509,7 +533,7 @@ impl Game for Houses {
             } else if self.forced_ten && from != 10 {
                 Why::FirstMoveIsTen.text()
             } else {
-                match self.forward(from, n) {
+                match self.forward(&self.sides(), from, n) {
                     Ok(_) if to.is_some_and(|to| to < from) => {
                         "pieces never move backward (H11)".into()
                     }
@@ -519,6 +543,47 @@ impl Game for Houses {
             }
         };
         format!("{text} is illegal with a throw of {n}: {reason}. Legal moves: {list}")
+    }
+
+    fn progress(&self) -> [u32; 2] {
+        self.men
+            .map(|m| track::squares(m).map(u32::from).sum::<u32>() + 31 * (5 - m.count_ones()))
+    }
+
+    fn view(&self) -> BoardView {
+        let happiness = if self.happiness_exits {
+            "House of Happiness: every move stops here, and the piece is borne off (H7)"
+        } else {
+            "House of Happiness: safe; every move stops here; blocks all when occupied (H6, H7)"
+        };
+        let mut v = track::view(
+            self.men,
+            5,
+            &[
+                (15, "House of Rebirth: safe, bonus throw (H6, H9)"),
+                (26, happiness),
+                (27, "House of Water: back to 15, turn ends (H8)"),
+                (
+                    28,
+                    "House of Three Truths: safe, bonus throw; leaves only with 3 (H6, H9, H10)",
+                ),
+                (
+                    29,
+                    "House of Ra Atum: safe, bonus throw; leaves only with 2 (H6, H9, H10)",
+                ),
+                (
+                    30,
+                    "House of Ra Horakhty: safe, bonus throw; leaves only with 1 (H6, H9, H10)",
+                ),
+            ],
+        );
+        if self.forced_ten {
+            v.notes.push((
+                "first move of the game".into(),
+                "the piece on 10 (H1)".into(),
+            ));
+        }
+        v
     }
 
     fn diagram(&self) -> String {

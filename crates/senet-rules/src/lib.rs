@@ -28,8 +28,8 @@ pub mod senat;
 pub mod track;
 
 pub use game::{
-    random_playout, Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status, Throw,
-    OFF,
+    random_playout, BoardView, CellView, Census, Dist, Effects, Game, Move, MoveList, Outcome,
+    PieceView, Player, Status, Throw, OFF,
 };
 pub use houses::Houses;
 pub use kendall::Kendall;
@@ -277,6 +277,12 @@ impl Game for AnyGame {
     }
     fn position(&self) -> String {
         forward!(self, g => g.position())
+    }
+    fn view(&self) -> BoardView {
+        forward!(self, g => g.view())
+    }
+    fn progress(&self) -> [u32; 2] {
+        forward!(self, g => g.progress())
     }
     fn diagram(&self) -> String {
         forward!(self, g => g.diagram())

@@ -12,7 +12,8 @@
 //!   only after the whole move, leftovers included.
 
 use crate::game::{
-    binomial, Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status, Throw, OFF,
+    binomial, BoardView, Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status,
+    Throw, OFF,
 };
 use crate::options::{cap_option, OptionKind, OptionSpec, OptionValue, Options};
 use crate::track::{self, bit, Fields};
@@ -94,6 +95,18 @@ pub struct Senat {
     cap: u32,
 }
 
+/// The masks every move of the side to move is checked against, computed once per position.
+struct Sides {
+    own: u32,
+    opp: u32,
+    /// Squares of the opponent's blocks of three or more (S6; corners count, C1).
+    block: u32,
+    /// Opposing pieces with a neighbour of their colour (S6).
+    prot: u32,
+    /// S10: no own piece on squares 1-10.
+    may_bear_off: bool,
+}
+
 /// Why a piece cannot make a move.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Why {
@@ -169,17 +182,30 @@ impl Senat {
         o
     }
 
+    #[inline]
+    fn sides(&self) -> Sides {
+        let me = self.turn.index();
+        let (own, opp) = (self.men[me], self.men[1 - me]);
+        Sides {
+            own,
+            opp,
+            block: track::runs(opp, 3),
+            prot: track::protected(opp),
+            may_bear_off: own & ROW_ONE == 0,
+        }
+    }
+
     /// A forward move of the piece on `s` by `n` steps.
     #[inline]
-    fn forward(&self, s: u8, n: u8) -> Result<Move, Why> {
+    fn forward(k: &Sides, s: u8, n: u8) -> Result<Move, Why> {
         let t = s + n;
         if t > 30 {
             // S10, S11: past 30 only with the right to bear off (no own piece on 1-10);
             // off counts as square 31, and S6's blocks of three still cannot be passed.
-            if self.men[self.turn.index()] & ROW_ONE != 0 {
+            if !k.may_bear_off {
                 return Err(Why::NoBearOff);
             }
-            if track::runs(self.men[1 - self.turn.index()], 3) & track::between(s, OFF) != 0 {
+            if k.block & track::between(s, OFF) != 0 {
                 return Err(Why::Blockade);
             }
             return Ok(Move {
@@ -189,24 +215,23 @@ impl Senat {
                 tag: 0,
             });
         }
-        self.land(s, t, n, 0)
+        Self::land(k, s, t, n, 0)
     }
 
     /// A backward move of the piece on `s` by `n` steps (S7).
     #[inline]
-    fn backward(&self, s: u8, n: u8) -> Result<Move, Why> {
+    fn backward(k: &Sides, s: u8, n: u8) -> Result<Move, Why> {
         if n >= s {
             return Err(Why::BelowOne); // S7
         }
-        self.land(s, s - n, n, BACK)
+        Self::land(k, s, s - n, n, BACK)
     }
 
     /// The rules of passing and landing, the same in both directions (S7).
     #[inline]
-    fn land(&self, s: u8, t: u8, n: u8, tag: u8) -> Result<Move, Why> {
-        let me = self.turn.index();
-        let (own, opp) = (self.men[me], self.men[1 - me]);
-        if track::runs(opp, 3) & track::between(s, t) != 0 {
+    fn land(k: &Sides, s: u8, t: u8, n: u8, tag: u8) -> Result<Move, Why> {
+        let (own, opp) = (k.own, k.opp);
+        if k.block & track::between(s, t) != 0 {
             return Err(Why::Blockade); // S6: blocks of three, corners included (C1).
         }
         if own & bit(t) != 0 {
@@ -216,7 +241,7 @@ impl Senat {
             if SAFE & bit(t) != 0 {
                 return Err(Why::Safe(t)); // S9
             }
-            if track::protected(opp) & bit(t) != 0 {
+            if k.prot & bit(t) != 0 {
                 return Err(Why::Protected(t)); // S6
             }
         }
@@ -241,7 +266,8 @@ impl Senat {
 
     /// Whether some piece of the player to move can go forward by `left` (S10).
     fn leftover_playable(&self, left: u8) -> bool {
-        track::squares(self.men[self.turn.index()]).any(|s| self.forward(s, left).is_ok())
+        let k = self.sides();
+        track::squares(k.own).any(|s| Self::forward(&k, s, left).is_ok())
     }
 
     /// Whether the S3 rule of the second player's first move is in force for this decision.
@@ -398,11 +424,11 @@ impl Game for Senat {
         if !matches!(self.status(), Status::Move(_)) {
             return;
         }
-        let own = self.men[self.turn.index()];
+        let k = self.sides();
         if self.left != 0 {
             // S10: the leftover moves one other piece forward, or the player declines.
-            for s in track::squares(own) {
-                if let Ok(m) = self.forward(s, self.left) {
+            for s in track::squares(k.own) {
+                if let Ok(m) = Self::forward(&k, s, self.left) {
                     moves.push(m);
                 }
             }
@@ -425,15 +451,15 @@ impl Game for Senat {
             return;
         }
         let n = self.throw;
-        for s in track::squares(own) {
-            if let Ok(m) = self.forward(s, n) {
+        for s in track::squares(k.own) {
+            if let Ok(m) = Self::forward(&k, s, n) {
                 moves.push(m);
             }
         }
         // S7: a throw with no legal forward move must be used backward.
         if moves.is_empty() {
-            for s in track::squares(own) {
-                if let Ok(m) = self.backward(s, n) {
+            for s in track::squares(k.own) {
+                if let Ok(m) = Self::backward(&k, s, n) {
                     moves.push(m);
                 }
             }
@@ -481,7 +507,11 @@ impl Game for Senat {
                 bits |= Effects::BEAR_OFF;
                 // S10: steps past square 31 may move another piece, a decision of its own.
                 let left = m.from + n - OFF;
-                if left > 0 && self.men[me] != 0 && self.leftover_playable(left) {
+                if left > 0
+                    && self.men[me] != 0
+                    && self.decisions < self.cap
+                    && self.leftover_playable(left)
+                {
                     self.left = left;
                     return Effects {
                         bits,
@@ -513,9 +543,11 @@ impl Game for Senat {
         } else {
             self.turn = self.turn.other();
         }
+        // A game that ended (a win, or the cap: C5) has no next decision.
+        let over = matches!(self.status(), Status::Over(_));
         Effects {
             bits,
-            turn_continues: bonus && self.men[me] != 0,
+            turn_continues: bonus && !over,
         }
     }
 
@@ -570,11 +602,11 @@ impl Game for Senat {
                     x.parse::<u8>().ok()
                 }
             });
-            let own = self.men[self.turn.index()];
-            if !(1..=30).contains(&from) || own & bit(from) == 0 {
+            let k = self.sides();
+            if !(1..=30).contains(&from) || k.own & bit(from) == 0 {
                 format!("player {} has no piece on {from}", self.turn)
             } else if self.left != 0 {
-                match self.forward(from, n) {
+                match Self::forward(&k, from, n) {
                     Ok(m) => format!(
                         "the piece on {from} goes forward to {}",
                         self.square_name(m.to)
@@ -588,7 +620,7 @@ impl Game for Senat {
                     .into()
             } else {
                 let forward_exists = legal.iter().any(|m| m.tag != BACK && !m.is_pass());
-                match (self.forward(from, n), self.backward(from, n)) {
+                match (Self::forward(&k, from, n), Self::backward(&k, from, n)) {
                     (Ok(m), _) if to.is_some_and(|to| to < from) => format!(
                         "backward moves are allowed only when the throw has no forward move (S7); the piece on {from} goes forward to {}",
                         self.square_name(m.to)
@@ -609,6 +641,46 @@ impl Game for Senat {
             }
         };
         format!("{text} is illegal {what}: {reason}. Legal moves: {list}")
+    }
+
+    fn progress(&self) -> [u32; 2] {
+        self.men
+            .map(|m| track::squares(m).map(u32::from).sum::<u32>() + 31 * (5 - m.count_ones()))
+    }
+
+    fn view(&self) -> BoardView {
+        let mut v = track::view(
+            self.men,
+            5,
+            &[
+                (15, "the trap returns pieces here (S8)"),
+                (26, "safe (S9)"),
+                (27, "trap: to 15, or the lowest empty square (S8)"),
+                (28, "safe (S9)"),
+                (29, "safe (S9)"),
+            ],
+        );
+        if self.left != 0 && matches!(self.status(), Status::Move(_)) {
+            v.notes.push((
+                "leftover".into(),
+                format!(
+                    "{} steps of the throw {}: move another piece forward, or decline (S10)",
+                    self.left, self.throw
+                ),
+            ));
+        }
+        match self.opening {
+            Opening::Ten => v.notes.push((
+                "opening".into(),
+                "the 1 that won the start moves 10-11, then player 1 throws (S3)".into(),
+            )),
+            Opening::Nine => v.notes.push((
+                "first move of player 2".into(),
+                "the piece on 9, if it can move (S3)".into(),
+            )),
+            Opening::Done => {}
+        }
+        v
     }
 
     fn diagram(&self) -> String {
