@@ -62,6 +62,9 @@ const SAFE: u32 = bit(26) | bit(28) | bit(29);
 /// S10: the first row, squares 1-10.
 const ROW_ONE: u32 = 0x7FE;
 
+/// Destinations past square 30, as bits of a shifted 64-bit mask (S10).
+const PAST_30: u64 = !0u64 << 31;
+
 /// Tag of a backward move (S7).
 const BACK: u8 = 1;
 /// Tag of declining the leftover steps (S10).
@@ -245,23 +248,68 @@ impl Senat {
                 return Err(Why::Protected(t)); // S6
             }
         }
-        let to = if t == 27 {
-            // S8: the trap sends the piece to 15, or if 15 is taken to the lowest empty square.
-            let occ = (own & !bit(s)) | opp;
-            if occ & bit(15) == 0 {
-                15
-            } else {
-                track::lowest_empty(occ)
-            }
-        } else {
-            t
-        };
+        let to = if t == 27 { Self::trap(k, s) } else { t };
         Ok(Move {
             from: s,
             to,
             die: n,
             tag,
         })
+    }
+
+    /// S8: a piece from `s` ending on 27 goes to 15, or if 15 is taken to the lowest empty
+    /// square (the square it left counts as empty).
+    #[inline]
+    fn trap(k: &Sides, s: u8) -> u8 {
+        let occ = (k.own & !bit(s)) | k.opp;
+        if occ & bit(15) == 0 {
+            15
+        } else {
+            track::lowest_empty(occ)
+        }
+    }
+
+    /// The squares of the side to move whose piece can move `n` steps forward (`fwd`) or
+    /// backward: [`Senat::forward`] and [`Senat::backward`] decided for every piece at once
+    /// with bit masks (a test checks that they agree; those two explain refusals).
+    #[inline]
+    fn movers(k: &Sides, n: u8, fwd: bool) -> u32 {
+        let block = k.block as u64;
+        // S5, S6, S9: no landing on an own piece, a safe or a protected opponent.
+        let open = (track::ALL & !(k.own | (k.opp & (SAFE | k.prot)))) as u64;
+        let own = k.own as u64;
+        // S6: no passing a block of three; `crossed` holds the squares whose path meets one.
+        let mut crossed = 0u64;
+        if fwd {
+            for i in 1..n {
+                crossed |= block >> i;
+            }
+            // S10, S11: past 30 only with the right to bear off.
+            let open = if k.may_bear_off { open | PAST_30 } else { open };
+            (own & !crossed & (open >> n)) as u32
+        } else {
+            for i in 1..n {
+                crossed |= block << i;
+            }
+            // S7: `open` has no square below 1.
+            (own & !crossed & (open << n)) as u32
+        }
+    }
+
+    /// The move of the piece on `s`, one of [`Senat::movers`].
+    #[inline]
+    fn make(k: &Sides, s: u8, n: u8, fwd: bool) -> Move {
+        let t = if fwd { s + n } else { s - n };
+        Move {
+            from: s,
+            to: match t {
+                31.. => OFF,            // S10
+                27 => Self::trap(k, s), // S8
+                _ => t,
+            },
+            die: n,
+            tag: if fwd { 0 } else { BACK },
+        }
     }
 
     /// Whether some piece of the player to move can go forward by `left` (S10).
@@ -451,18 +499,15 @@ impl Game for Senat {
             return;
         }
         let n = self.throw;
-        for s in track::squares(k.own) {
-            if let Ok(m) = Self::forward(&k, s, n) {
-                moves.push(m);
-            }
+        let mut fwd = true;
+        let mut movers = Self::movers(&k, n, true);
+        if movers == 0 {
+            // S7: a throw with no legal forward move must be used backward.
+            fwd = false;
+            movers = Self::movers(&k, n, false);
         }
-        // S7: a throw with no legal forward move must be used backward.
-        if moves.is_empty() {
-            for s in track::squares(k.own) {
-                if let Ok(m) = Self::backward(&k, s, n) {
-                    moves.push(m);
-                }
-            }
+        for s in track::squares(movers) {
+            moves.push(Self::make(&k, s, n, fwd));
         }
         // S3: the second player's first move is the piece on 9, when it has a legal move.
         if self.nine_rule_applies() && moves.iter().any(|m| m.from == 9) {
@@ -753,4 +798,56 @@ impl Game for Senat {
 
 pub(crate) fn parse(options: &Options, tokens: &[&str]) -> Result<Senat, Error> {
     Senat::parse_body(options, tokens)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::conformance::corpus;
+
+    /// The rules move by move, piece by piece: the reference for the bit-mask generator.
+    fn by_piece(g: &Senat, moves: &mut MoveList) {
+        let k = g.sides();
+        for s in track::squares(k.own) {
+            if let Ok(m) = Senat::forward(&k, s, g.throw) {
+                moves.push(m);
+            }
+        }
+        if moves.is_empty() {
+            for s in track::squares(k.own) {
+                if let Ok(m) = Senat::backward(&k, s, g.throw) {
+                    moves.push(m);
+                }
+            }
+        }
+        if g.nine_rule_applies() && moves.iter().any(|m| m.from == 9) {
+            moves.retain(|m| m.from == 9);
+        }
+        if moves.is_empty() {
+            moves.push(Move::PASS);
+        }
+    }
+
+    #[test]
+    fn bit_mask_moves_agree_with_the_piece_by_piece_rules() {
+        let mut checked = 0;
+        for opts in [&[][..], &["die"][..]] {
+            let start = Senat::start(&Options::parse(&OPTIONS, opts, "senat").unwrap());
+            for p in corpus(&start, 3, 3000, true) {
+                for &(t, _) in p.throw_dist().outcomes {
+                    let mut g = p;
+                    g.set_throw_unchecked(t);
+                    if g.left != 0 || g.opening == Opening::Ten {
+                        continue;
+                    }
+                    let (mut fast, mut slow) = (MoveList::new(), MoveList::new());
+                    g.legal_moves(&mut fast);
+                    by_piece(&g, &mut slow);
+                    assert_eq!(fast, slow, "{}", g.position());
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 20_000);
+    }
 }
