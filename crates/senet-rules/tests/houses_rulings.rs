@@ -240,8 +240,14 @@ fn h7_a_move_that_would_pass_26_stops_on_it() {
     assert_eq!(g.status(), Status::Throw(Player::Second));
     let g = pos(&[2, 21], &[1], "turn=1 throw=5 dec=9");
     assert_eq!(moves(&g), ["2-7", "21-26"]);
-    let g = pos(&[2, 23], &[1], "turn=1 throw=5 dec=9");
+    let mut g = pos(&[2, 23], &[1], "turn=1 throw=5 dec=9");
     assert_eq!(moves(&g), ["2-7", "23-26"]);
+    let e = play(&mut g, "23-26");
+    assert_eq!(
+        e.names(),
+        ["step", "bonus throw"],
+        "a 5 cut short keeps its bonus"
+    );
 }
 
 #[test]
