@@ -424,17 +424,11 @@ impl Game for Houses {
         let n = self.throw;
         let k = self.sides();
         let movable = self.movable();
-        // Pieces below 26 whose throw ends below 26, decided at once with bit masks (the
-        // same rules as `forward`; a test checks that they agree): no landing on an own piece
-        // (H4), a safe (H6) or a protected opponent (H5), no jumping a run of three (H5).
-        let below = movable & (bit(HAPPINESS) - 1);
-        let short = below & ((1u32 << (HAPPINESS - n)) - 1);
-        let mut crossed = 0;
-        for i in 1..n {
-            crossed |= k.block >> i;
-        }
-        let open = !(k.own | (k.opp & (SAFE | k.prot)));
-        for s in track::squares(short & !crossed & (open >> n)) {
+        // Pieces whose throw ends below 26, decided at once with bit masks (the same rules as
+        // `forward`; a test checks that they agree): no landing on an own piece (H4), a safe
+        // (H6) or a protected opponent (H5), no jumping a run of three (H5).
+        let bad = k.own | (k.opp & (SAFE | k.prot));
+        for s in track::squares(track::steps(movable, n, HAPPINESS - 1, k.block, bad)) {
             moves.push(Move {
                 from: s,
                 to: s + n,
@@ -443,7 +437,8 @@ impl Game for Houses {
             });
         }
         // The rest piece by piece: moves stopped by 26 (H7), and pieces on 26, 28-30 (H10).
-        for s in track::squares(movable & !short) {
+        let reach = movable & !(bit(HAPPINESS - n) - 1);
+        for s in track::squares(reach) {
             if let Ok(m) = self.forward(&k, s, n) {
                 moves.push(m);
             }

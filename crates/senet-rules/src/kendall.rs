@@ -317,7 +317,19 @@ impl Game for Kendall {
         let n = self.throw;
         let movable = self.movable();
         let k = self.sides();
-        for s in track::squares(movable) {
+        // Pieces below 26 move n forward to at most 26 (K7), all at once on the bitboards
+        // (K3-K6); the same rules as `forward`, which handles 26 and beyond (K8, K9).
+        let below = movable & (bit(26) - 1);
+        let bad = k.own | (k.opp & (SAFE | k.prot));
+        for s in track::squares(track::steps(below, n, 26, k.block, bad)) {
+            moves.push(Move {
+                from: s,
+                to: s + n,
+                die: n,
+                tag: 0,
+            });
+        }
+        for s in track::squares(movable & !below) {
             if let Ok(m) = self.forward(&k, s, n) {
                 moves.push(m);
             }

@@ -311,7 +311,18 @@ impl Game for Kendall5 {
         let own = self.men[self.turn.index()];
         let n = self.throw;
         let k = self.sides();
-        for s in track::squares(own) {
+        // Pieces below 26 move n forward to at most 26 (R6), all at once on the bitboards
+        // (R3-R5); the same rules as `forward`, which handles 26 and 28-30 (R7, R8).
+        let below = own & (bit(26) - 1);
+        for s in track::squares(track::steps(below, n, 26, k.block, k.own | k.prot)) {
+            moves.push(Move {
+                from: s,
+                to: s + n,
+                die: n,
+                tag: 0,
+            });
+        }
+        for s in track::squares(own & !below) {
             if let Ok(m) = self.forward(&k, s, n) {
                 moves.push(m);
             }

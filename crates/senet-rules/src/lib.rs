@@ -23,6 +23,7 @@ pub mod houses;
 pub mod kendall;
 pub mod kendall5;
 pub mod options;
+pub mod pyramid;
 pub mod record;
 pub mod senat;
 pub mod track;
@@ -35,6 +36,7 @@ pub use houses::Houses;
 pub use kendall::Kendall;
 pub use kendall5::Kendall5;
 pub use options::{OptionKind, OptionSpec, OptionValue, Options};
+pub use pyramid::Pyramid;
 pub use record::{Event, Record, Replay};
 pub use senat::Senat;
 
@@ -164,6 +166,8 @@ rule_sets! {
         "Kendall-style sheet, seed 004 (a 2019 web page of Kendall's rules)";
     Kendall5 => kendall5::Kendall5, "kendall5", "Kendall, five pieces (modern)",
         "modern five-piece Kendall rules, solved exactly elsewhere (reference rule set)";
+    Pyramid => pyramid::Pyramid, "pyramid", "Pyramid Senet (Aronson)",
+        "Pyramid Senet by Peter Aronson, seed 003 (Icehouse pyramids, two four-sided dice)";
     Senat => senat::Senat, "senat", "Senat, piecepack adaptation of the Fundex rules",
         "piecepack Senat sheet by Craig Blumer after Fundex Games, seed 001";
     Houses => houses::Houses, "houses", "Senet of the Houses (Rebirth, Happiness, Water)",
@@ -303,6 +307,7 @@ macro_rules! with_game {
         match $any {
             $crate::AnyGame::Kendall($g) => $body,
             $crate::AnyGame::Kendall5($g) => $body,
+            $crate::AnyGame::Pyramid($g) => $body,
             $crate::AnyGame::Senat($g) => $body,
             $crate::AnyGame::Houses($g) => $body,
         }
