@@ -51,6 +51,8 @@ pub const PLAYOUT_CHECK: &[(&str, u64)] = &[
     ("kendall", 19845),
     ("kendall5", 17711),
     ("pyramid", 7060),
+    ("senat", 19031),
+    ("houses", 19761),
     ("parker", 8847),
 ];
 
