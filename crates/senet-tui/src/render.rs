@@ -426,8 +426,13 @@ fn draw_side(buf: &mut Buffer, area: Rect, app: &App, s: &Session, v: &BoardView
         y += 2;
     }
     for (k, val) in &v.notes {
-        put(buf, area, 0, y, &format!("{k}: {val}"), Style::new());
-        y += 1;
+        for l in wrap(&format!("{k}: {val}"), area.width as usize)
+            .into_iter()
+            .take(3)
+        {
+            put(buf, area, 0, y, &l, Style::new());
+            y += 1;
+        }
     }
     // The throw.
     let die = s.throws_dice();
@@ -549,10 +554,14 @@ fn state_line(app: &App, s: &Session) -> (String, Style) {
 fn draw_below(buf: &mut Buffer, area: Rect, app: &App, s: &Session, v: &BoardView) {
     let dim = Style::new().fg(Color::Gray);
     let mut y = 0u16;
-    for l in wrap(&format!("Path: {}", v.path), area.width as usize)
-        .into_iter()
-        .take(2)
-    {
+    let mut path = wrap(&format!("Path: {}", v.path), area.width as usize);
+    if path.len() > 2 {
+        // The whole path is on the rules screen.
+        path.truncate(2);
+        let last: String = path[1].chars().take(area.width as usize - 10).collect();
+        path[1] = format!("{last}… (r: all)");
+    }
+    for l in path {
         put(buf, area, 0, y, &l, dim);
         y += 1;
     }

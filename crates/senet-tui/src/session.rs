@@ -414,9 +414,18 @@ impl Session {
     /// The sentence announcing a throw (and a forfeit when it leaves no legal move).
     pub fn announce_throw(&self, p: Player, t: Throw) -> String {
         let mut s = format!("{} threw {t}", capital(&self.name(p)));
-        let ms = self.legal();
-        if ms.len() == 1 && ms[0].is_pass() {
-            s.push_str(": no legal move, the throw is forfeited");
+        match self.status() {
+            Status::Move(_) => {
+                let ms = self.legal();
+                if ms.len() == 1 && ms[0].is_pass() {
+                    s.push_str(": no legal move, the throw is forfeited");
+                }
+            }
+            // The rule set settled the throw itself (nothing to decide, e.g. a throw for
+            // who starts): say who throws next.
+            Status::Throw(q) if q == p => s.push_str(", and throws again"),
+            Status::Throw(q) => s.push_str(&format!("; {} throws next", self.name(q))),
+            Status::Over(_) => {}
         }
         s
     }
