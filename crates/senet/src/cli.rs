@@ -1,5 +1,5 @@
 //! Command-line parsing and the rules commands (`rules`, `new`, `moves`, `apply`, `show`,
-//! `random-game`, `replay`).
+//! `random-game`, `replay`); `serve` is in `serve.rs`.
 
 use clap::{Parser, Subcommand};
 use rand::{RngCore, SeedableRng};
@@ -81,6 +81,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Start the browser game: a web server on a SQLite file; prints its address.
+    Serve(crate::serve::ServeArgs),
 }
 
 /// Runs the command line; returns the process exit code.
@@ -159,6 +161,8 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
             Ok(random_game(g, seed).to_json())
         }
         Command::Replay { file, json } => replay(&file, json),
+        // Serves until stopped, then exits with the server's exit code.
+        Command::Serve(args) => std::process::exit(crate::serve::run(args)),
     }
 }
 

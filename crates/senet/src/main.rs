@@ -2,6 +2,7 @@
 //! README; JSON output is for programs, the rest for people.
 
 mod cli;
+mod serve;
 
 fn main() {
     std::process::exit(cli::run());
