@@ -477,6 +477,7 @@ async function gamePage(id) {
     el.title.textContent = `${S.rules_name} · ${S.mode === 'bot' ? 'against a bot' : S.mode === 'hotseat' ? 'hot-seat' : 'online'}`;
     el.status.textContent = statusText() + (Object.keys(tokens()).length ? '' : ' You are watching.');
     el.status.dataset.state = st().state;
+    el.status.dataset.seq = S.seq;
     renderInvite();
     const mayMove = myTurn() && st().state === 'move' && !G.busy;
     el.board.replaceChildren(drawBoard(S.view, {
@@ -495,7 +496,7 @@ async function gamePage(id) {
     el.shown.replaceChildren(
       h('span', { class: 'small' }, st().state === 'move' ? 'In hand: ' : 'Last throw: '),
       drawThrow(st().state === 'move' ? st().throw : lastThrow && lastThrow.throw),
-      S.throws.length ? h('span', { class: 'small outcomes' }, ' can show ' + S.throws.map((t) => t[0]).join(', ')) : null);
+      h('span', { class: 'small outcomes' }, S.throws.length ? ' can show ' + S.throws.map((t) => t[0]).join(', ') : ''));
     el.moves.replaceChildren();
     if (mayMove) {
       const sel = S.legal.filter((m) => G.selected == null || m.from === G.selected || m.from == null);
