@@ -450,6 +450,23 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static {
     /// The board as front-ends draw it: cells on a grid with their pieces and marks.
     fn view(&self) -> BoardView;
 
+    /// A race-progress measure per player (higher is further ahead), used for lead changes
+    /// and simple evaluations. By default: the square number (1-30) of every piece on the
+    /// board plus 31 for every piece borne off; rule sets off the common track override it.
+    fn progress(&self) -> [u32; 2] {
+        let v = self.view();
+        let mut p = [0u32; 2];
+        for c in &v.cells {
+            for piece in &c.pieces {
+                p[(piece.player - 1) as usize] += c.square as u32;
+            }
+        }
+        for (i, off) in v.off.iter().enumerate() {
+            p[i] += 31 * *off as u32;
+        }
+        p
+    }
+
     /// Where each player's pieces are: on the board, borne off, captured (removed).
     fn census(&self) -> [Census; 2];
 

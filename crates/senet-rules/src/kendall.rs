@@ -317,7 +317,19 @@ impl Game for Kendall {
         let n = self.throw;
         let movable = self.movable();
         let k = self.sides();
-        for s in track::squares(movable) {
+        // Pieces below 26 move n forward to at most 26 (K7), all at once on the bitboards
+        // (K3-K6); the same rules as `forward`, which handles 26 and beyond (K8, K9).
+        let below = movable & (bit(26) - 1);
+        let bad = k.own | (k.opp & (SAFE | k.prot));
+        for s in track::squares(track::steps(below, n, 26, k.block, bad)) {
+            moves.push(Move {
+                from: s,
+                to: s + n,
+                die: n,
+                tag: 0,
+            });
+        }
+        for s in track::squares(movable & !below) {
             if let Ok(m) = self.forward(&k, s, n) {
                 moves.push(m);
             }
@@ -381,7 +393,8 @@ impl Game for Kendall {
         } else {
             self.turn = self.turn.other();
         }
-        let over = self.men[me] == 0;
+        // A game that ended (a win, or the cap: C5) has no next decision.
+        let over = matches!(self.status(), Status::Over(_));
         Effects {
             bits,
             turn_continues: bonus && !over,
@@ -440,6 +453,11 @@ impl Game for Kendall {
             }
         };
         format!("{text} is illegal with a throw of {n}: {reason}. Legal moves: {list}")
+    }
+
+    fn progress(&self) -> [u32; 2] {
+        self.men
+            .map(|m| track::squares(m).map(u32::from).sum::<u32>() + 31 * (5 - m.count_ones()))
     }
 
     fn view(&self) -> BoardView {

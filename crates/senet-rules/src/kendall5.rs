@@ -156,14 +156,18 @@ impl Kendall5 {
                         tag: 0,
                     });
                 }
-                // R8: from 26 a throw of 5 bears off.
+                // R8: from 26 a throw of 5 bears off, passing 27-30: a blockade on 28-30
+                // stops it (R5).
                 5 => {
+                    if k.block & track::between(26, OFF) != 0 {
+                        return Err(Why::Blockade);
+                    }
                     return Ok(Move {
                         from: 26,
                         to: OFF,
                         die: 5,
                         tag: 0,
-                    })
+                    });
                 }
                 // R8: 2, 3, 4 reach 28, 29, 30.
                 _ => return self.land(k, s, s + n, n, 0),
@@ -307,7 +311,18 @@ impl Game for Kendall5 {
         let own = self.men[self.turn.index()];
         let n = self.throw;
         let k = self.sides();
-        for s in track::squares(own) {
+        // Pieces below 26 move n forward to at most 26 (R6), all at once on the bitboards
+        // (R3-R5); the same rules as `forward`, which handles 26 and 28-30 (R7, R8).
+        let below = own & (bit(26) - 1);
+        for s in track::squares(track::steps(below, n, 26, k.block, k.own | k.prot)) {
+            moves.push(Move {
+                from: s,
+                to: s + n,
+                die: n,
+                tag: 0,
+            });
+        }
+        for s in track::squares(own & !below) {
             if let Ok(m) = self.forward(&k, s, n) {
                 moves.push(m);
             }
@@ -368,7 +383,8 @@ impl Game for Kendall5 {
         } else {
             self.turn = self.turn.other();
         }
-        let over = self.men[me] == 0;
+        // A game that ended (a win, or the cap: C5) has no next decision.
+        let over = matches!(self.status(), Status::Over(_));
         Effects {
             bits,
             turn_continues: bonus && !over,
@@ -424,6 +440,11 @@ impl Game for Kendall5 {
             }
         };
         format!("{text} is illegal with a throw of {n}: {reason}. Legal moves: {list}")
+    }
+
+    fn progress(&self) -> [u32; 2] {
+        self.men
+            .map(|m| track::squares(m).map(u32::from).sum::<u32>() + 31 * (5 - m.count_ones()))
     }
 
     fn view(&self) -> BoardView {

@@ -22,6 +22,7 @@ pub mod game;
 pub mod kendall;
 pub mod kendall5;
 pub mod options;
+pub mod pyramid;
 pub mod record;
 pub mod track;
 
@@ -32,6 +33,7 @@ pub use game::{
 pub use kendall::Kendall;
 pub use kendall5::Kendall5;
 pub use options::{OptionKind, OptionSpec, OptionValue, Options};
+pub use pyramid::Pyramid;
 pub use record::{Event, Record, Replay};
 
 use std::fmt;
@@ -160,6 +162,8 @@ rule_sets! {
         "Kendall-style sheet, seed 004 (a 2019 web page of Kendall's rules)";
     Kendall5 => kendall5::Kendall5, "kendall5", "Kendall, five pieces (modern)",
         "modern five-piece Kendall rules, solved exactly elsewhere (reference rule set)";
+    Pyramid => pyramid::Pyramid, "pyramid", "Pyramid Senet (Aronson)",
+        "Pyramid Senet by Peter Aronson, seed 003 (Icehouse pyramids, two four-sided dice)";
 }
 
 impl fmt::Display for RuleSet {
@@ -273,6 +277,9 @@ impl Game for AnyGame {
     fn view(&self) -> BoardView {
         forward!(self, g => g.view())
     }
+    fn progress(&self) -> [u32; 2] {
+        forward!(self, g => g.progress())
+    }
     fn diagram(&self) -> String {
         forward!(self, g => g.diagram())
     }
@@ -292,6 +299,7 @@ macro_rules! with_game {
         match $any {
             $crate::AnyGame::Kendall($g) => $body,
             $crate::AnyGame::Kendall5($g) => $body,
+            $crate::AnyGame::Pyramid($g) => $body,
         }
     };
 }

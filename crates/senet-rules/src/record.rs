@@ -151,7 +151,7 @@ impl Record {
         for (i, (k, val)) in obj.iter().enumerate() {
             out.push_str(&format!("  {}: ", serde_json::Value::from(k.as_str())));
             if k == "events" {
-                out.push_str("[");
+                out.push('[');
                 for (j, e) in self.events.iter().enumerate() {
                     if matches!(e, Event::Throw { .. }) || j == 0 {
                         out.push_str("\n    ");

@@ -26,6 +26,22 @@ pub fn between(a: u8, b: u8) -> u32 {
     (below_hi & !upto_lo) as u32
 }
 
+/// The pieces of `own` that can step `n` squares forward to a square no higher than `limit`
+/// without passing a square of `block` and without landing on a square of `bad`: the
+/// ordinary forward moves of every piece at once.
+#[inline]
+pub fn steps(own: u32, n: u8, limit: u8, block: u32, bad: u32) -> u32 {
+    if n >= limit {
+        return 0;
+    }
+    let mut passes = 0;
+    for k in 1..n {
+        passes |= block >> k;
+    }
+    let sources = (bit(limit - n + 1) - 1) & ALL;
+    own & sources & !passes & !(bad >> n)
+}
+
 /// Squares whose piece has a piece of the same colour on an adjacent square number
 /// (raw numbers, so 10-11 and 20-21 count: rulings C1, K5, R4).
 #[inline]

@@ -1,3 +1,4 @@
+#![allow(dead_code)] // shared by tests/load.rs and examples/load.rs, which use different parts
 //! A bounded loopback load generator for `senet serve`: client threads, each with one
 //! keep-alive HTTP/1.1 connection, play many hot-seat games at once through the JSON API,
 //! choosing uniformly random legal moves (seeded). It stops at a deadline or a move count,
