@@ -348,6 +348,7 @@ async function gamePage(id) {
     conn: h('span', { id: 'conn', class: 'conn' }),
     invite: h('div', { id: 'invite' }),
     board: h('div', { class: 'board-wrap' }),
+    notes: h('p', { id: 'notes', class: 'notes small' }),
     throwBtn: h('button', { id: 'throw', class: 'primary' }, 'Throw'),
     hintBtn: h('button', { id: 'hint' }, 'Hint'),
     shown: h('div', { class: 'throw-box' }),
@@ -360,7 +361,7 @@ async function gamePage(id) {
   };
   app.replaceChildren(
     h('div', { class: 'game' },
-      h('div', { class: 'main' }, el.title, el.status, el.invite, el.board,
+      h('div', { class: 'main' }, el.title, el.status, el.invite, el.board, el.notes,
         h('div', { class: 'controls' }, el.throwBtn, el.shown, el.hintBtn), el.moves, el.error, el.news, el.result),
       h('aside', { class: 'side' }, h('h3', {}, 'Moves ', el.conn), el.log,
         h('p', {}, h('a', { href: `/api/games/${id}/record`, id: 'download' }, 'Download the record'), ' · ',
@@ -489,6 +490,7 @@ async function gamePage(id) {
       onTarget: (to) => play(G.selected != null ? G.selected : G.hover, to),
       onHover: (sq) => { if (G.hover !== sq) { G.hover = sq; render(); } },
     }));
+    el.notes.replaceChildren(...(S.view.notes || []).map(([k, v]) => h('span', { class: 'note' }, h('b', {}, k + ': '), v)));
     el.throwBtn.disabled = !(myTurn() && st().state === 'throw') || G.busy;
     el.throwBtn.hidden = st().state === 'over' || Object.keys(tokens()).length === 0;
     el.hintBtn.hidden = !mayMove;
@@ -639,7 +641,8 @@ async function reviewPage(id) {
     slider.value = at;
     const f = await frame(at);
     if (Number(slider.value) !== at) return;
-    board.replaceChildren(drawBoard(f.view));
+    board.replaceChildren(drawBoard(f.view), h('p', { class: 'notes small' },
+      (f.view.notes || []).map(([k, v]) => h('span', { class: 'note' }, h('b', {}, k + ': '), v))));
     what.textContent = `Event ${at} of ${total}: ` + (f.event ? describe(f.event) : 'the start position');
     pos.textContent = f.position;
     for (const li of list.children) li.classList.toggle('current', Number(li.dataset.at) === at);
