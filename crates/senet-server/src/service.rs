@@ -484,6 +484,31 @@ fn run_bots(
     }
 }
 
+/// Plays the bot seats (see [`run_bots`]) on the blocking thread pool, since a search may
+/// take a while; returns the game, the throw count and the new events.
+async fn bots_blocking(
+    meta: &GameMeta,
+    mut g: AnyGame,
+    mut throws: u64,
+    seq: u32,
+) -> Res<(AnyGame, u64, Vec<(StoredEvent, EventOut)>)> {
+    let bot_to_act = g
+        .status()
+        .player()
+        .is_some_and(|p| matches!(meta.seats[p.index()], Seat::Bot(_)));
+    if !bot_to_act {
+        return Ok((g, throws, Vec::new()));
+    }
+    let meta = meta.clone();
+    tokio::task::spawn_blocking(move || {
+        let mut out = Vec::new();
+        run_bots(&meta, &mut g, &mut throws, seq, &mut out)?;
+        Ok((g, throws, out))
+    })
+    .await
+    .map_err(|e| Failure::Internal(format!("bot task failed: {e}")))?
+}
+
 /// The game service: every operation of the API.
 pub struct Service {
     store: Arc<dyn Store>,
@@ -628,10 +653,7 @@ impl Service {
             token_hashes: hashes,
             created: now(),
         };
-        let mut g = start;
-        let mut throws = 0;
-        let mut new = Vec::new();
-        run_bots(&meta, &mut g, &mut throws, 0, &mut new)?;
+        let (g, throws, new) = bots_blocking(&meta, start, 0, 0).await?;
         let stored: Vec<StoredEvent> = new.iter().map(|(s, _)| s.clone()).collect();
         let snap = snapshot(&g);
         // A clash of random IDs is astronomically rare; retry a few times anyway.
@@ -737,7 +759,8 @@ impl Service {
         };
         let shown = apply(&mut g, &ev, first).map_err(Failure::Internal)?;
         let mut new = vec![(ev, shown)];
-        run_bots(&l.meta, &mut g, &mut throws, first, &mut new)?;
+        let (g, throws, bots) = bots_blocking(&l.meta, g, throws, first + 1).await?;
+        new.extend(bots);
         let stored: Vec<StoredEvent> = new.iter().map(|(s, _)| s.clone()).collect();
         let snap = snapshot(&g);
         let store = self.store.clone();

@@ -510,7 +510,10 @@ async function gamePage(id) {
         b.addEventListener('click', () => act('move', m.move));
         el.moves.append(b);
       }
-      if (G.hint) el.moves.append(h('span', { class: 'small', id: 'hint-text' }, ` Hint (${G.hint.level} bot): ${G.hint.move}`));
+      if (G.hint) {
+        const chance = G.hint.score == null ? '' : `, your winning chance about ${Math.round(G.hint.score * 100)}%`;
+        el.moves.append(h('span', { class: 'small', id: 'hint-text' }, ` Hint (${G.hint.level} bot): ${G.hint.move}${chance}`));
+      }
     }
     el.news.replaceChildren(...G.msgs.map((m) => h('li', {}, m)));
     el.log.replaceChildren(...turns(G.events).map((t) => h('li', {}, t)));

@@ -99,6 +99,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    #[command(flatten)]
+    Bots(crate::botcmd::BotCommand),
     /// Start the browser game: a web server on a SQLite file; prints its address.
     Serve(crate::serve::ServeArgs),
 }
@@ -190,6 +192,7 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
             runs,
             json,
         } => crate::bench::run(&rules, seconds, runs, json),
+        Command::Bots(c) => crate::botcmd::dispatch(c),
         // Serves until stopped, then exits with the server's exit code.
         Command::Serve(args) => std::process::exit(crate::serve::run(args)),
     }
