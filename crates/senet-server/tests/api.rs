@@ -864,3 +864,92 @@ async fn websocket_pushes_moves_to_players_and_spectators() {
     p2.send(Message::Text("hello".into())).await.unwrap();
     assert_eq!(state(&a, id).await["seq"], 1);
 }
+
+#[tokio::test]
+async fn garbage_requests_get_4xx_never_a_failure() {
+    let a = app();
+    let c = create(&a, json!({ "rules": "kendall", "mode": "hotseat" })).await;
+    let id = c["id"].as_str().unwrap().to_string();
+    let t1 = c["tokens"]["1"].as_str().unwrap().to_string();
+    // A fixed pseudo-random sequence of bodies, paths and queries (SplitMix64).
+    let mut x: u64 = 12345;
+    let mut next = move || {
+        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = x;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let pieces = [
+        "{",
+        "}",
+        "\"move\"",
+        ":",
+        "\"rules\"",
+        "\"mode\"",
+        "null",
+        "[",
+        "]",
+        ",",
+        "1e999",
+        "-1",
+        "\"\\u0000\"",
+        "\"kendall\"",
+        "\"online\"",
+        "true",
+        "\"seq\"",
+        "4294967296",
+        "\"é\"",
+    ];
+    let paths = [
+        "/api/games".to_string(),
+        format!("/api/games/{id}/throw"),
+        format!("/api/games/{id}/move"),
+    ];
+    for i in 0..300 {
+        let n = next() % 12;
+        let body: String = (0..n)
+            .map(|_| pieces[(next() % pieces.len() as u64) as usize])
+            .collect();
+        let path = &paths[i % paths.len()];
+        let (s, text, _) = raw(&a, "POST", path, Some(&t1), Some(&body)).await;
+        assert!(
+            s.is_client_error() || s.is_success(),
+            "POST {path} {body:?} gave {s}: {text}"
+        );
+        if !s.is_success() {
+            let v: Value = serde_json::from_str(&text).unwrap();
+            assert!(v["error"].is_string(), "{text}");
+        }
+    }
+    for q in [
+        "at=abc",
+        "at=99999999999999999999",
+        "at=",
+        "ids=,,,",
+        "x=%ff",
+    ] {
+        for p in [
+            format!("/api/games/{id}/review?{q}"),
+            format!("/api/games?{q}"),
+        ] {
+            let (s, text, _) = raw(&a, "GET", &p, None, None).await;
+            assert!(
+                s.is_client_error() || s.is_success(),
+                "GET {p} gave {s}: {text}"
+            );
+        }
+    }
+    for p in [
+        "/api/games/%00",
+        "/api/games/a%2Fb/throw",
+        "/api/games/ü",
+        "/g/%zz",
+    ] {
+        let (s, text, _) = raw(&a, "GET", p, None, None).await;
+        assert!(
+            s.is_client_error() || s.is_success(),
+            "GET {p} gave {s}: {text}"
+        );
+    }
+}
