@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use senet_rules::{AnyGame, Game, MoveList, Record, RuleSet, Status};
+use senet_rules::{AnyGame, Game, MoveList, OptionKind, Record, RuleSet, Status};
 
 fn roundtrip(g: &AnyGame) {
     let p = g.position();
@@ -38,12 +38,21 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
         }
-        // A game driven by the bytes: throws and moves picked by them, and arbitrary move
-        // strings tried on the way (they must be refused or be legal).
+        // A game driven by the bytes: the rule set and its flag options, then throws and
+        // moves picked by them, and arbitrary move strings tried on the way (they must be
+        // refused or be legal).
         2 => {
             let Some((&r, rest)) = rest.split_first() else { return };
+            let Some((&flags, rest)) = rest.split_first() else { return };
             let rules = RuleSet::ALL[r as usize % RuleSet::ALL.len()];
-            let Ok(mut g) = AnyGame::new(rules, &[] as &[&str]) else { return };
+            let opts: Vec<String> = rules
+                .option_specs()
+                .iter()
+                .filter(|o| matches!(o.kind, OptionKind::Bool { .. }))
+                .enumerate()
+                .map(|(i, o)| format!("{}={}", o.name, flags >> i & 1 == 1))
+                .collect();
+            let Ok(mut g) = AnyGame::new(rules, &opts) else { return };
             let mut bytes = rest.iter().copied();
             let mut ms = MoveList::new();
             while let Some(b) = bytes.next() {

@@ -47,8 +47,14 @@ impl SplitMix {
 /// The known result every speed measurement checks before timing: the total number of
 /// decisions of 100 uniformly random games, game `i` drawn from `SplitMix(i)` for i in 1..=100.
 /// A change here is a change of the rules; `tests/conformance.rs` checks it.
-pub const PLAYOUT_CHECK: &[(&str, u64)] =
-    &[("kendall", 19845), ("kendall5", 17711), ("pyramid", 7060)];
+pub const PLAYOUT_CHECK: &[(&str, u64)] = &[
+    ("kendall", 19845),
+    ("kendall5", 17711),
+    ("pyramid", 7060),
+    ("senat", 19031),
+    ("houses", 19761),
+    ("parker", 8847),
+];
 
 /// Plays the 100 games of [`PLAYOUT_CHECK`] and returns their total decisions.
 pub fn playout_check<G: Game>(start: &G) -> u64 {

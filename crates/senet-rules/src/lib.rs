@@ -19,22 +19,28 @@
 
 pub mod conformance;
 pub mod game;
+pub mod houses;
 pub mod kendall;
 pub mod kendall5;
 pub mod options;
+pub mod parker;
 pub mod pyramid;
 pub mod record;
+pub mod senat;
 pub mod track;
 
 pub use game::{
     random_playout, BoardView, CellView, Census, Dist, Effects, Game, Move, MoveList, Outcome,
     PieceView, Player, Status, Throw, OFF,
 };
+pub use houses::Houses;
 pub use kendall::Kendall;
 pub use kendall5::Kendall5;
 pub use options::{OptionKind, OptionSpec, OptionValue, Options};
+pub use parker::Parker;
 pub use pyramid::Pyramid;
 pub use record::{Event, Record, Replay};
+pub use senat::Senat;
 
 use std::fmt;
 use std::str::FromStr;
@@ -164,6 +170,12 @@ rule_sets! {
         "modern five-piece Kendall rules, solved exactly elsewhere (reference rule set)";
     Pyramid => pyramid::Pyramid, "pyramid", "Pyramid Senet (Aronson)",
         "Pyramid Senet by Peter Aronson, seed 003 (Icehouse pyramids, two four-sided dice)";
+    Senat => senat::Senat, "senat", "Senat, piecepack adaptation of the Fundex rules",
+        "piecepack Senat sheet by Craig Blumer after Fundex Games, seed 001";
+    Houses => houses::Houses, "houses", "Senet of the Houses (Rebirth, Happiness, Water)",
+        "Houses sheet (Rebirth, Happiness, Water), seed 002";
+    Parker => parker::Parker, "parker", "Senet, Parker Brothers (1946)",
+        "Parker Brothers rule sheet of 1946, seed 000";
 }
 
 impl fmt::Display for RuleSet {
@@ -300,6 +312,9 @@ macro_rules! with_game {
             $crate::AnyGame::Kendall($g) => $body,
             $crate::AnyGame::Kendall5($g) => $body,
             $crate::AnyGame::Pyramid($g) => $body,
+            $crate::AnyGame::Senat($g) => $body,
+            $crate::AnyGame::Houses($g) => $body,
+            $crate::AnyGame::Parker($g) => $body,
         }
     };
 }

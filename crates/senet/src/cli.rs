@@ -281,8 +281,9 @@ pub fn move_json(
     };
     let mut v = json!({
         "move": before.move_string(m),
-        "from": if m.is_pass() { Value::Null } else { square(m.from) },
-        "to": if m.is_pass() { Value::Null } else { square(m.to) },
+        // Decisions that move no piece (pass, declining leftover steps) have no squares.
+        "from": if m.from == 0 { Value::Null } else { square(m.from) },
+        "to": if m.to == 0 { Value::Null } else { square(m.to) },
         "kinds": e.names(),
         "turn_continues": e.turn_continues,
         "position": after.position(),

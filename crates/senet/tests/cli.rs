@@ -240,3 +240,60 @@ fn bad_command_lines_exit_with_2() {
     let o = senet(&["random-game", "kendall"]);
     assert_eq!(o.status.code(), Some(2), "--seed is required");
 }
+
+#[test]
+fn senat_leftover_steps_are_a_decision_of_their_own() {
+    // X on 20, 21, 26, 29 (one off), O on 1: 29 with a 4 bears off with 2 steps to spare.
+    let p = "senat O..................XX....X..X. off=1,4 turn=1 throw=- dec=80";
+    let v: Value = serde_json::from_str(&ok(&["moves", p, "--throw", "4"])).unwrap();
+    let off = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["move"] == "29-off")
+        .unwrap();
+    assert_eq!(off["kinds"], serde_json::json!(["step", "bear off"]));
+    assert_eq!(off["turn_continues"], true);
+    let left = off["position"].as_str().unwrap();
+    assert_eq!(
+        left,
+        "senat O..................XX....X.... off=2,4 turn=1 throw=4 left=2 dec=81"
+    );
+    let v: Value = serde_json::from_str(&ok(&["moves", left])).unwrap();
+    let names: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["20-22", "21-23", "26-28", "decline"]);
+    assert_eq!(v[3]["kinds"], serde_json::json!(["bonus throw"]));
+    let e = err(&["apply", left, "20-21"]);
+    assert!(e.contains("leftover"), "{e}");
+}
+
+#[test]
+fn senat_and_houses_options_reach_positions_and_records() {
+    assert_eq!(
+        ok(&["new", "senat", "--option", "die", "--option", "score"]).trim(),
+        "senat:die=true,score=true OXOXOXOXOX.................... off=0,0 turn=1 throw=1 forced=10 dec=0"
+    );
+    let rec = ok(&[
+        "random-game",
+        "houses",
+        "--seed",
+        "5",
+        "--option",
+        "six_sticks",
+    ]);
+    assert!(
+        rec.contains("\"six_sticks\": true") || rec.contains("\"six_sticks\":true"),
+        "{rec}"
+    );
+    let path = std::env::temp_dir().join(format!("senet-houses-{}.json", std::process::id()));
+    std::fs::write(&path, &rec).unwrap();
+    let out = ok(&["replay", path.to_str().unwrap()]);
+    std::fs::remove_file(&path).ok();
+    assert!(out.contains("all legal"), "{out}");
+    assert!(out.contains("houses:six_sticks=true"), "{out}");
+}
