@@ -88,6 +88,22 @@ macro_rules! dispatch {
                 let $e = &$crate::weights::KENDALL_HAND;
                 $body
             }
+            (senet_rules::AnyGame::Senat($g), K::Tuned) => {
+                let $e = &$crate::weights::SENAT;
+                $body
+            }
+            (senet_rules::AnyGame::Senat($g), K::Hand) => {
+                let $e = &$crate::weights::SENAT_HAND;
+                $body
+            }
+            (senet_rules::AnyGame::Houses($g), K::Tuned) => {
+                let $e = &$crate::weights::HOUSES;
+                $body
+            }
+            (senet_rules::AnyGame::Houses($g), K::Hand) => {
+                let $e = &$crate::weights::HOUSES_HAND;
+                $body
+            }
             #[allow(unreachable_patterns)]
             (_, _) => {
                 senet_rules::with_game!($any, $g => { let $e = &$crate::eval::Census; $body })

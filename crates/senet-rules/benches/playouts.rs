@@ -1,42 +1,35 @@
-//! Random playouts per rule set. Each benchmark first checks a known result: the total number
-//! of decisions of the first 100 games from seed 1 (a regression value), then times games.
+//! Criterion benchmarks per rule set: uniformly random playouts and move generation. Each
+//! first checks a known result (`conformance::PLAYOUT_CHECK`, the decisions of 100 seeded
+//! games; the move counts of a fixed corpus) and only then times.
+//!
+//! Run one with `cargo bench -p senet-rules --bench playouts`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use rand::{RngCore, SeedableRng};
-use rand_pcg::Pcg64Mcg;
+use senet_rules::conformance::{corpus, playout_check, SplitMix, PLAYOUT_CHECK};
 use senet_rules::{random_playout, with_game, AnyGame, Game, MoveList, RuleSet};
 use std::hint::black_box;
 
-fn games<G: Game>(start: &G, rng: &mut Pcg64Mcg, n: u32) -> u64 {
-    let mut total = 0;
-    for _ in 0..n {
-        let mut g = *start;
-        total += random_playout(&mut g, || rng.next_u32()) as u64;
-    }
-    total
-}
-
-fn known(rules: RuleSet) -> u64 {
-    match rules {
-        RuleSet::Kendall => 0,
-        RuleSet::Kendall5 => 0,
-    }
+fn start(rules: RuleSet) -> AnyGame {
+    AnyGame::new(rules, &[] as &[&str]).expect("default options are valid")
 }
 
 fn playouts(c: &mut Criterion) {
     let mut group = c.benchmark_group("random_playout");
     for &rules in RuleSet::ALL {
-        let start = AnyGame::new(rules, &[] as &[&str]).unwrap();
-        let check = with_game!(&start, g => games(g, &mut Pcg64Mcg::seed_from_u64(1), 100));
-        assert_eq!(
-            check,
-            known(rules),
-            "{rules}: decisions of 100 seeded games changed"
-        );
+        let start = start(rules);
+        let want = PLAYOUT_CHECK
+            .iter()
+            .find(|(id, _)| *id == rules.id())
+            .map(|(_, n)| *n);
+        let got = with_game!(&start, g => playout_check(g));
+        assert_eq!(Some(got), want, "{rules}: the seeded playouts changed");
         group.throughput(Throughput::Elements(1));
         group.bench_function(BenchmarkId::from_parameter(rules.id()), |b| {
-            let mut rng = Pcg64Mcg::seed_from_u64(7);
-            with_game!(&start, g => b.iter(|| black_box(games(g, &mut rng, 1))))
+            let mut rng = SplitMix(7);
+            with_game!(&start, g => b.iter(|| {
+                let mut x = *g;
+                black_box(random_playout(&mut x, || rng.next_u32()))
+            }))
         });
     }
     group.finish();
@@ -45,26 +38,26 @@ fn playouts(c: &mut Criterion) {
 fn movegen(c: &mut Criterion) {
     let mut group = c.benchmark_group("legal_moves");
     for &rules in RuleSet::ALL {
-        // A corpus of positions with a throw in hand, from seeded random games.
-        let start = AnyGame::new(rules, &[] as &[&str]).unwrap();
-        let corpus = with_game!(&start, g => senet_rules::conformance::corpus(g, 3, 2000, false).into_iter().map(AnyGame::from).collect::<Vec<_>>());
-        let expected: usize = corpus
-            .iter()
-            .map(|g| {
-                let mut m = MoveList::new();
-                g.legal_moves(&mut m);
-                m.len()
-            })
-            .sum();
+        let start = start(rules);
+        let corpus: Vec<AnyGame> = with_game!(&start, g => corpus(g, 3, 2000, false).into_iter().map(AnyGame::from).collect());
+        let count = |gs: &[AnyGame]| -> usize {
+            gs.iter()
+                .map(|g| {
+                    let mut m = MoveList::new();
+                    g.legal_moves(&mut m);
+                    m.len()
+                })
+                .sum()
+        };
+        let expected = count(&corpus);
+        assert!(
+            expected >= corpus.len(),
+            "{rules}: every position has a move"
+        );
         group.throughput(Throughput::Elements(corpus.len() as u64));
         group.bench_function(BenchmarkId::from_parameter(rules.id()), |b| {
             b.iter(|| {
-                let mut n = 0;
-                for g in &corpus {
-                    let mut m = MoveList::new();
-                    g.legal_moves(&mut m);
-                    n += m.len();
-                }
+                let n = count(black_box(&corpus));
                 assert_eq!(n, expected);
                 n
             })

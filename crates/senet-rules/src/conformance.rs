@@ -44,6 +44,28 @@ impl SplitMix {
     }
 }
 
+/// The known result every speed measurement checks before timing: the total number of
+/// decisions of 100 uniformly random games, game `i` drawn from `SplitMix(i)` for i in 1..=100.
+/// A change here is a change of the rules; `tests/conformance.rs` checks it.
+pub const PLAYOUT_CHECK: &[(&str, u64)] = &[
+    ("kendall", 19845),
+    ("kendall5", 17711),
+    ("pyramid", 7060),
+    ("senat", 19031),
+    ("houses", 19761),
+];
+
+/// Plays the 100 games of [`PLAYOUT_CHECK`] and returns their total decisions.
+pub fn playout_check<G: Game>(start: &G) -> u64 {
+    (1..=100u64)
+        .map(|i| {
+            let mut g = *start;
+            let mut rng = SplitMix(i);
+            crate::random_playout(&mut g, || rng.next_u32()) as u64
+        })
+        .sum()
+}
+
 /// Up to `limit` positions from seeded random games (every `stride`-th decision), for
 /// regression files and benchmarks: awaiting a throw if `before_throw`, else awaiting a move.
 pub fn corpus<G: Game>(start: &G, stride: usize, limit: usize, before_throw: bool) -> Vec<G> {
@@ -80,10 +102,11 @@ pub fn corpus<G: Game>(start: &G, stride: usize, limit: usize, before_throw: boo
 
 /// Runs every check on `games` random games from `start`, seeds `seed..seed+games`.
 /// Returns the number of decisions checked, or the first failure with the position.
-pub fn check_games<G>(start: &G, seed: u64, games: u64) -> Result<u64, String>
-where
-    G: Game + Into<AnyGame>,
-{
+pub fn check_games<G: Game + Into<AnyGame>>(
+    start: &G,
+    seed: u64,
+    games: u64,
+) -> Result<u64, String> {
     let mut decisions = 0;
     for s in seed..seed + games {
         decisions += check_one_game(start, s)?;
@@ -237,8 +260,8 @@ fn check_one_game<G: Game + Into<AnyGame>>(start: &G, seed: u64) -> Result<u64, 
                 }
                 let m = ms[rng.below(ms.len())];
                 let e = g.play(m).map_err(|e| fail(&g, &e.to_string()))?;
-                if let Some(q) = g.status().player() {
-                    if (q == p) != e.turn_continues {
+                match g.status().player() {
+                    Some(q) if (q == p) != e.turn_continues => {
                         return Err(fail(
                             &g,
                             &format!(
@@ -247,6 +270,10 @@ fn check_one_game<G: Game + Into<AnyGame>>(start: &G, seed: u64) -> Result<u64, 
                             ),
                         ));
                     }
+                    None if e.turn_continues => {
+                        return Err(fail(&g, "turn_continues after the game ended"))
+                    }
+                    _ => {}
                 }
             }
             Status::Over(o) => {

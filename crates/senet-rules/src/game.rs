@@ -447,6 +447,26 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static {
     /// The position drawn as a board, for people.
     fn diagram(&self) -> String;
 
+    /// The board as front-ends draw it: cells on a grid with their pieces and marks.
+    fn view(&self) -> BoardView;
+
+    /// A race-progress measure per player (higher is further ahead), used for lead changes
+    /// and simple evaluations. By default: the square number (1-30) of every piece on the
+    /// board plus 31 for every piece borne off; rule sets off the common track override it.
+    fn progress(&self) -> [u32; 2] {
+        let v = self.view();
+        let mut p = [0u32; 2];
+        for c in &v.cells {
+            for piece in &c.pieces {
+                p[(piece.player - 1) as usize] += c.square as u32;
+            }
+        }
+        for (i, off) in v.off.iter().enumerate() {
+            p[i] += 31 * *off as u32;
+        }
+        p
+    }
+
     /// Where each player's pieces are: on the board, borne off, captured (removed).
     fn census(&self) -> [Census; 2];
 
@@ -494,4 +514,52 @@ pub fn random_playout<G: Game>(g: &mut G, mut next_u32: impl FnMut() -> u32) -> 
             Status::Over(_) => return n,
         }
     }
+}
+
+/// A piece as drawn.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct PieceView {
+    /// 1 or 2.
+    pub player: u8,
+    /// The piece's letter in the position string (`X`, `O`, or an identity like a size).
+    pub kind: char,
+    /// What the letter means, e.g. "piece", "large pyramid", "Pharaoh".
+    pub name: &'static str,
+}
+
+/// A cell of the board as drawn.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct CellView {
+    /// The cell's coordinate as used by move strings and `from`/`to`.
+    pub square: u8,
+    /// Grid row, 0 at the top.
+    pub row: u8,
+    /// Grid column, 0 at the left.
+    pub col: u8,
+    /// The label to print on the cell (usually its number).
+    pub label: String,
+    /// A short mark for special cells (e.g. "safe", "water"), with its ruling.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub special: Option<&'static str>,
+    /// The pieces on it (two on a shared parker Senet space, else at most one).
+    pub pieces: Vec<PieceView>,
+}
+
+/// The board as front-ends draw it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct BoardView {
+    /// Grid size.
+    pub rows: u8,
+    /// Grid size.
+    pub cols: u8,
+    /// Every cell.
+    pub cells: Vec<CellView>,
+    /// Pieces borne off by each player.
+    pub off: [u8; 2],
+    /// Pieces each player has lost to capture.
+    pub captured: [u8; 2],
+    /// The direction of travel, for a legend: e.g. "S-shaped track: 1-10 left to right, ...".
+    pub path: &'static str,
+    /// Further facts to show beside the board (e.g. scores so far), as label and value.
+    pub notes: Vec<(String, String)>,
 }

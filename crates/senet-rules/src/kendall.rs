@@ -5,7 +5,8 @@
 //! of its side's mask.
 
 use crate::game::{
-    binomial, Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status, Throw, OFF,
+    binomial, BoardView, Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status,
+    Throw, OFF,
 };
 use crate::options::{cap_option, OptionSpec, OptionValue, Options};
 use crate::track::{self, bit, Fields};
@@ -53,6 +54,15 @@ enum Why {
     Protected(u8),
 }
 
+/// The side to move's pieces, the opponent's, the opponent's blockade squares and its
+/// protected pieces.
+struct Sides {
+    own: u32,
+    opp: u32,
+    block: u32,
+    prot: u32,
+}
+
 impl Why {
     fn text(self) -> String {
         match self {
@@ -96,6 +106,20 @@ impl Kendall {
         self.men
     }
 
+    /// The masks every move of the side to move is checked against, computed once per
+    /// position.
+    #[inline]
+    fn sides(&self) -> Sides {
+        let me = self.turn.index();
+        let (own, opp) = (self.men[me], self.men[1 - me]);
+        Sides {
+            own,
+            opp,
+            block: track::runs3_in_rows(opp),
+            prot: track::protected(opp),
+        }
+    }
+
     fn options(&self) -> Options {
         let mut o = Options::defaults(&OPTIONS);
         o.set("cap", OptionValue::Int(self.cap));
@@ -104,7 +128,7 @@ impl Kendall {
 
     /// A forward move of the piece on `s` by `n`.
     #[inline]
-    fn forward(&self, s: u8, n: u8) -> Result<Move, Why> {
+    fn forward(&self, k: &Sides, s: u8, n: u8) -> Result<Move, Why> {
         // K9: a piece on 28 bears off with a 3, on 29 with a 2, on 30 with a 1.
         if s >= 28 && n == 31 - s {
             return Ok(Move {
@@ -121,24 +145,23 @@ impl Kendall {
         if s < 26 && t > 26 {
             return Err(Why::PastTwentySix); // K7
         }
-        self.land(s, t, n, 0)
+        self.land(k, s, t, n, 0)
     }
 
     /// A backward move of the piece on `s` by `n` (K10).
     #[inline]
-    fn backward(&self, s: u8, n: u8) -> Result<Move, Why> {
+    fn backward(&self, k: &Sides, s: u8, n: u8) -> Result<Move, Why> {
         if n >= s {
             return Err(Why::BelowOne);
         }
-        self.land(s, s - n, n, BACK)
+        self.land(k, s, s - n, n, BACK)
     }
 
     /// The rules of passing and landing, the same in both directions (K10).
     #[inline]
-    fn land(&self, s: u8, t: u8, n: u8, tag: u8) -> Result<Move, Why> {
-        let me = self.turn.index();
-        let (own, opp) = (self.men[me], self.men[1 - me]);
-        if track::runs3_in_rows(opp) & track::between(s, t) != 0 {
+    fn land(&self, k: &Sides, s: u8, t: u8, n: u8, tag: u8) -> Result<Move, Why> {
+        let (own, opp) = (k.own, k.opp);
+        if k.block & track::between(s, t) != 0 {
             return Err(Why::Blockade); // K6: runs do not turn corners.
         }
         if own & bit(t) != 0 {
@@ -148,7 +171,7 @@ impl Kendall {
             if SAFE & bit(t) != 0 {
                 return Err(Why::Safe(t)); // K4
             }
-            if track::protected(opp) & bit(t) != 0 {
+            if k.prot & bit(t) != 0 {
                 return Err(Why::Protected(t)); // K5: corners count.
             }
         }
@@ -293,15 +316,28 @@ impl Game for Kendall {
         }
         let n = self.throw;
         let movable = self.movable();
-        for s in track::squares(movable) {
-            if let Ok(m) = self.forward(s, n) {
+        let k = self.sides();
+        // Pieces below 26 move n forward to at most 26 (K7), all at once on the bitboards
+        // (K3-K6); the same rules as `forward`, which handles 26 and beyond (K8, K9).
+        let below = movable & (bit(26) - 1);
+        let bad = k.own | (k.opp & (SAFE | k.prot));
+        for s in track::squares(track::steps(below, n, 26, k.block, bad)) {
+            moves.push(Move {
+                from: s,
+                to: s + n,
+                die: n,
+                tag: 0,
+            });
+        }
+        for s in track::squares(movable & !below) {
+            if let Ok(m) = self.forward(&k, s, n) {
                 moves.push(m);
             }
         }
         // K10: a throw with no legal forward move must be used backward.
         if moves.is_empty() {
             for s in track::squares(movable) {
-                if let Ok(m) = self.backward(s, n) {
+                if let Ok(m) = self.backward(&k, s, n) {
                     moves.push(m);
                 }
             }
@@ -357,7 +393,8 @@ impl Game for Kendall {
         } else {
             self.turn = self.turn.other();
         }
-        let over = self.men[me] == 0;
+        // A game that ended (a win, or the cap: C5) has no next decision.
+        let over = matches!(self.status(), Status::Over(_));
         Effects {
             bits,
             turn_continues: bonus && !over,
@@ -397,7 +434,10 @@ impl Game for Kendall {
         } else if self.forced_ten && from != 10 {
             Why::FirstMoveIsTen.text()
         } else {
-            match (self.forward(from, n), self.backward(from, n)) {
+            match (
+                self.forward(&self.sides(), from, n),
+                self.backward(&self.sides(), from, n),
+            ) {
                 (Ok(m), _) => format!(
                     "with a throw of {n} the piece on {from} goes to {}",
                     self.square_name(m.to)
@@ -413,6 +453,26 @@ impl Game for Kendall {
             }
         };
         format!("{text} is illegal with a throw of {n}: {reason}. Legal moves: {list}")
+    }
+
+    fn progress(&self) -> [u32; 2] {
+        self.men
+            .map(|m| track::squares(m).map(u32::from).sum::<u32>() + 31 * (5 - m.count_ones()))
+    }
+
+    fn view(&self) -> BoardView {
+        track::view(
+            self.men,
+            5,
+            &[
+                (15, "safe (K4); the water returns pieces here (K8)"),
+                (26, "safe (K4); must be landed on exactly (K7)"),
+                (27, "water: back to 15 (K8)"),
+                (28, "safe (K4); bears off with 3, bonus throw (K9)"),
+                (29, "safe (K4); bears off with 2, bonus throw (K9)"),
+                (30, "bears off with 1, bonus throw (K9)"),
+            ],
+        )
     }
 
     fn diagram(&self) -> String {

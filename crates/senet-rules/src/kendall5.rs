@@ -5,7 +5,8 @@
 //! of its side's mask.
 
 use crate::game::{
-    binomial, Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status, Throw, OFF,
+    binomial, BoardView, Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status,
+    Throw, OFF,
 };
 use crate::options::{cap_option, OptionSpec, Options};
 use crate::track::{self, bit, Fields};
@@ -46,6 +47,15 @@ enum Why {
     Blockade,
     OwnPiece(u8),
     Protected(u8),
+}
+
+/// The side to move's pieces, the opponent's, the opponent's blockade squares and its
+/// protected pieces.
+struct Sides {
+    own: u32,
+    opp: u32,
+    block: u32,
+    prot: u32,
 }
 
 impl Why {
@@ -92,6 +102,20 @@ impl Kendall5 {
         self.men
     }
 
+    /// The masks every move of the side to move is checked against, computed once per
+    /// position.
+    #[inline]
+    fn sides(&self) -> Sides {
+        let me = self.turn.index();
+        let (own, opp) = (self.men[me], self.men[1 - me]);
+        Sides {
+            own,
+            opp,
+            block: track::runs(opp, 3),
+            prot: track::protected(opp),
+        }
+    }
+
     fn options(&self) -> Options {
         let mut o = Options::defaults(&OPTIONS);
         o.set("cap", crate::options::OptionValue::Int(self.cap));
@@ -100,8 +124,7 @@ impl Kendall5 {
 
     /// Where a forward move of the piece on `s` by `n` ends (R6-R8).
     #[inline]
-    fn forward(&self, s: u8, n: u8) -> Result<Move, Why> {
-        let me = self.turn.index();
+    fn forward(&self, k: &Sides, s: u8, n: u8) -> Result<Move, Why> {
         if s >= 28 {
             // R8: 28, 29, 30 bear off with exactly 3, 2, 1 and move in no other way.
             return if n == 31 - s {
@@ -120,7 +143,7 @@ impl Kendall5 {
                 // R7: 27 is reached only from 26 with a 1; the piece goes on to 15, or the
                 // highest empty square below it.
                 1 => {
-                    let occ = (self.men[me] & !bit(26)) | self.men[1 - me];
+                    let occ = (k.own & !bit(26)) | k.opp;
                     let to = if occ & bit(15) == 0 {
                         15
                     } else {
@@ -133,51 +156,54 @@ impl Kendall5 {
                         tag: 0,
                     });
                 }
-                // R8: from 26 a throw of 5 bears off.
+                // R8: from 26 a throw of 5 bears off, passing 27-30: a blockade on 28-30
+                // stops it (R5).
                 5 => {
+                    if k.block & track::between(26, OFF) != 0 {
+                        return Err(Why::Blockade);
+                    }
                     return Ok(Move {
                         from: 26,
                         to: OFF,
                         die: 5,
                         tag: 0,
-                    })
+                    });
                 }
                 // R8: 2, 3, 4 reach 28, 29, 30.
-                _ => return self.land(s, s + n, n, 0),
+                _ => return self.land(k, s, s + n, n, 0),
             }
         }
         // R6: nothing passes 26.
         if s + n > 26 {
             return Err(Why::PastTwentySix);
         }
-        self.land(s, s + n, n, 0)
+        self.land(k, s, s + n, n, 0)
     }
 
     /// A backward move of the piece on `s` by `n` (R9).
     #[inline]
-    fn backward(&self, s: u8, n: u8) -> Result<Move, Why> {
+    fn backward(&self, k: &Sides, s: u8, n: u8) -> Result<Move, Why> {
         if s >= 28 {
             return Err(Why::NoBackwardFromHouse); // R8
         }
         if n >= s {
             return Err(Why::BelowOne); // R9
         }
-        self.land(s, s - n, n, BACK)
+        self.land(k, s, s - n, n, BACK)
     }
 
     /// The landing rules shared by both directions: blockades (R5), own pieces and
     /// protection (R3, R4).
     #[inline]
-    fn land(&self, s: u8, t: u8, n: u8, tag: u8) -> Result<Move, Why> {
-        let me = self.turn.index();
-        let (own, opp) = (self.men[me], self.men[1 - me]);
-        if track::runs(opp, 3) & track::between(s, t) != 0 {
+    fn land(&self, k: &Sides, s: u8, t: u8, n: u8, tag: u8) -> Result<Move, Why> {
+        let own = k.own;
+        if k.block & track::between(s, t) != 0 {
             return Err(Why::Blockade); // R5
         }
         if own & bit(t) != 0 {
             return Err(Why::OwnPiece(t)); // R3
         }
-        if track::protected(opp) & bit(t) != 0 {
+        if k.prot & bit(t) != 0 {
             return Err(Why::Protected(t)); // R4
         }
         Ok(Move {
@@ -284,15 +310,27 @@ impl Game for Kendall5 {
         }
         let own = self.men[self.turn.index()];
         let n = self.throw;
-        for s in track::squares(own) {
-            if let Ok(m) = self.forward(s, n) {
+        let k = self.sides();
+        // Pieces below 26 move n forward to at most 26 (R6), all at once on the bitboards
+        // (R3-R5); the same rules as `forward`, which handles 26 and 28-30 (R7, R8).
+        let below = own & (bit(26) - 1);
+        for s in track::squares(track::steps(below, n, 26, k.block, k.own | k.prot)) {
+            moves.push(Move {
+                from: s,
+                to: s + n,
+                die: n,
+                tag: 0,
+            });
+        }
+        for s in track::squares(own & !below) {
+            if let Ok(m) = self.forward(&k, s, n) {
                 moves.push(m);
             }
         }
         // R9: backward moves only when no piece has a forward move.
         if moves.is_empty() {
             for s in track::squares(own) {
-                if let Ok(m) = self.backward(s, n) {
+                if let Ok(m) = self.backward(&k, s, n) {
                     moves.push(m);
                 }
             }
@@ -345,7 +383,8 @@ impl Game for Kendall5 {
         } else {
             self.turn = self.turn.other();
         }
-        let over = self.men[me] == 0;
+        // A game that ended (a win, or the cap: C5) has no next decision.
+        let over = matches!(self.status(), Status::Over(_));
         Effects {
             bits,
             turn_continues: bonus && !over,
@@ -383,8 +422,8 @@ impl Game for Kendall5 {
         let reason = if !(1..=30).contains(&from) || self.men[self.turn.index()] & bit(from) == 0 {
             format!("player {} has no piece on {from}", self.turn)
         } else {
-            let fwd = self.forward(from, n);
-            let back = self.backward(from, n);
+            let fwd = self.forward(&self.sides(), from, n);
+            let back = self.backward(&self.sides(), from, n);
             match (fwd, back) {
                 (Ok(m), _) => format!(
                     "with a throw of {n} the piece on {from} goes to {}",
@@ -401,6 +440,29 @@ impl Game for Kendall5 {
             }
         };
         format!("{text} is illegal with a throw of {n}: {reason}. Legal moves: {list}")
+    }
+
+    fn progress(&self) -> [u32; 2] {
+        self.men
+            .map(|m| track::squares(m).map(u32::from).sum::<u32>() + 31 * (5 - m.count_ones()))
+    }
+
+    fn view(&self) -> BoardView {
+        track::view(
+            self.men,
+            5,
+            &[
+                (15, "the water returns pieces here (R7)"),
+                (
+                    26,
+                    "must be landed on exactly; 5 bears off from here (R6, R8)",
+                ),
+                (27, "water: back to 15 (R7)"),
+                (28, "bears off with exactly 3 (R8)"),
+                (29, "bears off with exactly 2 (R8)"),
+                (30, "bears off with exactly 1 (R8)"),
+            ],
+        )
     }
 
     fn diagram(&self) -> String {

@@ -19,20 +19,26 @@
 
 pub mod conformance;
 pub mod game;
+pub mod houses;
 pub mod kendall;
 pub mod kendall5;
 pub mod options;
+pub mod pyramid;
 pub mod record;
+pub mod senat;
 pub mod track;
 
 pub use game::{
-    random_playout, Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status, Throw,
-    OFF,
+    random_playout, BoardView, CellView, Census, Dist, Effects, Game, Move, MoveList, Outcome,
+    PieceView, Player, Status, Throw, OFF,
 };
+pub use houses::Houses;
 pub use kendall::Kendall;
 pub use kendall5::Kendall5;
 pub use options::{OptionKind, OptionSpec, OptionValue, Options};
+pub use pyramid::Pyramid;
 pub use record::{Event, Record, Replay};
+pub use senat::Senat;
 
 use std::fmt;
 use std::str::FromStr;
@@ -160,6 +166,12 @@ rule_sets! {
         "Kendall-style sheet, seed 004 (a 2019 web page of Kendall's rules)";
     Kendall5 => kendall5::Kendall5, "kendall5", "Kendall, five pieces (modern)",
         "modern five-piece Kendall rules, solved exactly elsewhere (reference rule set)";
+    Pyramid => pyramid::Pyramid, "pyramid", "Pyramid Senet (Aronson)",
+        "Pyramid Senet by Peter Aronson, seed 003 (Icehouse pyramids, two four-sided dice)";
+    Senat => senat::Senat, "senat", "Senat, piecepack adaptation of the Fundex rules",
+        "piecepack Senat sheet by Craig Blumer after Fundex Games, seed 001";
+    Houses => houses::Houses, "houses", "Senet of the Houses (Rebirth, Happiness, Water)",
+        "Houses sheet (Rebirth, Happiness, Water), seed 002";
 }
 
 impl fmt::Display for RuleSet {
@@ -270,6 +282,12 @@ impl Game for AnyGame {
     fn position(&self) -> String {
         forward!(self, g => g.position())
     }
+    fn view(&self) -> BoardView {
+        forward!(self, g => g.view())
+    }
+    fn progress(&self) -> [u32; 2] {
+        forward!(self, g => g.progress())
+    }
     fn diagram(&self) -> String {
         forward!(self, g => g.diagram())
     }
@@ -289,6 +307,9 @@ macro_rules! with_game {
         match $any {
             $crate::AnyGame::Kendall($g) => $body,
             $crate::AnyGame::Kendall5($g) => $body,
+            $crate::AnyGame::Pyramid($g) => $body,
+            $crate::AnyGame::Senat($g) => $body,
+            $crate::AnyGame::Houses($g) => $body,
         }
     };
 }

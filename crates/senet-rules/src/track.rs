@@ -2,6 +2,7 @@
 //! bitboards with bit `s` for square `s` (1-30), runs of consecutive pieces, the squares a
 //! move passes, and the board text of the position notation.
 
+use crate::game::{BoardView, CellView, PieceView};
 use crate::{Error, Player, Status, Throw};
 
 /// Squares 1-30 as a bit mask (bit 0 and bits 31.. are never used).
@@ -23,6 +24,22 @@ pub fn between(a: u8, b: u8) -> u32 {
     let below_hi = (1u64 << hi) - 1;
     let upto_lo = (2u64 << lo) - 1;
     (below_hi & !upto_lo) as u32
+}
+
+/// The pieces of `own` that can step `n` squares forward to a square no higher than `limit`
+/// without passing a square of `block` and without landing on a square of `bad`: the
+/// ordinary forward moves of every piece at once.
+#[inline]
+pub fn steps(own: u32, n: u8, limit: u8, block: u32, bad: u32) -> u32 {
+    if n >= limit {
+        return 0;
+    }
+    let mut passes = 0;
+    for k in 1..n {
+        passes |= block >> k;
+    }
+    let sources = (bit(limit - n + 1) - 1) & ALL;
+    own & sources & !passes & !(bad >> n)
 }
 
 /// Squares whose piece has a piece of the same colour on an adjacent square number
@@ -290,4 +307,55 @@ pub fn diagram(men: [u32; 2], total: u32, status: &Status, in_hand: Option<Throw
         },
     });
     out
+}
+
+/// The travel direction of the track games, for legends.
+pub const PATH: &str = "S-shaped track (C1): 1-10 left to right on the top row, 11-20 right to left, 21-30 left to right, then off";
+
+/// The grid cell (row, column) of a track square (C1).
+pub fn cell_of(s: u8) -> (u8, u8) {
+    match s {
+        1..=10 => (0, s - 1),
+        11..=20 => (1, 20 - s),
+        _ => (2, s - 21),
+    }
+}
+
+/// The view of a two-colour track board; `special` names the marked squares.
+pub fn view(men: [u32; 2], total: u32, special: &[(u8, &'static str)]) -> BoardView {
+    let cells = (1..=30u8)
+        .map(|s| {
+            let (row, col) = cell_of(s);
+            let mut pieces = Vec::new();
+            for (i, kind) in [(0usize, 'X'), (1, 'O')] {
+                if men[i] & bit(s) != 0 {
+                    pieces.push(PieceView {
+                        player: i as u8 + 1,
+                        kind,
+                        name: "piece",
+                    });
+                }
+            }
+            CellView {
+                square: s,
+                row,
+                col,
+                label: s.to_string(),
+                special: special.iter().find(|(q, _)| *q == s).map(|(_, m)| *m),
+                pieces,
+            }
+        })
+        .collect();
+    BoardView {
+        rows: 3,
+        cols: 10,
+        cells,
+        off: [
+            (total - men[0].count_ones()) as u8,
+            (total - men[1].count_ones()) as u8,
+        ],
+        captured: [0, 0],
+        path: PATH,
+        notes: Vec::new(),
+    }
 }

@@ -32,6 +32,12 @@ fn every_rule_set_passes_the_conformance_suite() {
             let n = with_game!(&start, g => check_games(g, 1, games))
                 .unwrap_or_else(|e| panic!("{rules} {opts:?}: {e}"));
             assert!(n > games, "{rules}: games too short ({n} decisions)");
+            // The same checks on games the turn cap ends (C5).
+            let mut capped = opts.clone();
+            capped.push("cap=25".into());
+            let start = AnyGame::new(rules, &capped).unwrap();
+            with_game!(&start, g => check_games(g, 1, 20))
+                .unwrap_or_else(|e| panic!("{rules} {capped:?}: {e}"));
         }
     }
 }
@@ -56,6 +62,50 @@ fn c5_every_rule_set_ends_in_a_draw_at_the_cap() {
                     assert!(o.winner.is_some() || o.score.is_some());
                 }
             }
+        }
+    }
+}
+
+#[test]
+fn seeded_playouts_give_the_known_decision_counts() {
+    use senet_rules::conformance::{playout_check, PLAYOUT_CHECK};
+    for &rules in RuleSet::ALL {
+        let start = AnyGame::new(rules, &[] as &[&str]).unwrap();
+        let got = with_game!(&start, g => playout_check(g));
+        let want = PLAYOUT_CHECK
+            .iter()
+            .find(|(id, _)| *id == rules.id())
+            .map(|(_, n)| *n);
+        assert_eq!(
+            Some(got),
+            want,
+            "{rules}: update PLAYOUT_CHECK only for an intended rules change"
+        );
+    }
+}
+
+#[test]
+fn progress_agrees_with_the_board_view() {
+    // The rule sets' fast progress must equal the default computed from `view()`.
+    for &rules in RuleSet::ALL {
+        let start = AnyGame::new(rules, &[] as &[&str]).unwrap();
+        let positions: Vec<AnyGame> = with_game!(&start, g => senet_rules::conformance::corpus(g, 7, 300, true)
+            .into_iter().map(AnyGame::from).collect());
+        for g in positions {
+            let v = g.view();
+            if v.path != senet_rules::track::PATH {
+                continue; // not the common 30-square track
+            }
+            let mut p = [0u32; 2];
+            for c in &v.cells {
+                for piece in &c.pieces {
+                    p[(piece.player - 1) as usize] += c.square as u32;
+                }
+            }
+            for (pi, off) in p.iter_mut().zip(v.off) {
+                *pi += 31 * off as u32;
+            }
+            assert_eq!(g.progress(), p, "{}", g.position());
         }
     }
 }

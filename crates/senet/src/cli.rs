@@ -61,6 +61,9 @@ enum Command {
     Show {
         /// A position string (quote it).
         position: String,
+        /// Print the board as JSON cells (the view front-ends draw) with the status.
+        #[arg(long)]
+        json: bool,
     },
     /// Play a whole game of uniformly random legal moves and print its record (JSON).
     RandomGame {
@@ -72,6 +75,21 @@ enum Command {
         /// An option as NAME=VALUE (repeatable).
         #[arg(long = "option", short = 'o', value_name = "NAME=VALUE")]
         options: Vec<String>,
+    },
+    /// Measure random playouts and decisions per second on one core, per rule set.
+    Bench {
+        /// `all` or a comma-separated list of rule set IDs.
+        #[arg(long, default_value = "all")]
+        rules: String,
+        /// Seconds of measurement per rule set.
+        #[arg(long, default_value_t = 5.0)]
+        seconds: f64,
+        /// Runs per rule set; the median is reported.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
     },
     /// Check a game record move by move; print the final position and the result.
     Replay {
@@ -147,9 +165,14 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
                 g.position()
             })
         }
-        Command::Show { position } => {
+        Command::Show { position, json } => {
             let g: AnyGame = position.parse()?;
-            Ok(g.diagram())
+            Ok(if json {
+                json!({ "position": g.position(), "status": status_json(&g), "board": g.view() })
+                    .to_string()
+            } else {
+                g.diagram()
+            })
         }
         Command::RandomGame {
             rules,
@@ -161,6 +184,12 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
             Ok(random_game(g, seed).to_json())
         }
         Command::Replay { file, json } => replay(&file, json),
+        Command::Bench {
+            rules,
+            seconds,
+            runs,
+            json,
+        } => crate::bench::run(&rules, seconds, runs, json),
         Command::Bots(c) => crate::botcmd::dispatch(c),
     }
 }
@@ -248,8 +277,9 @@ pub fn move_json(
     };
     let mut v = json!({
         "move": before.move_string(m),
-        "from": if m.is_pass() { Value::Null } else { square(m.from) },
-        "to": if m.is_pass() { Value::Null } else { square(m.to) },
+        // Decisions that move no piece (pass, declining leftover steps) have no squares.
+        "from": if m.from == 0 { Value::Null } else { square(m.from) },
+        "to": if m.to == 0 { Value::Null } else { square(m.to) },
         "kinds": e.names(),
         "turn_continues": e.turn_continues,
         "position": after.position(),

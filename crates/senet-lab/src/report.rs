@@ -1,0 +1,254 @@
+//! Aggregates per rule set, and the report files: `report.md`, `report.json`, SVG plots.
+
+use crate::stats::GameStats;
+use serde::Serialize;
+
+/// Mean, median and 90th percentile of a count per game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    /// Arithmetic mean.
+    pub mean: f64,
+    /// Median (lower middle for even counts).
+    pub median: f64,
+    /// 90th percentile (nearest rank).
+    pub p90: f64,
+}
+
+impl Summary {
+    /// Summarises values (at least one).
+    pub fn of(values: &[u32]) -> Summary {
+        let mut v = values.to_vec();
+        v.sort_unstable();
+        let n = v.len().max(1);
+        let mean = v.iter().map(|&x| x as f64).sum::<f64>() / n as f64;
+        let rank = |q: f64| {
+            v.get(((q * n as f64).ceil() as usize).clamp(1, n) - 1)
+                .copied()
+                .unwrap_or(0) as f64
+        };
+        Summary {
+            mean,
+            median: rank(0.5),
+            p90: rank(0.9),
+        }
+    }
+}
+
+/// A proportion with its 95% Wilson score interval.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Rate {
+    /// Successes / trials.
+    pub rate: f64,
+    /// Lower end of the 95% interval.
+    pub low: f64,
+    /// Upper end of the 95% interval.
+    pub high: f64,
+}
+
+impl Rate {
+    /// `wins` out of `n` (draws count half, as `half`).
+    pub fn wilson(wins: f64, n: f64) -> Rate {
+        if n == 0.0 {
+            return Rate {
+                rate: 0.0,
+                low: 0.0,
+                high: 1.0,
+            };
+        }
+        let z = 1.959_963_984_540_054;
+        let p = wins / n;
+        let d = 1.0 + z * z / n;
+        let c = (p + z * z / (2.0 * n)) / d;
+        let h = z * ((p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt()) / d;
+        Rate {
+            rate: p,
+            low: (c - h).max(0.0),
+            high: (c + h).min(1.0),
+        }
+    }
+}
+
+/// Everything measured for one rule set (with its options and bots).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RuleSetReport {
+    /// Rule set ID.
+    pub rules: String,
+    /// Non-default options, `NAME=VALUE`.
+    pub options: Vec<String>,
+    /// The bots of the first and second seat (games alternate seats in duplicate pairs).
+    pub bots: [String; 2],
+    /// Games played.
+    pub games: u32,
+    /// The first player's share of points (win 1, draw 1/2) with its 95% interval.
+    pub first_player: Rate,
+    /// Draws (including cap hits).
+    pub draws: u32,
+    /// Games ended by the turn cap.
+    pub cap_hits: u32,
+    /// Decisions per game.
+    pub decisions: Summary,
+    /// Turns per game.
+    pub turns: Summary,
+    /// Captures per game.
+    pub captures: Summary,
+    /// Swaps per game.
+    pub swaps: Summary,
+    /// Pieces sent back per game.
+    pub sent_back: Summary,
+    /// Backward moves per game.
+    pub backward: Summary,
+    /// Forfeited throws per game.
+    pub forfeits: Summary,
+    /// Bonus throws per game.
+    pub bonus: Summary,
+    /// Falls into the water per game.
+    pub traps: Summary,
+    /// Lead changes per game.
+    pub lead_changes: Summary,
+    /// For scored rule sets: the winner's score and the margin.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scores: Option<ScoreSummary>,
+    /// Decisions of every game, for the length plot.
+    #[serde(skip)]
+    pub lengths: Vec<u32>,
+}
+
+/// The score distribution of a scored rule set.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScoreSummary {
+    /// The first player's points per game.
+    pub first: Summary,
+    /// The second player's points per game.
+    pub second: Summary,
+    /// |first - second| per game.
+    pub margin: Summary,
+    /// Counts of each margin, smallest first: (margin, games).
+    pub margins: Vec<(u32, u32)>,
+}
+
+impl RuleSetReport {
+    /// Aggregates the games of one configuration.
+    pub fn new(
+        rules: &str,
+        options: Vec<String>,
+        bots: [String; 2],
+        games: &[GameStats],
+    ) -> RuleSetReport {
+        let col = |f: fn(&GameStats) -> u32| Summary::of(&games.iter().map(f).collect::<Vec<_>>());
+        let n = games.len() as u32;
+        let first_wins = games.iter().filter(|g| g.winner == Some(1)).count() as f64;
+        let draws = games.iter().filter(|g| g.winner.is_none()).count() as u32;
+        let scored: Vec<[u32; 2]> = games.iter().filter_map(|g| g.score).collect();
+        let scores = (!scored.is_empty()).then(|| {
+            let margins: Vec<u32> = scored.iter().map(|s| s[0].abs_diff(s[1])).collect();
+            let mut counts: Vec<(u32, u32)> = Vec::new();
+            let mut sorted = margins.clone();
+            sorted.sort_unstable();
+            for m in sorted {
+                match counts.last_mut() {
+                    Some((k, c)) if *k == m => *c += 1,
+                    _ => counts.push((m, 1)),
+                }
+            }
+            ScoreSummary {
+                first: Summary::of(&scored.iter().map(|s| s[0]).collect::<Vec<_>>()),
+                second: Summary::of(&scored.iter().map(|s| s[1]).collect::<Vec<_>>()),
+                margin: Summary::of(&margins),
+                margins: counts,
+            }
+        });
+        RuleSetReport {
+            rules: rules.into(),
+            options,
+            bots,
+            games: n,
+            first_player: Rate::wilson(first_wins + draws as f64 / 2.0, n as f64),
+            draws,
+            cap_hits: games.iter().filter(|g| g.capped).count() as u32,
+            decisions: col(|g| g.decisions),
+            turns: col(|g| g.turns),
+            captures: col(|g| g.captures),
+            swaps: col(|g| g.swaps),
+            sent_back: col(|g| g.sent_back),
+            backward: col(|g| g.backward),
+            forfeits: col(|g| g.forfeits),
+            bonus: col(|g| g.bonus),
+            traps: col(|g| g.traps),
+            lead_changes: col(|g| g.lead_changes),
+            scores,
+            lengths: games.iter().map(|g| g.decisions).collect(),
+        }
+    }
+
+    /// A label such as `houses (swap=true)`.
+    pub fn label(&self) -> String {
+        if self.options.is_empty() {
+            self.rules.clone()
+        } else {
+            format!("{} ({})", self.rules, self.options.join(","))
+        }
+    }
+}
+
+fn pct(r: &Rate) -> String {
+    format!(
+        "{:.1}% [{:.1}, {:.1}]",
+        100.0 * r.rate,
+        100.0 * r.low,
+        100.0 * r.high
+    )
+}
+
+fn s3(s: &Summary) -> String {
+    format!("{:.1} / {} / {}", s.mean, s.median, s.p90)
+}
+
+/// The Markdown report: one table comparing the rule sets, then score distributions.
+pub fn markdown(title: &str, command: &str, reports: &[RuleSetReport]) -> String {
+    let mut md = format!("# {title}\n\nMade by `{command}`. Same seed, same report.\n\n");
+    md.push_str("First player: share of points of the side that moves first (win 1, draw 1/2), with its 95% Wilson interval. Counts per game are mean / median / 90th percentile.\n\n");
+    md.push_str("| rule set | bots | games | first player | draws (cap) | decisions | turns | captures | swaps | sent back | backward | forfeits | bonus throws | water | lead changes |\n");
+    md.push_str("|---|---|---:|---|---:|---|---|---|---|---|---|---|---|---|---|\n");
+    for r in reports {
+        md.push_str(&format!(
+            "| {} | {} vs {} | {} | {} | {} ({}) | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            r.label(),
+            r.bots[0],
+            r.bots[1],
+            r.games,
+            pct(&r.first_player),
+            r.draws,
+            r.cap_hits,
+            s3(&r.decisions),
+            s3(&r.turns),
+            s3(&r.captures),
+            s3(&r.swaps),
+            s3(&r.sent_back),
+            s3(&r.backward),
+            s3(&r.forfeits),
+            s3(&r.bonus),
+            s3(&r.traps),
+            s3(&r.lead_changes),
+        ));
+    }
+    let scored: Vec<&RuleSetReport> = reports.iter().filter(|r| r.scores.is_some()).collect();
+    if !scored.is_empty() {
+        md.push_str("\n## Scores\n\n| rule set | bots | first player's points | second player's points | margin | margins (margin: games) |\n|---|---|---|---|---|---|\n");
+        for r in scored {
+            let s = r.scores.as_ref().expect("filtered");
+            let dist: Vec<String> = s.margins.iter().map(|(m, c)| format!("{m}: {c}")).collect();
+            md.push_str(&format!(
+                "| {} | {} vs {} | {} | {} | {} | {} |\n",
+                r.label(),
+                r.bots[0],
+                r.bots[1],
+                s3(&s.first),
+                s3(&s.second),
+                s3(&s.margin),
+                dist.join(", ")
+            ));
+        }
+    }
+    md.push_str("\n## Plots\n\n![game length](lengths.svg)\n\n![first-player advantage](first_player.svg)\n\n![events per game](events.svg)\n");
+    md
+}
