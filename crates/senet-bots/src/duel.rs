@@ -217,8 +217,8 @@ pub fn run_match(cfg: &MatchConfig, progress: &(dyn Fn() + Sync)) -> Result<Matc
     if cfg.pairs == 0 {
         return Err("a match needs at least one pair".into());
     }
-    if !matches!(cfg.start.status(), Status::Throw(_)) {
-        return Err("a match starts from a position awaiting a throw".into());
+    if matches!(cfg.start.status(), Status::Over(_)) {
+        return Err("a match cannot start from a finished game".into());
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)

@@ -17,16 +17,18 @@ pub const LADDER: [&str; 5] = [
     "expectimax:3",
 ];
 
-/// Extra matches of the ladder document: MCTS against the search bots, and the tuned
-/// evaluator against the hand-set one.
-pub const EXTRA: [(&str, &str); 3] = [
-    ("mcts:1000", "expectimax:1"),
+/// Extra matches of the ladder document: the bar for `expectimax:2`, the beginner
+/// level against `random`, MCTS against expectimax, and the tuned evaluator against the
+/// hand-set one.
+pub const EXTRA: [(&str, &str); 4] = [
+    ("expectimax:2", "greedy"),
+    ("beginner", "random"),
     ("mcts:1000", "expectimax:2"),
-    ("expectimax:2", "expectimax:2@hand"),
+    ("greedy", "greedy@hand"),
 ];
 
 /// Bots timed besides the ladder's.
-pub const EXTRA_TIMED: [&str; 2] = ["mcts:1000", "expectimax:2@hand"];
+pub const EXTRA_TIMED: [&str; 2] = ["mcts:1000", "beginner"];
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -273,7 +275,84 @@ pub fn document(cfg: &LadderConfig, ladders: &[RuleLadder], command: &str) -> St
         pairs = cfg.pairs,
         seed = cfg.seed,
     ));
+    s.push_str(&bars(ladders));
     s.push_str(&markdown(cfg, ladders));
+    s
+}
+
+fn find<'a>(l: &'a RuleLadder, a: &str, b: &str) -> Option<&'a MatchResult> {
+    l.matches.iter().find(|m| m.a == a && m.b == b)
+}
+
+/// The bars, checked against the measurements.
+pub fn bars(ladders: &[RuleLadder]) -> String {
+    let mut s = String::from("### The bars\n\n| bar | measured | met? |\n|---|---|---|\n");
+    let yes = |ok: bool| if ok { "yes" } else { "**no**" };
+    for l in ladders {
+        let id = l.rules.id();
+        let steps: Vec<String> = LADDER
+            .windows(2)
+            .map(|w| match find(l, w[1], w[0]) {
+                Some(m) => format!(
+                    "{} > {}: {}{}",
+                    w[1],
+                    w[0],
+                    pct(m.a_rate),
+                    if m.a_significantly_better() {
+                        ""
+                    } else {
+                        " (not significant)"
+                    }
+                ),
+                None => format!("{} > {}: not run", w[1], w[0]),
+            })
+            .collect();
+        let all = LADDER
+            .windows(2)
+            .all(|w| find(l, w[1], w[0]).is_some_and(|m| m.a_significantly_better()));
+        s.push_str(&format!(
+            "| `{id}`: every step of the ladder significant at 95% | {} | {} |\n",
+            steps.join("; "),
+            yes(all)
+        ));
+        if l.rules == RuleSet::Kendall5 {
+            if let Some(m) = find(l, "greedy", "random") {
+                s.push_str(&format!(
+                    "| `kendall5`: greedy beats random in at least 68% | {} ({} – {}) | {} |\n",
+                    pct(m.a_rate),
+                    pct(m.ci95.0),
+                    pct(m.ci95.1),
+                    yes(m.a_rate >= 0.68)
+                ));
+            }
+            if let Some(m) = find(l, "expectimax:2", "greedy") {
+                s.push_str(&format!(
+                    "| `kendall5`: expectimax:2 beats greedy in at least 60% | {} ({} – {}) | {} |\n",
+                    pct(m.a_rate),
+                    pct(m.ci95.0),
+                    pct(m.ci95.1),
+                    yes(m.a_rate >= 0.60)
+                ));
+            }
+            if let Some(t) = l.timings.iter().find(|t| t.bot == "expectimax:3") {
+                s.push_str(&format!(
+                    "| `kendall5`: expectimax:3 at most 0.5 ms median per move, one core | {} CPU ({} wall) | {} |\n",
+                    micros(t.median_micros),
+                    micros(t.median_wall_micros),
+                    yes(t.median_micros <= 500.0)
+                ));
+            }
+        }
+        if let Some(t) = l.timings.iter().find(|t| t.bot == "expectimax:2") {
+            s.push_str(&format!(
+                "| `{id}`: expectimax:2 under 10 ms median per move | {} CPU ({} wall) | {} |\n",
+                micros(t.median_micros),
+                micros(t.median_wall_micros),
+                yes(t.median_micros < 10_000.0)
+            ));
+        }
+    }
+    s.push('\n');
     s
 }
 

@@ -88,6 +88,22 @@ macro_rules! dispatch {
                 let $e = &$crate::weights::KENDALL_HAND;
                 $body
             }
+            (senet_rules::AnyGame::Senat($g), K::Tuned) => {
+                let $e = &$crate::weights::SENAT;
+                $body
+            }
+            (senet_rules::AnyGame::Senat($g), K::Hand) => {
+                let $e = &$crate::weights::SENAT_HAND;
+                $body
+            }
+            (senet_rules::AnyGame::Houses($g), K::Tuned) => {
+                let $e = &$crate::weights::HOUSES;
+                $body
+            }
+            (senet_rules::AnyGame::Houses($g), K::Hand) => {
+                let $e = &$crate::weights::HOUSES_HAND;
+                $body
+            }
             #[allow(unreachable_patterns)]
             (_, _) => {
                 senet_rules::with_game!($any, $g => { let $e = &$crate::eval::Census; $body })
@@ -164,13 +180,20 @@ impl Level {
         }
     }
 
-    /// The bot the level stands for (see `docs/bots.md` for the measurements).
-    pub fn kind(self) -> BotKind {
+    /// The bot the level stands for, chosen by measurement (see `docs/bots.md`):
+    /// - `beginner`: `greedy@census`, greedy with the generic evaluator: it bears off and
+    ///   captures when it can but has no sense of the board (beats `random` only narrowly);
+    /// - `casual`: `greedy` with the rule set's tuned evaluator (beats `random` by far);
+    /// - `strong`: `expectimax:2`, a small but significant step above `greedy`, in well
+    ///   under a millisecond;
+    /// - `expert`: `expectimax:3`, the strongest bot measured that stays near half a
+    ///   millisecond per move (`mcts:1000` is no stronger and slower).
+    pub fn spec(self) -> (BotKind, EvalKind) {
         match self {
-            Level::Beginner => BotKind::Random,
-            Level::Casual => BotKind::Greedy,
-            Level::Strong => BotKind::Expectimax(1),
-            Level::Expert => BotKind::Expectimax(3),
+            Level::Beginner => (BotKind::Greedy, EvalKind::Census),
+            Level::Casual => (BotKind::Greedy, EvalKind::Tuned),
+            Level::Strong => (BotKind::Expectimax(2), EvalKind::Tuned),
+            Level::Expert => (BotKind::Expectimax(3), EvalKind::Tuned),
         }
     }
 }
@@ -214,10 +237,10 @@ impl FromStr for BotSpec {
                     (N iterations), or the levels beginner, casual, strong, expert; add \
                     @census or @hand to use another evaluator";
         let (name, eval) = match s.trim().split_once('@') {
-            None => (s.trim(), EvalKind::Tuned),
-            Some((n, "census")) => (n, EvalKind::Census),
-            Some((n, "hand")) => (n, EvalKind::Hand),
-            Some((n, "tuned")) => (n, EvalKind::Tuned),
+            None => (s.trim(), None),
+            Some((n, "census")) => (n, Some(EvalKind::Census)),
+            Some((n, "hand")) => (n, Some(EvalKind::Hand)),
+            Some((n, "tuned")) => (n, Some(EvalKind::Tuned)),
             Some((_, e)) => {
                 return Err(format!(
                     "unknown evaluator {e:?} in bot {s:?}: use @census, @hand or @tuned"
@@ -232,7 +255,7 @@ impl FromStr for BotSpec {
         };
         let level = Level::ALL.iter().copied().find(|l| l.id() == name);
         let kind = match (name.split_once(':'), level) {
-            (_, Some(l)) => l.kind(),
+            (_, Some(l)) => l.spec().0,
             (None, _) if name == "random" => BotKind::Random,
             (None, _) if name == "greedy" => BotKind::Greedy,
             (None, _) if name == "expectimax" => BotKind::Expectimax(2),
@@ -243,6 +266,8 @@ impl FromStr for BotSpec {
             }
             _ => return Err(format!("unknown bot {s:?}; {help}")),
         };
+        // A level brings its evaluator; a suffix overrides it.
+        let eval = eval.unwrap_or(level.map_or(EvalKind::Tuned, |l| l.spec().1));
         Ok(BotSpec { kind, eval, level })
     }
 }
@@ -258,8 +283,12 @@ impl fmt::Display for BotSpec {
                 BotKind::Mcts(n) => write!(f, "mcts:{n}")?,
             },
         }
+        let default = self.level.map_or(EvalKind::Tuned, |l| l.spec().1);
+        if self.eval == default {
+            return Ok(());
+        }
         match self.eval {
-            EvalKind::Tuned => Ok(()),
+            EvalKind::Tuned => f.write_str("@tuned"),
             EvalKind::Hand => f.write_str("@hand"),
             EvalKind::Census => f.write_str("@census"),
         }
