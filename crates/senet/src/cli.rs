@@ -99,6 +99,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    #[command(flatten)]
+    Bots(crate::botcmd::BotCommand),
 }
 
 /// Runs the command line; returns the process exit code.
@@ -188,6 +190,7 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
             runs,
             json,
         } => crate::bench::run(&rules, seconds, runs, json),
+        Command::Bots(c) => crate::botcmd::dispatch(c),
     }
 }
 

@@ -2,6 +2,7 @@
 //! README; JSON output is for programs, the rest for people.
 
 mod bench;
+mod botcmd;
 mod cli;
 
 fn main() {

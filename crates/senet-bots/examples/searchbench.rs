@@ -1,0 +1,105 @@
+//! Times expectimax variants on positions from greedy self-play (one thread).
+//! `cargo run --release -p senet-bots --example searchbench -- kendall5 3 400`
+use senet_bots::ladder::timing_positions;
+use senet_bots::search::{SearchOptions, Searcher};
+use senet_rules::{AnyGame, RuleSet};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let rules: RuleSet = args.get(1).map_or("kendall5", |s| s).parse().unwrap();
+    let depth: u32 = args.get(2).map_or(3, |s| s.parse().unwrap());
+    let n: usize = args.get(3).map_or(400, |s| s.parse().unwrap());
+    let start = AnyGame::new(rules, &[] as &[&str]).unwrap();
+    let pos = timing_positions(&start, n, 1);
+    let base = senet_bots::BotSpec::search_options(depth);
+    let variants: Vec<(&str, SearchOptions)> = vec![
+        ("default", base),
+        (
+            "bounds-root",
+            SearchOptions {
+                exact_root: false,
+                ..base
+            },
+        ),
+        (
+            "no-star2",
+            SearchOptions {
+                star2: false,
+                ..base
+            },
+        ),
+        (
+            "no-star2 bounds-root",
+            SearchOptions {
+                star2: false,
+                exact_root: false,
+                ..base
+            },
+        ),
+        (
+            "no-order",
+            SearchOptions {
+                ordering: false,
+                ..base
+            },
+        ),
+        (
+            "order2",
+            SearchOptions {
+                order_depth: 2,
+                ..base
+            },
+        ),
+        (
+            "order2 bounds-root",
+            SearchOptions {
+                order_depth: 2,
+                exact_root: false,
+                ..base
+            },
+        ),
+        (
+            "no-star2 order2 bounds-root",
+            SearchOptions {
+                order_depth: 2,
+                star2: false,
+                exact_root: false,
+                ..base
+            },
+        ),
+        (
+            "tt12",
+            SearchOptions {
+                tt_bits: 12,
+                ..base
+            },
+        ),
+        ("tt0", SearchOptions { tt_bits: 0, ..base }),
+        ("plain", SearchOptions::plain(depth)),
+    ];
+    let only = args.get(4).cloned();
+    for (name, opt) in variants {
+        if only.as_deref().is_some_and(|o| o != name) {
+            continue;
+        }
+        let mut times = Vec::new();
+        let mut nodes = 0u64;
+        let mut s5 = Searcher::new(opt.tt_bits);
+        let mut s4 = Searcher::new(opt.tt_bits);
+        for g in &pos {
+            let (r, _, cpu) = senet_bots::duel::timed(|| match g {
+                AnyGame::Kendall5(k) => s5.search(k, &senet_bots::weights::KENDALL5, &opt),
+                AnyGame::Kendall(k) => s4.search(k, &senet_bots::weights::KENDALL, &opt),
+                #[allow(unreachable_patterns)]
+                _ => panic!("searchbench knows kendall and kendall5"),
+            });
+            times.push(cpu);
+            nodes += r.nodes;
+        }
+        let med = senet_bots::duel::median(&mut times);
+        println!(
+            "{name:<22} median CPU {med:>9.1} us  mean nodes {:>9.0}",
+            nodes as f64 / pos.len() as f64
+        );
+    }
+}

@@ -1,0 +1,300 @@
+//! Duplicate matches: pairs of games that share one throw sequence with the seats swapped,
+//! played in parallel (rayon), with A's win rate and its 95% confidence interval.
+//!
+//! In a pair, game 1 seats A first and B second, game 2 the other way round, and both draw
+//! their throws from the same seeded stream (the k-th throw of either game comes from the same
+//! random number), so a run of lucky throws helps each bot once. The confidence interval is
+//! computed over pairs (each pair's mean score is one sample), which is what makes duplicate
+//! pairs need fewer games than independent ones.
+//!
+//! A decision with a single legal move (forced, or a forfeit) is played without asking the
+//! bot, and is not timed: the timings are of real choices only. Each choice is timed twice:
+//! wall time, and the CPU time of the thread that ran it (what one core spends on it, which
+//! other programs on a busy machine hardly disturb).
+
+use crate::{Bot, BotSpec};
+use rand::{RngCore, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use rayon::prelude::*;
+use senet_rules::{AnyGame, Game, MoveList, Player, Status, Throw};
+use std::time::Instant;
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The start position (a rule set with its options).
+    pub start: AnyGame,
+    /// Bot A.
+    pub a: BotSpec,
+    /// Bot B.
+    pub b: BotSpec,
+    /// Number of duplicate pairs (two games each).
+    pub pairs: u32,
+    /// Seed of the throw sequences and of the bots' own randomness.
+    pub seed: u64,
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+}
+
+/// One game of a match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    /// Whether A was the first player.
+    pub a_first: bool,
+    /// The winner's seat, `None` for a draw.
+    pub winner: Option<Player>,
+    /// Whether the turn cap ended the game.
+    pub capped: bool,
+    /// Decisions played (forfeits included).
+    pub decisions: u32,
+    /// Every throw, in order.
+    pub throws: Vec<Throw>,
+    /// Wall-clock microseconds of each timed choice of A and of B.
+    pub micros: [Vec<f64>; 2],
+    /// Thread CPU microseconds of each timed choice of A and of B.
+    pub cpu_micros: [Vec<f64>; 2],
+}
+
+impl GameRecord {
+    /// A's points: 1 for a win, 1/2 for a draw.
+    pub fn a_points(&self) -> f64 {
+        match self.winner {
+            None => 0.5,
+            Some(w) => {
+                if (w == Player::First) == self.a_first {
+                    1.0
+                } else {
+                    0.0
+                }
+            }
+        }
+    }
+}
+
+/// The result of a match.
+#[derive(Clone, Debug)]
+pub struct MatchResult {
+    /// Bot A's name.
+    pub a: String,
+    /// Bot B's name.
+    pub b: String,
+    /// The rule set.
+    pub rules: String,
+    /// The pairs, two games each (A first, then B first).
+    pub pairs: Vec<[GameRecord; 2]>,
+    /// A's wins.
+    pub a_wins: u32,
+    /// B's wins.
+    pub b_wins: u32,
+    /// Draws (turn cap).
+    pub draws: u32,
+    /// A's score rate: (wins + draws / 2) / games.
+    pub a_rate: f64,
+    /// 95% confidence interval of `a_rate`, over pair means (normal approximation).
+    pub ci95: (f64, f64),
+    /// Mean decisions per game.
+    pub avg_length: f64,
+    /// Median wall-clock microseconds per timed choice of A and of B.
+    pub median_micros: [f64; 2],
+    /// Median thread CPU microseconds per timed choice of A and of B.
+    pub median_cpu_micros: [f64; 2],
+    /// Number of timed choices of A and of B.
+    pub timed_moves: [usize; 2],
+    /// Wins of the first player (either bot), to show the seat advantage.
+    pub first_player_wins: u32,
+}
+
+impl MatchResult {
+    /// Whether A is better than B at 95% (the interval lies above 1/2).
+    pub fn a_significantly_better(&self) -> bool {
+        self.ci95.0 > 0.5
+    }
+}
+
+/// SplitMix64 finalizer, to derive independent seeds.
+pub fn mix(a: u64, b: u64) -> u64 {
+    let mut z = a ^ b.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Runs `f`, returning its result with the wall-clock and thread CPU microseconds taken.
+pub fn timed<T>(f: impl FnOnce() -> T) -> (T, f64, f64) {
+    let c0 = cpu_time::ThreadTime::try_now().ok();
+    let t0 = Instant::now();
+    let r = f();
+    let wall = t0.elapsed().as_secs_f64() * 1e6;
+    let cpu = c0.map_or(wall, |c| c.elapsed().as_secs_f64() * 1e6);
+    (r, wall, cpu)
+}
+
+/// Plays one game: `bots[0]` is the first player, `bots[1]` the second. Throws come from a
+/// stream seeded with `throw_seed`; the bots' seed for a decision is derived from
+/// `bot_seed` and the decision number. `a_first` only labels the record.
+pub fn play_game(
+    start: &AnyGame,
+    bots: [&mut dyn Bot; 2],
+    throw_seed: u64,
+    bot_seed: u64,
+    a_first: bool,
+) -> GameRecord {
+    let mut rng = Pcg64Mcg::seed_from_u64(throw_seed);
+    let mut g = *start;
+    let mut throws = Vec::new();
+    let mut micros = [Vec::new(), Vec::new()];
+    let mut cpu_micros = [Vec::new(), Vec::new()];
+    let mut ms = MoveList::new();
+    loop {
+        match g.status() {
+            Status::Throw(_) => {
+                let t = g.throw_dist().sample(rng.next_u32());
+                g.set_throw_unchecked(t);
+                throws.push(t);
+            }
+            Status::Move(p) => {
+                ms.clear();
+                g.legal_moves(&mut ms);
+                let m = if ms.len() == 1 {
+                    ms[0]
+                } else {
+                    let seed = mix(bot_seed, g.decisions() as u64);
+                    let (c, wall, cpu) = timed(|| bots[p.index()].choose(&g, seed));
+                    // Record times by bot (A = 0), not by seat.
+                    let who = if (p == Player::First) == a_first {
+                        0
+                    } else {
+                        1
+                    };
+                    micros[who].push(wall);
+                    cpu_micros[who].push(cpu);
+                    assert!(ms.contains(&c.best), "bot played an illegal move");
+                    c.best
+                };
+                g.play_unchecked(m);
+            }
+            Status::Over(o) => {
+                return GameRecord {
+                    a_first,
+                    winner: o.winner,
+                    capped: o.capped,
+                    decisions: g.decisions(),
+                    throws,
+                    micros,
+                    cpu_micros,
+                }
+            }
+        }
+    }
+}
+
+/// Plays duplicate pair `i` of a match with the given bots.
+pub fn play_pair(cfg: &MatchConfig, i: u32, a: &mut dyn Bot, b: &mut dyn Bot) -> [GameRecord; 2] {
+    let throw_seed = mix(cfg.seed, 2 * i as u64 + 1);
+    let bot_seed = mix(cfg.seed, 2 * i as u64 + 2);
+    let g1 = play_game(&cfg.start, [&mut *a, &mut *b], throw_seed, bot_seed, true);
+    let g2 = play_game(&cfg.start, [&mut *b, &mut *a], throw_seed, bot_seed, false);
+    [g1, g2]
+}
+
+/// The median of some numbers (0 for none).
+pub fn median(xs: &mut [f64]) -> f64 {
+    if xs.is_empty() {
+        return 0.0;
+    }
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
+}
+
+/// Plays a match. `progress` is called once per finished pair (from worker threads).
+/// The games and scores depend only on the configuration, never on the number of threads.
+pub fn run_match(cfg: &MatchConfig, progress: &(dyn Fn() + Sync)) -> Result<MatchResult, String> {
+    if cfg.pairs == 0 {
+        return Err("a match needs at least one pair".into());
+    }
+    if matches!(cfg.start.status(), Status::Over(_)) {
+        return Err("a match cannot start from a finished game".into());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()
+        .map_err(|e| format!("cannot start the worker threads: {e}"))?;
+    let pairs: Vec<[GameRecord; 2]> = pool.install(|| {
+        (0..cfg.pairs)
+            .into_par_iter()
+            .map_init(
+                || (cfg.a.build(), cfg.b.build()),
+                |(a, b), i| {
+                    let r = play_pair(cfg, i, a.as_mut(), b.as_mut());
+                    progress();
+                    r
+                },
+            )
+            .collect()
+    });
+    Ok(summarize(cfg, pairs))
+}
+
+/// The statistics of a match from its games.
+pub fn summarize(cfg: &MatchConfig, pairs: Vec<[GameRecord; 2]>) -> MatchResult {
+    let (mut a_wins, mut b_wins, mut draws, mut first) = (0, 0, 0, 0);
+    let mut len = 0.0;
+    let mut means = Vec::with_capacity(pairs.len());
+    let mut times: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    let mut cpu: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    for pair in &pairs {
+        let mut s = 0.0;
+        for g in pair {
+            let pts = g.a_points();
+            s += pts;
+            if g.winner.is_none() {
+                draws += 1;
+            } else if pts == 1.0 {
+                a_wins += 1;
+            } else {
+                b_wins += 1;
+            }
+            if g.winner == Some(Player::First) {
+                first += 1;
+            }
+            len += g.decisions as f64;
+            times[0].extend_from_slice(&g.micros[0]);
+            times[1].extend_from_slice(&g.micros[1]);
+            cpu[0].extend_from_slice(&g.cpu_micros[0]);
+            cpu[1].extend_from_slice(&g.cpu_micros[1]);
+        }
+        means.push(s / 2.0);
+    }
+    let n = means.len() as f64;
+    let mean = means.iter().sum::<f64>() / n;
+    let var = if means.len() > 1 {
+        means.iter().map(|m| (m - mean) * (m - mean)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.25
+    };
+    let half = 1.96 * (var / n).sqrt();
+    let timed_moves = [times[0].len(), times[1].len()];
+    let median_micros = [median(&mut times[0]), median(&mut times[1])];
+    let median_cpu_micros = [median(&mut cpu[0]), median(&mut cpu[1])];
+    MatchResult {
+        a: cfg.a.to_string(),
+        b: cfg.b.to_string(),
+        rules: cfg.start.rules().id().to_string(),
+        a_wins,
+        b_wins,
+        draws,
+        a_rate: mean,
+        ci95: ((mean - half).max(0.0), (mean + half).min(1.0)),
+        avg_length: len / (2.0 * n),
+        median_micros,
+        median_cpu_micros,
+        timed_moves,
+        first_player_wins: first,
+        pairs,
+    }
+}

@@ -1,0 +1,364 @@
+//! The ladder of `docs/bots.md`: per rule set, duplicate matches between neighbours of
+//! random < greedy < expectimax:1 < expectimax:2 < expectimax:3, each step tested at 95%,
+//! and the time per move of every bot on one thread.
+
+use crate::duel::{median, mix, run_match, timed, MatchConfig, MatchResult};
+use crate::{Bot, BotSpec};
+use rand::{RngCore, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use senet_rules::{AnyGame, Game, MoveList, RuleSet, Status};
+
+/// The bots of the ladder, weakest first.
+pub const LADDER: [&str; 5] = [
+    "random",
+    "greedy",
+    "expectimax:1",
+    "expectimax:2",
+    "expectimax:3",
+];
+
+/// Extra matches of the ladder document: the issue's bar for `expectimax:2`, the beginner
+/// level against `random`, MCTS against expectimax, and the tuned evaluator against the
+/// hand-set one.
+pub const EXTRA: [(&str, &str); 4] = [
+    ("expectimax:2", "greedy"),
+    ("beginner", "random"),
+    ("mcts:1000", "expectimax:2"),
+    ("greedy", "greedy@hand"),
+];
+
+/// Bots timed besides the ladder's.
+pub const EXTRA_TIMED: [&str; 2] = ["mcts:1000", "beginner"];
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct LadderConfig {
+    /// The rule sets (default options).
+    pub rules: Vec<RuleSet>,
+    /// Duplicate pairs per match.
+    pub pairs: u32,
+    /// Pairs per match for some rule sets instead of `pairs` (for the rule sets whose deep
+    /// searches are slow).
+    pub pairs_for: Vec<(RuleSet, u32)>,
+    /// Seed of every match.
+    pub seed: u64,
+    /// Worker threads for the matches (0: one per core).
+    pub threads: usize,
+    /// Positions for the timings (one thread).
+    pub timing_positions: usize,
+    /// Extra matches `(a, b)` played on every rule set (e.g. MCTS against expectimax).
+    pub extra: Vec<(String, String)>,
+    /// Bots timed besides the ladder's.
+    pub extra_timed: Vec<String>,
+}
+
+/// The time per move of one bot.
+#[derive(Clone, Debug)]
+pub struct Timing {
+    /// The bot.
+    pub bot: String,
+    /// Median thread CPU microseconds per move.
+    pub median_micros: f64,
+    /// 90th percentile of the same.
+    pub p90_micros: f64,
+    /// Median wall-clock microseconds per move.
+    pub median_wall_micros: f64,
+    /// Mean nodes (or iterations) per move.
+    pub mean_nodes: f64,
+}
+
+/// The ladder of one rule set.
+#[derive(Clone, Debug)]
+pub struct RuleLadder {
+    /// The rule set.
+    pub rules: RuleSet,
+    /// The matches of neighbours on the ladder, then the extra matches.
+    pub matches: Vec<MatchResult>,
+    /// Time per move of each bot.
+    pub timings: Vec<Timing>,
+}
+
+/// Positions awaiting a real choice (two or more legal moves), from seeded `greedy`
+/// self-play games of a rule set, for timings.
+pub fn timing_positions(start: &AnyGame, n: usize, seed: u64) -> Vec<AnyGame> {
+    let mut out = Vec::new();
+    let mut bot = "greedy".parse::<BotSpec>().expect("bot").build();
+    let mut ms = MoveList::new();
+    let mut game = 0u64;
+    while out.len() < n {
+        game += 1;
+        let mut rng = Pcg64Mcg::seed_from_u64(mix(seed, game));
+        let mut g = *start;
+        let mut k = 0u64;
+        loop {
+            match g.status() {
+                Status::Throw(_) => {
+                    let t = g.throw_dist().sample(rng.next_u32());
+                    g.set_throw_unchecked(t);
+                }
+                Status::Move(_) => {
+                    ms.clear();
+                    g.legal_moves(&mut ms);
+                    if ms.len() > 1 {
+                        k += 1;
+                        // Every third real choice, to spread the sample over the game.
+                        if k.is_multiple_of(3) && out.len() < n {
+                            out.push(g);
+                        }
+                        let c = bot.choose(&g, k);
+                        g.play_unchecked(c.best);
+                    } else {
+                        g.play_unchecked(ms[0]);
+                    }
+                }
+                Status::Over(_) => break,
+            }
+        }
+    }
+    out
+}
+
+/// Times a bot on positions, on the calling thread.
+pub fn time_bot(bot: &mut dyn Bot, positions: &[AnyGame]) -> Timing {
+    if let Some(g) = positions.first() {
+        bot.choose(g, 0); // warm-up: allocate the cache
+    }
+    let mut us = Vec::with_capacity(positions.len());
+    let mut wall = Vec::with_capacity(positions.len());
+    let mut nodes = 0u64;
+    for (i, g) in positions.iter().enumerate() {
+        let (c, w, cpu) = timed(|| bot.choose(g, i as u64));
+        us.push(cpu);
+        wall.push(w);
+        nodes += c.nodes;
+    }
+    let med = median(&mut us);
+    let p90 = if us.is_empty() {
+        0.0
+    } else {
+        us[(us.len() * 9 / 10).min(us.len() - 1)]
+    };
+    Timing {
+        bot: bot.name(),
+        median_micros: med,
+        p90_micros: p90,
+        median_wall_micros: median(&mut wall),
+        mean_nodes: nodes as f64 / positions.len().max(1) as f64,
+    }
+}
+
+/// Runs the ladder. `progress(rules, a, b)` is called before each match; `tick` after each
+/// pair.
+pub fn run_ladder(
+    cfg: &LadderConfig,
+    progress: &dyn Fn(RuleSet, &str, &str),
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<RuleLadder>, String> {
+    let mut out = Vec::new();
+    for &rules in &cfg.rules {
+        let start = AnyGame::new(rules, &[] as &[&str]).map_err(|e| e.to_string())?;
+        let mut pairs: Vec<(String, String)> = LADDER
+            .windows(2)
+            .map(|w| (w[1].to_string(), w[0].to_string()))
+            .collect();
+        pairs.extend(cfg.extra.iter().cloned());
+        let mut matches = Vec::new();
+        for (a, b) in pairs {
+            progress(rules, &a, &b);
+            let pairs = cfg
+                .pairs_for
+                .iter()
+                .find(|(r, _)| *r == rules)
+                .map_or(cfg.pairs, |p| p.1);
+            let mc = MatchConfig {
+                start,
+                a: a.parse()?,
+                b: b.parse()?,
+                pairs,
+                seed: cfg.seed,
+                threads: cfg.threads,
+            };
+            matches.push(run_match(&mc, tick)?);
+        }
+        let positions = timing_positions(&start, cfg.timing_positions, cfg.seed);
+        let mut timings = Vec::new();
+        let names = LADDER
+            .iter()
+            .map(|s| s.to_string())
+            .chain(cfg.extra_timed.iter().cloned());
+        for name in names {
+            progress(rules, &name, "timing");
+            let mut bot = name.parse::<BotSpec>()?.build();
+            timings.push(time_bot(bot.as_mut(), &positions));
+        }
+        out.push(RuleLadder {
+            rules,
+            matches,
+            timings,
+        });
+    }
+    Ok(out)
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+fn micros(x: f64) -> String {
+    if x >= 1000.0 {
+        format!("{:.2} ms", x / 1000.0)
+    } else {
+        format!("{x:.1} µs")
+    }
+}
+
+/// The markdown tables of a ladder run (the measured part of `docs/bots.md`).
+pub fn markdown(cfg: &LadderConfig, ladders: &[RuleLadder]) -> String {
+    let mut s = String::new();
+    for l in ladders {
+        s.push_str(&format!("### `{}`: {}\n\n", l.rules.id(), l.rules.name()));
+        s.push_str(&format!("Seed {}.\n\n", cfg.seed));
+        s.push_str("| A | B | pairs | A's score | 95% interval | A better at 95%? | draws | avg. length | A CPU/move | B CPU/move |\n");
+        s.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
+        for m in &l.matches {
+            s.push_str(&format!(
+                "| {} | {} | {} | {} | {} – {} | {} | {} | {:.0} | {} | {} |\n",
+                m.a,
+                m.b,
+                m.pairs.len(),
+                pct(m.a_rate),
+                pct(m.ci95.0),
+                pct(m.ci95.1),
+                if m.a_significantly_better() {
+                    "yes"
+                } else {
+                    "**no**"
+                },
+                m.draws,
+                m.avg_length,
+                micros(m.median_cpu_micros[0]),
+                micros(m.median_cpu_micros[1]),
+            ));
+        }
+        s.push_str(&format!(
+            "\nTime per move on one thread, over {} positions with a real choice from seeded \
+             greedy self-play:\n\n",
+            cfg.timing_positions
+        ));
+        s.push_str("| bot | median CPU | 90th percentile CPU | median wall | mean nodes |\n|---|---|---|---|---|\n");
+        for t in &l.timings {
+            s.push_str(&format!(
+                "| {} | {} | {} | {} | {:.0} |\n",
+                t.bot,
+                micros(t.median_micros),
+                micros(t.p90_micros),
+                micros(t.median_wall_micros),
+                t.mean_nodes
+            ));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// The whole of `docs/bots.md`: what the bots are, the levels, and the measured tables.
+pub fn document(cfg: &LadderConfig, ladders: &[RuleLadder], command: &str) -> String {
+    let mut s = String::new();
+    s.push_str(&format!(
+        "# Bots\n\n\
+         <!-- Generated by `{command}`; do not edit by hand. -->\n\n\
+         {INTRO}\n## Measurements\n\n\
+         Regenerate this file with `{command} --out docs/bots.md` (add `--threads K`; the \
+         games and win rates do not depend on it, the match timings do). Every match is \
+         `senet match --rules RULES --a A --b B --pairs {pairs} --seed {seed}` (with the \
+         pairs of the table). \
+         A's score counts a draw as half a win; the 95% interval is over pair means \
+         (normal approximation); a step of the ladder is significant when the interval \
+         lies above 50%. The CPU/move columns of the match tables are medians of thread CPU time over the real \
+         choices (two or more legal moves) made during the match, with every core busy; \
+         the timing tables below them are on one thread.\n\n",
+        pairs = cfg.pairs,
+        seed = cfg.seed,
+    ));
+    s.push_str(&bars(ladders));
+    s.push_str(&markdown(cfg, ladders));
+    s
+}
+
+fn find<'a>(l: &'a RuleLadder, a: &str, b: &str) -> Option<&'a MatchResult> {
+    l.matches.iter().find(|m| m.a == a && m.b == b)
+}
+
+/// The issue's bars, checked against the measurements.
+pub fn bars(ladders: &[RuleLadder]) -> String {
+    let mut s = String::from("### The bars\n\n| bar | measured | met? |\n|---|---|---|\n");
+    let yes = |ok: bool| if ok { "yes" } else { "**no**" };
+    for l in ladders {
+        let id = l.rules.id();
+        let steps: Vec<String> = LADDER
+            .windows(2)
+            .map(|w| match find(l, w[1], w[0]) {
+                Some(m) => format!(
+                    "{} > {}: {}{}",
+                    w[1],
+                    w[0],
+                    pct(m.a_rate),
+                    if m.a_significantly_better() {
+                        ""
+                    } else {
+                        " (not significant)"
+                    }
+                ),
+                None => format!("{} > {}: not run", w[1], w[0]),
+            })
+            .collect();
+        let all = LADDER
+            .windows(2)
+            .all(|w| find(l, w[1], w[0]).is_some_and(|m| m.a_significantly_better()));
+        s.push_str(&format!(
+            "| `{id}`: every step of the ladder significant at 95% | {} | {} |\n",
+            steps.join("; "),
+            yes(all)
+        ));
+        if l.rules == RuleSet::Kendall5 {
+            if let Some(m) = find(l, "greedy", "random") {
+                s.push_str(&format!(
+                    "| `kendall5`: greedy beats random in at least 68% | {} ({} – {}) | {} |\n",
+                    pct(m.a_rate),
+                    pct(m.ci95.0),
+                    pct(m.ci95.1),
+                    yes(m.a_rate >= 0.68)
+                ));
+            }
+            if let Some(m) = find(l, "expectimax:2", "greedy") {
+                s.push_str(&format!(
+                    "| `kendall5`: expectimax:2 beats greedy in at least 60% | {} ({} – {}) | {} |\n",
+                    pct(m.a_rate),
+                    pct(m.ci95.0),
+                    pct(m.ci95.1),
+                    yes(m.a_rate >= 0.60)
+                ));
+            }
+            if let Some(t) = l.timings.iter().find(|t| t.bot == "expectimax:3") {
+                s.push_str(&format!(
+                    "| `kendall5`: expectimax:3 at most 0.5 ms median per move, one core | {} CPU ({} wall) | {} |\n",
+                    micros(t.median_micros),
+                    micros(t.median_wall_micros),
+                    yes(t.median_micros <= 500.0)
+                ));
+            }
+        }
+        if let Some(t) = l.timings.iter().find(|t| t.bot == "expectimax:2") {
+            s.push_str(&format!(
+                "| `{id}`: expectimax:2 under 10 ms median per move | {} CPU ({} wall) | {} |\n",
+                micros(t.median_micros),
+                micros(t.median_wall_micros),
+                yes(t.median_micros < 10_000.0)
+            ));
+        }
+    }
+    s.push('\n');
+    s
+}
+
+const INTRO: &str = include_str!("ladder_intro.md");

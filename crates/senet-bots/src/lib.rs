@@ -1,0 +1,412 @@
+//! # senet-bots
+//!
+//! Computer opponents for every rule set of [`senet_rules`], and duplicate matches that
+//! measure them.
+//!
+//! - [`Bot`]: picks a move and scores every legal move. Bots are deterministic for a given
+//!   position, throw, seed and budget (budgets are in nodes or iterations, never wall time).
+//! - Bots by name ([`BotSpec`]): `random`, `greedy`, `expectimax:N` (N throws deep,
+//!   [`search`]), `mcts:N` (N iterations, [`mcts`]), and the levels `beginner`, `casual`,
+//!   `strong`, `expert` (see [`Level`]). A suffix `@census` or `@hand` swaps the tuned
+//!   evaluator for the generic one or the hand-set one (for comparisons).
+//! - Evaluators ([`eval`]): the first player's win chance of a position; per rule set
+//!   ([`track`]) with a generic fallback ([`eval::Census`]) that any new rule set gets at once.
+//! - [`duel`]: duplicate matches run in parallel, with confidence intervals; [`ladder`]:
+//!   the ladder of `docs/bots.md`.
+//!
+//! ```
+//! use senet_bots::{BotSpec, Bot};
+//! use senet_rules::{AnyGame, Game, Throw};
+//!
+//! let mut g: AnyGame = "kendall5 XOXOXOXOXO.................... off=0,0 turn=1 throw=- dec=0"
+//!     .parse().unwrap();
+//! g.set_throw(Throw::single(5)).unwrap();
+//! let mut bot = "expectimax:1".parse::<BotSpec>().unwrap().build();
+//! let c = bot.choose(&g, 7);
+//! assert_eq!(c.scores.len(), 5);
+//! assert!(c.scores.iter().all(|s| (0.0..=1.0).contains(&s.1)));
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod duel;
+pub mod eval;
+pub mod ladder;
+pub mod mcts;
+pub mod pyramid;
+pub mod search;
+pub mod track;
+pub mod train;
+pub mod weights;
+
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use search::{SearchOptions, Searcher};
+use senet_rules::{AnyGame, Game, Move, MoveList, Player, Status};
+use std::any::Any;
+use std::fmt;
+use std::str::FromStr;
+
+/// Which evaluator a bot uses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum EvalKind {
+    /// The best evaluator of the rule set (trained weights where there are some).
+    Tuned,
+    /// The hand-set weights of the rule set's evaluator (falls back like `Tuned`).
+    Hand,
+    /// The generic census evaluator, whatever the rule set.
+    Census,
+}
+
+/// Runs `$body` with `$g` bound to the concrete game inside an [`AnyGame`] and `$e` to the
+/// evaluator chosen by an [`EvalKind`], so that the body is compiled per rule set.
+///
+/// Adding a rule set's evaluator is one line here (and its `impl Evaluator`); a rule set
+/// without a line gets [`eval::Census`], so a newly merged rule set works with every bot
+/// without any change in this crate.
+#[macro_export]
+macro_rules! dispatch {
+    ($any:expr, $kind:expr, $g:ident, $e:ident => $body:expr) => {{
+        #[allow(unused_imports)]
+        use $crate::EvalKind as K;
+        match ($any, $kind) {
+            (_, K::Census) => {
+                senet_rules::with_game!($any, $g => { let $e = &$crate::eval::Census; $body })
+            }
+            (senet_rules::AnyGame::Kendall5($g), K::Tuned) => {
+                let $e = &$crate::weights::KENDALL5;
+                $body
+            }
+            (senet_rules::AnyGame::Kendall5($g), K::Hand) => {
+                let $e = &$crate::weights::KENDALL5_HAND;
+                $body
+            }
+            (senet_rules::AnyGame::Kendall($g), K::Tuned) => {
+                let $e = &$crate::weights::KENDALL;
+                $body
+            }
+            (senet_rules::AnyGame::Kendall($g), K::Hand) => {
+                let $e = &$crate::weights::KENDALL_HAND;
+                $body
+            }
+            (senet_rules::AnyGame::Senat($g), K::Tuned) => {
+                let $e = &$crate::weights::SENAT;
+                $body
+            }
+            (senet_rules::AnyGame::Senat($g), K::Hand) => {
+                let $e = &$crate::weights::SENAT_HAND;
+                $body
+            }
+            (senet_rules::AnyGame::Houses($g), K::Tuned) => {
+                let $e = &$crate::weights::HOUSES;
+                $body
+            }
+            (senet_rules::AnyGame::Houses($g), K::Hand) => {
+                let $e = &$crate::weights::HOUSES_HAND;
+                $body
+            }
+            (senet_rules::AnyGame::Pyramid($g), _) => {
+                let $e = &$crate::pyramid::PYRAMID;
+                $body
+            }
+            #[allow(unreachable_patterns)]
+            (_, _) => {
+                senet_rules::with_game!($any, $g => { let $e = &$crate::eval::Census; $body })
+            }
+        }
+    }};
+}
+
+/// A bot's choice for a position awaiting a move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    /// The chosen move (one of the legal moves).
+    pub best: Move,
+    /// Every legal move, in generator order, with its score: for search bots the estimated
+    /// chance that **the player to move** wins after it (a draw counts 1/2); for `random`,
+    /// the chance of picking it. See [`Choice::score_kind`].
+    pub scores: Vec<(Move, f64)>,
+    /// Nodes searched (expectimax), or iterations (MCTS).
+    pub nodes: u64,
+    /// What the scores are: `"win_chance"` or `"pick_chance"`.
+    pub score_kind: &'static str,
+    /// Whether every score is exact. When false (play mode of the search bots), the
+    /// chosen move's score is exact and each other score is an upper bound on that move's
+    /// win chance for the player to move: enough to know it is not better.
+    pub exact: bool,
+}
+
+/// A computer player.
+pub trait Bot: Send {
+    /// The bot's name, parseable by [`BotSpec`].
+    fn name(&self) -> String;
+
+    /// Chooses a move for a position awaiting one ([`Status::Move`]), in play mode: the
+    /// chosen move's score is exact, the others may be bounds ([`Choice::exact`]).
+    /// Deterministic: the same position, throw, seed and budget give the same choice and
+    /// scores.
+    ///
+    /// # Panics
+    /// If `g` does not await a move.
+    fn choose(&mut self, g: &AnyGame, seed: u64) -> Choice {
+        self.choose_with(g, seed, false)
+    }
+
+    /// Like [`Bot::choose`]; with `exact_scores` every legal move's score is exact (slower:
+    /// for analysis). The chosen move is the same either way.
+    fn choose_with(&mut self, g: &AnyGame, seed: u64, exact_scores: bool) -> Choice;
+}
+
+/// The levels offered to people, each one of the bots (chosen by measurement; see
+/// `docs/bots.md`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// New players.
+    Beginner,
+    /// Relaxed play.
+    Casual,
+    /// A real opponent.
+    Strong,
+    /// The strongest bot that still answers at once.
+    Expert,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 4] = [Level::Beginner, Level::Casual, Level::Strong, Level::Expert];
+
+    /// The level's name.
+    pub fn id(self) -> &'static str {
+        match self {
+            Level::Beginner => "beginner",
+            Level::Casual => "casual",
+            Level::Strong => "strong",
+            Level::Expert => "expert",
+        }
+    }
+
+    /// The bot the level stands for, chosen by measurement (see `docs/bots.md`):
+    /// - `beginner`: `greedy@census`, greedy with the generic evaluator: it bears off and
+    ///   captures when it can but has no sense of the board (beats `random` only narrowly);
+    /// - `casual`: `greedy` with the rule set's tuned evaluator (beats `random` by far);
+    /// - `strong`: `expectimax:2`, a small but significant step above `greedy`, in well
+    ///   under a millisecond;
+    /// - `expert`: `expectimax:3`, the strongest bot measured that stays near half a
+    ///   millisecond per move (`mcts:1000` is no stronger and slower).
+    pub fn spec(self) -> (BotKind, EvalKind) {
+        match self {
+            Level::Beginner => (BotKind::Greedy, EvalKind::Census),
+            Level::Casual => (BotKind::Greedy, EvalKind::Tuned),
+            Level::Strong => (BotKind::Expectimax(2), EvalKind::Tuned),
+            Level::Expert => (BotKind::Expectimax(3), EvalKind::Tuned),
+        }
+    }
+}
+
+/// The algorithm of a bot.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BotKind {
+    /// Uniform over the legal moves.
+    Random,
+    /// The best result of one decision (a whole turn on two-dice rule sets) by the evaluator.
+    Greedy,
+    /// Expectimax that many throws deep.
+    Expectimax(u32),
+    /// Monte-Carlo tree search with that many iterations.
+    Mcts(u32),
+}
+
+/// A bot by name: a [`BotKind`] (or a [`Level`]) and an [`EvalKind`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BotSpec {
+    /// The algorithm.
+    pub kind: BotKind,
+    /// The evaluator.
+    pub eval: EvalKind,
+    /// The level the spec was named by, if any.
+    pub level: Option<Level>,
+}
+
+/// The deepest expectimax accepted by name (deeper searches take minutes per move).
+pub const MAX_DEPTH: u32 = 6;
+/// The largest MCTS budget accepted by name.
+pub const MAX_ITERATIONS: u32 = 10_000_000;
+
+impl FromStr for BotSpec {
+    type Err = String;
+
+    /// Parses `random`, `greedy`, `expectimax:N`, `mcts:N`, `beginner`, `casual`, `strong`,
+    /// `expert`, optionally followed by `@census` or `@hand`.
+    fn from_str(s: &str) -> Result<BotSpec, String> {
+        let help = "bots are random, greedy, expectimax:N (N = 0-6 throws deep), mcts:N \
+                    (N iterations), or the levels beginner, casual, strong, expert; add \
+                    @census or @hand to use another evaluator";
+        let (name, eval) = match s.trim().split_once('@') {
+            None => (s.trim(), None),
+            Some((n, "census")) => (n, Some(EvalKind::Census)),
+            Some((n, "hand")) => (n, Some(EvalKind::Hand)),
+            Some((n, "tuned")) => (n, Some(EvalKind::Tuned)),
+            Some((_, e)) => {
+                return Err(format!(
+                    "unknown evaluator {e:?} in bot {s:?}: use @census, @hand or @tuned"
+                ))
+            }
+        };
+        let number = |arg: &str, max: u32, what: &str| -> Result<u32, String> {
+            arg.parse::<u32>()
+                .ok()
+                .filter(|n| *n <= max)
+                .ok_or_else(|| format!("bot {s:?}: {what} must be a number 0-{max}; {help}"))
+        };
+        let level = Level::ALL.iter().copied().find(|l| l.id() == name);
+        let kind = match (name.split_once(':'), level) {
+            (_, Some(l)) => l.spec().0,
+            (None, _) if name == "random" => BotKind::Random,
+            (None, _) if name == "greedy" => BotKind::Greedy,
+            (None, _) if name == "expectimax" => BotKind::Expectimax(2),
+            (None, _) if name == "mcts" => BotKind::Mcts(1000),
+            (Some(("expectimax", n)), _) => BotKind::Expectimax(number(n, MAX_DEPTH, "the depth")?),
+            (Some(("mcts", n)), _) => {
+                BotKind::Mcts(number(n, MAX_ITERATIONS, "the iterations")?.max(1))
+            }
+            _ => return Err(format!("unknown bot {s:?}; {help}")),
+        };
+        // A level brings its evaluator; a suffix overrides it.
+        let eval = eval.unwrap_or(level.map_or(EvalKind::Tuned, |l| l.spec().1));
+        Ok(BotSpec { kind, eval, level })
+    }
+}
+
+impl fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.level {
+            Some(l) => f.write_str(l.id())?,
+            None => match self.kind {
+                BotKind::Random => f.write_str("random")?,
+                BotKind::Greedy => f.write_str("greedy")?,
+                BotKind::Expectimax(n) => write!(f, "expectimax:{n}")?,
+                BotKind::Mcts(n) => write!(f, "mcts:{n}")?,
+            },
+        }
+        let default = self.level.map_or(EvalKind::Tuned, |l| l.spec().1);
+        if self.eval == default {
+            return Ok(());
+        }
+        match self.eval {
+            EvalKind::Tuned => f.write_str("@tuned"),
+            EvalKind::Hand => f.write_str("@hand"),
+            EvalKind::Census => f.write_str("@census"),
+        }
+    }
+}
+
+impl BotSpec {
+    /// Builds the bot.
+    pub fn build(self) -> Box<dyn Bot> {
+        Box::new(Engine {
+            spec: self,
+            cache: None,
+        })
+    }
+
+    /// The search options of an expectimax bot of this depth (greedy is depth 0).
+    pub fn search_options(depth: u32) -> SearchOptions {
+        let mut o = SearchOptions::new(depth);
+        // Sized to the nodes a search stores (depth-0 nodes are not stored), small enough
+        // to stay in the processor's cache.
+        // Ordering by a static look pays only above the two lowest levels of deep searches.
+        o.order_depth = if depth >= 3 { 2 } else { 1 };
+        o.tt_bits = match depth {
+            0 => 0,
+            1 | 2 => 10,
+            3 => 13,
+            _ => 16,
+        };
+        o
+    }
+}
+
+/// The one implementation of [`Bot`]: an algorithm, an evaluator and the search's
+/// reusable memory (its transposition cache), kept per rule-set type.
+struct Engine {
+    spec: BotSpec,
+    cache: Option<Box<dyn Any + Send>>,
+}
+
+impl Engine {
+    fn searcher<G: Game>(&mut self, bits: u32) -> &mut Searcher<G> {
+        if !self.cache.as_ref().is_some_and(|c| c.is::<Searcher<G>>()) {
+            self.cache = Some(Box::new(Searcher::<G>::new(bits)));
+        }
+        self.cache
+            .as_mut()
+            .and_then(|c| c.downcast_mut::<Searcher<G>>())
+            .expect("searcher of this type")
+    }
+
+    fn run<G: Game, E: eval::Evaluator<G>>(
+        &mut self,
+        g: &G,
+        e: &E,
+        seed: u64,
+        exact: bool,
+    ) -> Choice {
+        let p = match g.status() {
+            Status::Move(p) => p,
+            s => panic!("a bot needs a position awaiting a move, got {s:?}"),
+        };
+        let mine = |v: f64| if p == Player::First { v } else { 1.0 - v };
+        match self.spec.kind {
+            BotKind::Random => {
+                let mut ms = MoveList::new();
+                g.legal_moves(&mut ms);
+                let mut rng = Pcg64Mcg::seed_from_u64(seed);
+                let i = rng.random_range(0..ms.len());
+                let q = 1.0 / ms.len() as f64;
+                Choice {
+                    best: ms[i],
+                    scores: ms.iter().map(|&m| (m, q)).collect(),
+                    nodes: 0,
+                    score_kind: "pick_chance",
+                    exact: true,
+                }
+            }
+            BotKind::Greedy | BotKind::Expectimax(_) => {
+                let depth = match self.spec.kind {
+                    BotKind::Expectimax(d) => d,
+                    _ => 0,
+                };
+                let mut opt = BotSpec::search_options(depth);
+                opt.exact_root = exact;
+                let r = self.searcher::<G>(opt.tt_bits).search(g, e, &opt);
+                Choice {
+                    best: r.values[r.best].0,
+                    scores: r.values.iter().map(|&(m, v)| (m, mine(v))).collect(),
+                    nodes: r.nodes,
+                    score_kind: "win_chance",
+                    exact: r.exact,
+                }
+            }
+            BotKind::Mcts(n) => {
+                let r = mcts::mcts(g, e, &mcts::MctsOptions::new(n));
+                Choice {
+                    best: r.values[r.best].0,
+                    scores: r.values.iter().map(|&(m, v)| (m, mine(v))).collect(),
+                    nodes: r.nodes,
+                    score_kind: "win_chance",
+                    exact: true,
+                }
+            }
+        }
+    }
+}
+
+impl Bot for Engine {
+    fn name(&self) -> String {
+        self.spec.to_string()
+    }
+
+    fn choose_with(&mut self, g: &AnyGame, seed: u64, exact_scores: bool) -> Choice {
+        dispatch!(g, self.spec.eval, gg, e => self.run(gg, e, seed, exact_scores))
+    }
+}

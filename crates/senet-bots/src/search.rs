@@ -1,0 +1,579 @@
+//! Expectimax over chance nodes with exact throw probabilities, Star1 and Star2 pruning
+//! (Ballard, "The *-minimax search procedure for trees containing chance nodes", 1983; the
+//! formulation of Hauk, Buro and Schaeffer, 2004), move ordering and a transposition cache.
+//!
+//! Values are the first player's win chance (see [`crate::eval`]): a decision node of the
+//! first player maximizes, one of the second player minimizes, whoever's turn it is by
+//! `status()` (bonus throws keep the turn). Depth counts *throws*: a chance node below the
+//! root uses one unit, a decision does not, so the several decisions of one two-dice turn (or
+//! of a move and its leftover steps) are searched as one whole turn. A chance node reached
+//! with depth 0 is a leaf and is evaluated statically; `depth = 0` is the greedy bot.
+//!
+//! Pruning is exact: the value and the best move at the root are those of plain expectimax of
+//! the same depth (the tests check this against an unpruned search), only cheaper.
+
+use crate::eval::{terminal_value, Evaluator};
+use arrayvec::ArrayVec;
+use senet_rules::{Game, Move, MoveList, Player, Status};
+use std::hash::Hasher;
+
+/// The most throw outcomes of any rule set: two six-sided dice give 21 unordered outcomes.
+const MAX_OUTCOMES: usize = 36;
+
+/// The bounds of every value (a loss and a win for the first player).
+const LO: f64 = 0.0;
+const HI: f64 = 1.0;
+
+/// Options of a search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Throws (chance nodes) searched below the root decision.
+    pub depth: u32,
+    /// Star1 pruning at chance nodes (with alpha-beta at decision nodes).
+    pub star1: bool,
+    /// Star2 probing at chance nodes (needs `star1`).
+    pub star2: bool,
+    /// Order moves by a static look at their results.
+    pub ordering: bool,
+    /// Look at results for ordering only at nodes with at least this many throws left
+    /// (shallower subtrees are too cheap to pay for it).
+    pub order_depth: u32,
+    /// The transposition cache has 2^`tt_bits` slots (0: no cache).
+    pub tt_bits: u32,
+    /// Search every root move with a full window, so that every move's score is exact; if
+    /// false, moves that cannot be best get only a bound.
+    pub exact_root: bool,
+}
+
+impl SearchOptions {
+    /// The defaults for a depth: every pruning on, a cache, exact root scores.
+    pub fn new(depth: u32) -> SearchOptions {
+        SearchOptions {
+            depth,
+            star1: true,
+            star2: true,
+            ordering: true,
+            order_depth: 1,
+            tt_bits: 16,
+            exact_root: true,
+        }
+    }
+
+    /// Plain expectimax with no pruning, ordering or cache (for tests and comparisons).
+    pub fn plain(depth: u32) -> SearchOptions {
+        SearchOptions {
+            depth,
+            star1: false,
+            star2: false,
+            ordering: false,
+            order_depth: 1,
+            tt_bits: 0,
+            exact_root: true,
+        }
+    }
+}
+
+/// A small, fast hasher (the multiply-rotate of rustc's FxHasher) for cache keys.
+#[derive(Default)]
+struct Fx(u64);
+
+impl Hasher for Fx {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.add(b as u64);
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(i as u64)
+    }
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.add(i as u64)
+    }
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.add(i)
+    }
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64)
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        // Final avalanche so that the low bits used as the index are well mixed.
+        let mut z = self.0;
+        z = (z ^ (z >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        z ^ (z >> 33)
+    }
+}
+
+impl Fx {
+    #[inline]
+    fn add(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Copy, Clone, Debug)]
+struct Slot<G> {
+    key: G,
+    generation: u32,
+    depth: u32,
+    bound: Bound,
+    value: f64,
+    best: Move,
+}
+
+/// The transposition cache. Each search starts a new generation, so old entries are ignored
+/// without clearing the memory and a search never depends on an earlier one (determinism).
+pub struct Table<G> {
+    slots: Vec<Option<Slot<G>>>,
+    mask: usize,
+    generation: u32,
+}
+
+impl<G: Game> Table<G> {
+    /// A cache of 2^`bits` slots (no memory is used for `bits = 0`).
+    pub fn new(bits: u32) -> Table<G> {
+        let n = if bits == 0 { 0 } else { 1usize << bits };
+        Table {
+            slots: vec![None; n],
+            mask: n.wrapping_sub(1),
+            generation: 0,
+        }
+    }
+
+    fn bits(&self) -> u32 {
+        self.slots.len().trailing_zeros()
+    }
+
+    fn new_generation(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // After 2^32 searches, really forget everything once.
+            self.slots.iter_mut().for_each(|s| *s = None);
+            self.generation = 1;
+        }
+    }
+
+    #[inline]
+    fn index(&self, g: &G) -> usize {
+        let mut h = Fx::default();
+        g.hash(&mut h);
+        h.finish() as usize & self.mask
+    }
+
+    #[inline]
+    fn get(&self, g: &G) -> Option<&Slot<G>> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        match &self.slots[self.index(g)] {
+            Some(s) if s.generation == self.generation && s.key == *g => Some(s),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn put(&mut self, g: &G, depth: u32, bound: Bound, value: f64, best: Move) {
+        if self.slots.is_empty() {
+            return;
+        }
+        let i = self.index(g);
+        self.slots[i] = Some(Slot {
+            key: *g,
+            generation: self.generation,
+            depth,
+            bound,
+            value,
+            best,
+        });
+    }
+}
+
+/// The result of a search at the root.
+#[derive(Clone, Debug)]
+pub struct RootResult {
+    /// Every legal move with its value (first player's win chance), in generator order.
+    /// With `exact_root` off, the value of a move that cannot be best is a bound in the
+    /// mover's disfavour (at most that good for the mover): see `exact`.
+    pub values: Vec<(Move, f64)>,
+    /// Whether every value is exact (else only the best move's is).
+    pub exact: bool,
+    /// Index of the best move in `values` (the first searched of equals).
+    pub best: usize,
+    /// Nodes visited.
+    pub nodes: u64,
+}
+
+/// An expectimax searcher over one rule-set type, owning its transposition cache.
+pub struct Searcher<G: Game> {
+    table: Table<G>,
+}
+
+impl<G: Game> Searcher<G> {
+    /// A searcher whose cache has 2^`tt_bits` slots.
+    pub fn new(tt_bits: u32) -> Searcher<G> {
+        Searcher {
+            table: Table::new(tt_bits),
+        }
+    }
+
+    /// Searches a position awaiting a move. Deterministic: the result depends only on
+    /// `g`, the evaluator and the options.
+    pub fn search<E: Evaluator<G>>(&mut self, g: &G, e: &E, opt: &SearchOptions) -> RootResult {
+        let bits = if opt.tt_bits == 0 { 0 } else { opt.tt_bits };
+        if self.table.bits() != bits || (bits == 0 && !self.table.slots.is_empty()) {
+            self.table = Table::new(bits);
+        }
+        self.table.new_generation();
+        let mut s = Search {
+            e,
+            table: &mut self.table,
+            opt: *opt,
+            nodes: 1,
+        };
+        s.root(g)
+    }
+}
+
+struct Search<'a, G: Game, E> {
+    e: &'a E,
+    table: &'a mut Table<G>,
+    opt: SearchOptions,
+    nodes: u64,
+}
+
+impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
+    fn root(&mut self, g: &G) -> RootResult {
+        let mut ms = MoveList::new();
+        g.legal_moves(&mut ms);
+        assert!(!ms.is_empty(), "search needs a position awaiting a move");
+        let maxer = g.status().player() == Some(Player::First);
+        let better = |a: f64, b: f64| if maxer { a > b } else { a < b };
+        let mut values = Vec::with_capacity(ms.len());
+        let mut best: Option<(usize, f64)> = None;
+        // Search the most promising move first so that, without exact root scores, the
+        // others are refuted cheaply.
+        let order = self.order(g, &ms, maxer, self.opt.depth, None);
+        let mut vals = vec![0.0; ms.len()];
+        for &i in &order {
+            let mut c = *g;
+            c.play_unchecked(ms[i]);
+            let (alpha, beta) = match (self.opt.exact_root, best) {
+                (false, Some((_, b))) if maxer => (b, 2.0),
+                (false, Some((_, b))) => (-1.0, b),
+                _ => (-1.0, 2.0),
+            };
+            let v = self.value(&c, self.opt.depth, alpha, beta);
+            vals[i] = v;
+            // Of equal values the first searched wins, so that both root modes choose the
+            // same move (a later equal move fails low against the best without exact scores).
+            let replace = match best {
+                None => true,
+                Some((_, b)) => better(v, b),
+            };
+            if replace {
+                best = Some((i, v));
+            }
+        }
+        for (i, m) in ms.iter().enumerate() {
+            values.push((*m, vals[i]));
+        }
+        RootResult {
+            values,
+            exact: self.opt.exact_root || ms.len() == 1,
+            best: best.map_or(0, |b| b.0),
+            nodes: self.nodes,
+        }
+    }
+
+    /// The value of any node, fail-soft: a result `<= alpha` is an upper bound, `>= beta` a
+    /// lower bound, anything between is exact.
+    fn value(&mut self, g: &G, depth: u32, alpha: f64, beta: f64) -> f64 {
+        self.nodes += 1;
+        match g.status() {
+            Status::Over(o) => terminal_value(&o),
+            Status::Throw(_) if depth == 0 => self.e.eval(g),
+            Status::Throw(p) => self.chance(g, p, depth, alpha, beta),
+            Status::Move(p) => self.decide(g, p, depth, alpha, beta).0,
+        }
+    }
+
+    /// Looks `g` up in the cache. Nodes just above the leaves (depth 0) are not cached: they
+    /// are the most numerous and the cheapest to recompute, and keeping them out keeps the
+    /// cache small enough to stay in the processor's cache.
+    #[inline]
+    fn probe_table(&self, g: &G, depth: u32, alpha: f64, beta: f64) -> (Option<f64>, Option<Move>) {
+        if depth == 0 {
+            return (None, None);
+        }
+        match self.table.get(g) {
+            Some(s) if s.depth == depth => {
+                let hit = match s.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s.value >= beta,
+                    Bound::Upper => s.value <= alpha,
+                };
+                (hit.then_some(s.value), Some(s.best))
+            }
+            Some(s) => (None, Some(s.best)),
+            None => (None, None),
+        }
+    }
+
+    #[inline]
+    fn store(&mut self, g: &G, depth: u32, alpha: f64, beta: f64, v: f64, best: Move) {
+        if depth == 0 {
+            return;
+        }
+        let bound = if v <= alpha {
+            Bound::Upper
+        } else if v >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table.put(g, depth, bound, v, best);
+    }
+
+    /// A static guess of a move's result, for ordering.
+    #[inline]
+    fn guess(&self, c: &G) -> f64 {
+        match c.status() {
+            Status::Over(o) => terminal_value(&o),
+            Status::Throw(_) => self.e.eval(c),
+            Status::Move(_) => 0.5,
+        }
+    }
+
+    /// The order in which to search the moves: the cached best move first, then by a static
+    /// look at the results (when the subtrees are deep enough to pay for it).
+    fn order(
+        &self,
+        g: &G,
+        ms: &MoveList,
+        maxer: bool,
+        depth: u32,
+        hint: Option<Move>,
+    ) -> ArrayVec<usize, { senet_rules::game::MAX_MOVES }> {
+        let mut idx: ArrayVec<usize, { senet_rules::game::MAX_MOVES }> = (0..ms.len()).collect();
+        if !self.opt.ordering || ms.len() < 2 {
+            return idx;
+        }
+        let mut key: ArrayVec<f64, { senet_rules::game::MAX_MOVES }> = ArrayVec::new();
+        for &m in ms {
+            if Some(m) == hint {
+                key.push(if maxer { 3.0 } else { -3.0 });
+            } else if depth >= self.opt.order_depth.max(1) {
+                let mut c = *g;
+                c.play_unchecked(m);
+                key.push(self.guess(&c));
+            } else {
+                key.push(0.0);
+            }
+        }
+        if maxer {
+            idx.sort_by(|&a, &b| key[b].total_cmp(&key[a]).then(a.cmp(&b)));
+        } else {
+            idx.sort_by(|&a, &b| key[a].total_cmp(&key[b]).then(a.cmp(&b)));
+        }
+        idx
+    }
+
+    /// A decision node: alpha-beta over the legal moves. Returns the value and the best move.
+    fn decide(&mut self, g: &G, p: Player, depth: u32, alpha: f64, beta: f64) -> (f64, Move) {
+        let (hit, hint) = self.probe_table(g, depth, alpha, beta);
+        if let (Some(v), Some(m)) = (hit, hint) {
+            return (v, m);
+        }
+        let mut ms = MoveList::new();
+        g.legal_moves(&mut ms);
+        let maxer = p == Player::First;
+        let order = self.order(g, &ms, maxer, depth, hint);
+        let prune = self.opt.star1;
+        let (mut a, mut b) = (alpha, beta);
+        let mut best = if maxer {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+        let mut best_move = ms[order[0]];
+        for &i in &order {
+            let mut c = *g;
+            c.play_unchecked(ms[i]);
+            let (wa, wb) = if prune { (a, b) } else { (-1.0, 2.0) };
+            let v = self.value(&c, depth, wa, wb);
+            if maxer {
+                if v > best {
+                    best = v;
+                    best_move = ms[i];
+                }
+                if prune {
+                    if best >= b {
+                        break;
+                    }
+                    a = a.max(best);
+                }
+            } else {
+                if v < best {
+                    best = v;
+                    best_move = ms[i];
+                }
+                if prune {
+                    if best <= a {
+                        break;
+                    }
+                    b = b.min(best);
+                }
+            }
+        }
+        self.store(g, depth, alpha, beta, best, best_move);
+        (best, best_move)
+    }
+
+    /// Star2's probe of one chance outcome: the value of its first move only (in search
+    /// order), a bound on the outcome's value in the mover's favour. Returns the probe value
+    /// and whether it is the outcome's exact value (a single legal move).
+    fn probe(&mut self, c: &G, depth: u32, alpha: f64, beta: f64) -> (f64, bool) {
+        self.nodes += 1;
+        let maxer = match c.status() {
+            Status::Move(p) => p == Player::First,
+            Status::Over(o) => return (terminal_value(&o), true),
+            Status::Throw(_) => return (self.value(c, depth, alpha, beta), true),
+        };
+        let (hit, hint) = self.probe_table(c, depth, alpha, beta);
+        if let Some(v) = hit {
+            return (v, true); // the outcome's own (bounded) value
+        }
+        let mut ms = MoveList::new();
+        c.legal_moves(&mut ms);
+        if ms.len() == 1 {
+            let v = self
+                .decide(
+                    c,
+                    if maxer { Player::First } else { Player::Second },
+                    depth,
+                    alpha,
+                    beta,
+                )
+                .0;
+            return (v, true);
+        }
+        let order = self.order(c, &ms, maxer, depth, hint);
+        let mut d = *c;
+        d.play_unchecked(ms[order[0]]);
+        (self.value(&d, depth, alpha, beta), false)
+    }
+
+    /// A chance node: the probability-weighted mean of the outcomes, with Star1 cut-offs and
+    /// (optionally) Star2 probing.
+    fn chance(&mut self, g: &G, p: Player, depth: u32, alpha: f64, beta: f64) -> f64 {
+        if let (Some(v), _) = self.probe_table(g, depth, alpha, beta) {
+            return v;
+        }
+        let dist = g.throw_dist();
+        let total = dist.total as f64;
+        let n = dist.outcomes.len();
+        let kid = |i: usize| -> (G, f64) {
+            let (t, w) = dist.outcomes[i];
+            let mut c = *g;
+            c.set_throw_unchecked(t);
+            (c, w as f64 / total)
+        };
+        if !self.opt.star1 {
+            let mut s = 0.0;
+            for i in 0..n {
+                let (c, pr) = kid(i);
+                s += pr * self.value(&c, depth - 1, -1.0, 2.0);
+            }
+            return s;
+        }
+        let mut lo = [LO; MAX_OUTCOMES];
+        let mut hi = [HI; MAX_OUTCOMES];
+        let mut exact = [false; MAX_OUTCOMES];
+        // Star2: probe each outcome with one move of the player to move there. For the
+        // first player that bounds the outcome from below (a beta cut-off may follow), for
+        // the second from above (an alpha cut-off). Useless with a full window.
+        if self.opt.star2 && n > 1 && (alpha > LO || beta < HI) {
+            let maxer = p == Player::First;
+            let (mut sum_lo, mut sum_hi) = (LO, HI);
+            for i in 0..n {
+                let (c, pr) = kid(i);
+                let (a_i, b_i) = (
+                    (alpha - (sum_hi - pr * hi[i])) / pr,
+                    (beta - (sum_lo - pr * lo[i])) / pr,
+                );
+                let (v, is_exact) = self.probe(&c, depth - 1, a_i, b_i);
+                if is_exact && v > a_i && v < b_i {
+                    exact[i] = true;
+                    sum_lo += pr * (v - lo[i]);
+                    sum_hi += pr * (v - hi[i]);
+                    lo[i] = v;
+                    hi[i] = v;
+                } else if maxer || is_exact {
+                    // A move's value (or a fail-high) bounds a maximizing outcome from below.
+                    if v > a_i && v > lo[i] {
+                        sum_lo += pr * (v - lo[i]);
+                        lo[i] = v;
+                    }
+                }
+                if !maxer || is_exact {
+                    // ... and a minimizing outcome from above.
+                    if v < b_i && v < hi[i] {
+                        sum_hi += pr * (v - hi[i]);
+                        hi[i] = v;
+                    }
+                }
+                if sum_lo >= beta {
+                    self.store(g, depth, alpha, beta, sum_lo, Move::PASS);
+                    return sum_lo;
+                }
+                if sum_hi <= alpha {
+                    self.store(g, depth, alpha, beta, sum_hi, Move::PASS);
+                    return sum_hi;
+                }
+            }
+        }
+        // Star1: search the outcomes in turn with windows narrowed by what is known of the
+        // others.
+        let mut rest_lo: f64 = (0..n).map(|i| kid(i).1 * lo[i]).sum();
+        let mut rest_hi: f64 = (0..n).map(|i| kid(i).1 * hi[i]).sum();
+        let mut s = 0.0;
+        for i in 0..n {
+            let (c, pr) = kid(i);
+            rest_lo -= pr * lo[i];
+            rest_hi -= pr * hi[i];
+            let a_i = (alpha - s - rest_hi) / pr;
+            let b_i = (beta - s - rest_lo) / pr;
+            let v = if exact[i] {
+                lo[i]
+            } else {
+                self.value(&c, depth - 1, a_i, b_i)
+            };
+            s += pr * v;
+            // (Clamped, so that rounding never turns a bound into an exact value.)
+            if v <= a_i {
+                let r = (s + rest_hi).min(alpha);
+                self.store(g, depth, alpha, beta, r, Move::PASS);
+                return r;
+            }
+            if v >= b_i {
+                let r = (s + rest_lo).max(beta);
+                self.store(g, depth, alpha, beta, r, Move::PASS);
+                return r;
+            }
+        }
+        self.store(g, depth, alpha, beta, s, Move::PASS);
+        s
+    }
+}

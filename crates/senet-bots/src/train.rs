@@ -1,0 +1,241 @@
+//! TD(λ) self-play training of the track evaluator's weights (in the manner of Tesauro's
+//! TD-Gammon, with a linear-logistic model instead of a network).
+//!
+//! Self-play games pick each move greedily with the current weights (a whole turn on
+//! two-dice rule sets), with a small chance of a random move to explore. After each throw
+//! position the weights move toward the value of the next throw position (or the result),
+//! along an eligibility trace. Everything is seeded: the same options give the same weights.
+//! The `senet train` command prints the weights as Rust source for `weights.rs`.
+
+use crate::eval::{terminal_value, Evaluator};
+use crate::mcts::turn_value;
+use crate::track::{TrackEval, TrackGame, FEATURES, NF};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use senet_rules::{MoveList, Player, Status};
+
+/// Options of a training run.
+#[derive(Copy, Clone, Debug)]
+pub struct TrainOptions {
+    /// Self-play games.
+    pub games: u32,
+    /// Learning rate at the start (it decays linearly to a tenth).
+    pub alpha: f64,
+    /// Trace decay.
+    pub lambda: f64,
+    /// Chance of a uniformly random move.
+    pub epsilon: f64,
+    /// Seed of the throws and the exploration.
+    pub seed: u64,
+}
+
+impl Default for TrainOptions {
+    fn default() -> TrainOptions {
+        TrainOptions {
+            games: 100_000,
+            alpha: 0.02,
+            lambda: 0.7,
+            epsilon: 0.02,
+            seed: 1,
+        }
+    }
+}
+
+/// Trains weights for the track game `start` belongs to, starting from `init`.
+pub fn train_track<G: TrackGame>(start: &G, init: &TrackEval, opt: &TrainOptions) -> TrackEval {
+    let mut ev = init.clone();
+    let mut rng = Pcg64Mcg::seed_from_u64(opt.seed);
+    let mut ms = MoveList::new();
+    for game in 0..opt.games {
+        let alpha = opt.alpha * (1.0 - 0.9 * game as f64 / opt.games.max(1) as f64);
+        let mut g = *start;
+        let mut trace = [0.0; NF + 1];
+        let mut prev: Option<f64> = None;
+        loop {
+            // Play the decisions (whole turns, and openings that start with a decision),
+            // greedily with a little exploration, until the next throw or the end.
+            while let Status::Move(p) = g.status() {
+                ms.clear();
+                g.legal_moves(&mut ms);
+                let m = if ms.len() == 1 {
+                    ms[0]
+                } else if rng.random::<f64>() < opt.epsilon {
+                    ms[rng.random_range(0..ms.len())]
+                } else {
+                    let mut best = ms[0];
+                    let mut bv = f64::NEG_INFINITY;
+                    for &m in &ms {
+                        let mut c = g;
+                        c.play_unchecked(m);
+                        let v = turn_value(&c, &ev);
+                        let v = if p == Player::First { v } else { 1.0 - v };
+                        if v > bv {
+                            bv = v;
+                            best = m;
+                        }
+                    }
+                    best
+                };
+                g.play_unchecked(m);
+            }
+            // A throw position or the end: a TD step.
+            let (v, x) = match g.status() {
+                Status::Over(o) => (terminal_value(&o), None),
+                Status::Throw(p) => {
+                    let x = G::spec().features(g.masks(), p);
+                    (ev.value_of(&x), Some(x))
+                }
+                Status::Move(_) => unreachable!("decisions were played above"),
+            };
+            if let Some(pv) = prev {
+                let delta = v - pv;
+                for (w, t) in ev.w.iter_mut().zip(&trace) {
+                    *w += alpha * delta * t;
+                }
+                ev.bias += alpha * delta * trace[NF];
+            }
+            let Some(x) = x else { break };
+            let v = ev.value_of(&x);
+            let grad = v * (1.0 - v);
+            for (t, xi) in trace.iter_mut().zip(&x) {
+                *t = opt.lambda * *t + grad * xi;
+            }
+            trace[NF] = opt.lambda * trace[NF] + grad;
+            prev = Some(v);
+            let t = g.throw_dist().sample(rng.random());
+            g.set_throw_unchecked(t);
+        }
+    }
+    ev
+}
+
+/// The weights as Rust source (a `TrackEval` literal), for `weights.rs`.
+pub fn to_rust(ev: &TrackEval, spec_name: &str, label: &str) -> String {
+    let mut s = format!("TrackEval {{\n    spec: &{spec_name},\n    w: [\n");
+    for (i, w) in ev.w.iter().enumerate() {
+        s.push_str(&format!("        {w:.6}, // {}\n", FEATURES[i]));
+    }
+    s.push_str(&format!(
+        "    ],\n    bias: {:.6},\n    label: \"{label}\",\n}}",
+        ev.bias
+    ));
+    s
+}
+
+/// The mean squared error of the evaluator against the results of random-ish games (a
+/// sanity check of a training run).
+pub fn check<G: TrackGame, E: Evaluator<G>>(start: &G, e: &E, games: u32, seed: u64) -> f64 {
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let mut ms = MoveList::new();
+    let (mut err, mut n) = (0.0, 0u64);
+    for _ in 0..games {
+        let mut g = *start;
+        let mut vals = Vec::new();
+        let result = loop {
+            match g.status() {
+                Status::Over(o) => break terminal_value(&o),
+                Status::Throw(_) => {
+                    vals.push(e.eval(&g));
+                    let t = g.throw_dist().sample(rng.random());
+                    g.set_throw_unchecked(t);
+                }
+                Status::Move(p) => {
+                    ms.clear();
+                    g.legal_moves(&mut ms);
+                    let mut best = ms[0];
+                    let mut bv = f64::NEG_INFINITY;
+                    for &m in &ms {
+                        let mut c = g;
+                        c.play_unchecked(m);
+                        let v = turn_value(&c, e);
+                        let v = if p == Player::First { v } else { 1.0 - v };
+                        if v > bv {
+                            bv = v;
+                            best = m;
+                        }
+                    }
+                    g.play_unchecked(best);
+                }
+            }
+        };
+        for v in vals {
+            err += (v - result) * (v - result);
+            n += 1;
+        }
+    }
+    err / n.max(1) as f64
+}
+
+/// Trains the evaluator of a track rule set and returns its weights as Rust source, with the
+/// mean squared error before and after.
+pub fn train_rules(
+    rules: senet_rules::RuleSet,
+    opt: &TrainOptions,
+    resume: bool,
+) -> Result<String, String> {
+    use crate::weights;
+    use senet_rules::AnyGame;
+    let start = AnyGame::new(rules, &[] as &[&str]).map_err(|e| e.to_string())?;
+    let (ev, before, after, spec) = match start {
+        AnyGame::Kendall5(g) => {
+            let init = if resume {
+                &weights::KENDALL5
+            } else {
+                &weights::KENDALL5_HAND
+            };
+            let ev = train_track(&g, init, opt);
+            let b = check(&g, init, 2000, 99);
+            let a = check(&g, &ev, 2000, 99);
+            (ev, b, a, "KENDALL5_SPEC")
+        }
+        AnyGame::Kendall(g) => {
+            let init = if resume {
+                &weights::KENDALL
+            } else {
+                &weights::KENDALL_HAND
+            };
+            let ev = train_track(&g, init, opt);
+            let b = check(&g, init, 2000, 99);
+            let a = check(&g, &ev, 2000, 99);
+            (ev, b, a, "KENDALL_SPEC")
+        }
+        AnyGame::Senat(g) => {
+            let init = if resume {
+                &weights::SENAT
+            } else {
+                &weights::SENAT_HAND
+            };
+            let ev = train_track(&g, init, opt);
+            let b = check(&g, init, 2000, 99);
+            let a = check(&g, &ev, 2000, 99);
+            (ev, b, a, "SENAT_SPEC")
+        }
+        AnyGame::Houses(g) => {
+            let init = if resume {
+                &weights::HOUSES
+            } else {
+                &weights::HOUSES_HAND
+            };
+            let ev = train_track(&g, init, opt);
+            let b = check(&g, init, 2000, 99);
+            let a = check(&g, &ev, 2000, 99);
+            (ev, b, a, "HOUSES_SPEC")
+        }
+        #[allow(unreachable_patterns)]
+        _ => {
+            return Err(format!(
+                "{rules} has no trainable evaluator yet (the track rule sets have one)"
+            ))
+        }
+    };
+    Ok(format!(
+        "// {rules}: {} self-play games, seed {}, alpha {}, lambda {}, epsilon {}\n\
+         // mean squared error on 2000 greedy games: before {before:.5}, after {after:.5}\n{}",
+        opt.games,
+        opt.seed,
+        opt.alpha,
+        opt.lambda,
+        opt.epsilon,
+        to_rust(&ev, spec, &format!("{rules}-td"))
+    ))
+}

@@ -1,0 +1,281 @@
+//! Bots: determinism, legality over many random positions of every rule set, known best
+//! moves in hand-made positions, and the duplicate-match machinery.
+
+use senet_bots::duel::{play_pair, run_match, MatchConfig};
+use senet_bots::{Bot, BotSpec};
+use senet_rules::conformance::corpus;
+use senet_rules::{with_game, AnyGame, Game, MoveList, RuleSet, Throw};
+
+/// Bots tried on every position (cheap), and on every tenth (the deeper searches).
+const BOTS: [&str; 7] = [
+    "random",
+    "greedy",
+    "expectimax:1",
+    "mcts:100",
+    "beginner",
+    "greedy@census",
+    "expectimax:1@hand",
+];
+const DEEP_BOTS: [&str; 3] = ["expectimax:2", "strong", "expert"];
+
+fn bots_for(i: usize) -> impl Iterator<Item = &'static str> {
+    BOTS.into_iter()
+        .chain(DEEP_BOTS.into_iter().filter(move |_| i.is_multiple_of(10)))
+}
+
+/// Positions awaiting a move from seeded random games of every rule set.
+fn positions(per_rule_set: usize) -> Vec<AnyGame> {
+    let mut out = Vec::new();
+    for &r in RuleSet::ALL {
+        let start = AnyGame::new(r, &[] as &[&str]).unwrap();
+        with_game!(&start, g => {
+            for p in corpus(g, 3, per_rule_set, false) {
+                out.push(AnyGame::from(p));
+            }
+        });
+    }
+    out
+}
+
+fn bot(name: &str) -> Box<dyn Bot> {
+    name.parse::<BotSpec>().unwrap().build()
+}
+
+#[test]
+fn every_bot_move_is_legal_and_every_legal_move_is_scored() {
+    let n = if cfg!(debug_assertions) { 40 } else { 400 };
+    let pos = positions(n);
+    let mut bots: Vec<(&str, Box<dyn Bot>)> = BOTS
+        .iter()
+        .chain(&DEEP_BOTS)
+        .map(|&name| (name, bot(name)))
+        .collect();
+    for (i, g) in pos.iter().enumerate() {
+        let mut ms = MoveList::new();
+        g.legal_moves(&mut ms);
+        for (name, b) in bots.iter_mut() {
+            if !bots_for(i).any(|x| x == *name) {
+                continue;
+            }
+            let c = b.choose(g, i as u64);
+            assert!(ms.contains(&c.best), "{name}: illegal move in {g}");
+            assert_eq!(c.scores.len(), ms.len(), "{name} {g}");
+            for (k, (m, v)) in c.scores.iter().enumerate() {
+                assert_eq!(*m, ms[k], "{name}: scores follow the generator order");
+                assert!((0.0..=1.0).contains(v), "{name}: score {v} in {g}");
+            }
+            // Play it: the result is a valid position.
+            let mut h = *g;
+            h.play(c.best).unwrap();
+            h.check_invariants().unwrap();
+        }
+    }
+}
+
+#[test]
+fn bots_are_deterministic() {
+    let pos = positions(20);
+    for (i, g) in pos.iter().enumerate() {
+        for name in bots_for(i) {
+            let mut reused = bot(name);
+            let seed = 1000 + i as u64;
+            let a = reused.choose(g, seed);
+            let b = bot(name).choose(g, seed);
+            let c = reused.choose(g, seed);
+            assert_eq!(a, b, "{name}: a fresh bot differs in {g}");
+            assert_eq!(a, c, "{name}: a reused bot differs in {g}");
+            let x = reused.choose_with(g, seed, true);
+            assert_eq!(
+                x.best, a.best,
+                "{name}: analysis mode picks another move in {g}"
+            );
+        }
+    }
+}
+
+#[test]
+fn random_bot_depends_on_the_seed_only() {
+    let g: AnyGame = "kendall5 XOXOXOXOXO.................... off=0,0 turn=1 throw=1 dec=0"
+        .parse()
+        .unwrap();
+    let mut b = bot("random");
+    let picks: std::collections::BTreeSet<_> = (0..64).map(|s| b.choose(&g, s).best).collect();
+    assert!(picks.len() > 1, "the random bot should vary with the seed");
+}
+
+fn choose(bot_name: &str, position: &str, throw: Option<u8>) -> String {
+    let mut g: AnyGame = position.parse().unwrap();
+    if let Some(t) = throw {
+        g.set_throw(Throw::single(t)).unwrap();
+    }
+    let c = bot(bot_name).choose(&g, 0);
+    g.move_string(c.best)
+}
+
+#[test]
+fn search_finds_the_solved_best_opening() {
+    // kendall5 is solved: the best opening is a throw of 5 moving 1 to 6 (52.32%).
+    let start = "kendall5 XOXOXOXOXO.................... off=0,0 turn=1 throw=- dec=0";
+    for b in ["expectimax:1", "expectimax:2", "expectimax:3"] {
+        assert_eq!(choose(b, start, Some(5)), "1-6", "{b}");
+    }
+}
+
+/// A kendall5 board from the squares of X (first player) and O (second player).
+fn board(x: &[u8], o: &[u8]) -> String {
+    (1..=30u8)
+        .map(|s| {
+            if x.contains(&s) {
+                'X'
+            } else if o.contains(&s) {
+                'O'
+            } else {
+                '.'
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn search_stops_an_immediate_loss() {
+    // Player 2's last piece stands on 28 and bears off (and wins) with any 3. Player 1, with
+    // a throw of 2, can land on 28 from 26 and swap it back to 26 (R8); the only other move,
+    // 8-10, leaves a 1 in 4 chance of losing at once and the piece still waiting on 28.
+    let g: AnyGame = format!(
+        "kendall5 {} off=0,4 turn=1 throw=2 dec=40",
+        board(&[2, 4, 6, 8, 26], &[28])
+    )
+    .parse()
+    .unwrap();
+    let mut ms = MoveList::new();
+    g.legal_moves(&mut ms);
+    assert_eq!(ms.len(), 2);
+    for b in [
+        "greedy",
+        "expectimax:1",
+        "expectimax:2",
+        "expectimax:3",
+        "mcts:500",
+    ] {
+        let c = bot(b).choose(&g, 0);
+        assert_eq!(g.move_string(c.best), "26-28", "{b}");
+    }
+}
+
+#[test]
+fn search_takes_the_winning_bear_off() {
+    // Player 1: pieces on 26 and 30, throw 1. 30-off keeps the throw (R2) and leaves one
+    // piece; 26-27 would drown the other back to 15 (R7).
+    let g: AnyGame = format!(
+        "kendall5 {} off=3,1 turn=1 throw=1 dec=80",
+        board(&[26, 30], &[3, 5, 7, 9])
+    )
+    .parse()
+    .unwrap();
+    for b in ["greedy", "expectimax:1", "expectimax:2", "mcts:300"] {
+        let c = bot(b).choose(&g, 0);
+        assert_eq!(g.move_string(c.best), "30-off", "{b}");
+    }
+}
+
+#[test]
+fn duplicate_pairs_share_throws_and_swap_seats() {
+    let start = AnyGame::new(RuleSet::Kendall5, &[] as &[&str]).unwrap();
+    let cfg = MatchConfig {
+        start,
+        a: "greedy".parse().unwrap(),
+        b: "random".parse().unwrap(),
+        pairs: 4,
+        seed: 9,
+        threads: 1,
+    };
+    for i in 0..4 {
+        let (mut a, mut b) = (cfg.a.build(), cfg.b.build());
+        let [g1, g2] = play_pair(&cfg, i, a.as_mut(), b.as_mut());
+        assert!(g1.a_first && !g2.a_first);
+        let k = g1.throws.len().min(g2.throws.len());
+        assert!(k > 20);
+        assert_eq!(g1.throws[..k], g2.throws[..k], "pair {i}: throws differ");
+    }
+}
+
+#[test]
+fn a_bot_against_itself_scores_exactly_half_in_duplicate_pairs() {
+    // The same deterministic bot on both seats with the same throws plays the same game
+    // twice with the seats swapped: each pair is one win each.
+    let start = AnyGame::new(RuleSet::Kendall5, &[] as &[&str]).unwrap();
+    let cfg = MatchConfig {
+        start,
+        a: "greedy".parse().unwrap(),
+        b: "greedy".parse().unwrap(),
+        pairs: 20,
+        seed: 3,
+        threads: 2,
+    };
+    let r = run_match(&cfg, &|| {}).unwrap();
+    assert_eq!(r.a_rate, 0.5);
+    assert_eq!(r.ci95, (0.5, 0.5));
+    assert_eq!(r.a_wins + r.b_wins + r.draws, 40);
+}
+
+#[test]
+fn match_results_do_not_depend_on_the_threads() {
+    let start = AnyGame::new(RuleSet::Kendall, &[] as &[&str]).unwrap();
+    let mk = |threads| MatchConfig {
+        start,
+        a: "expectimax:1".parse().unwrap(),
+        b: "random".parse().unwrap(),
+        pairs: 6,
+        seed: 5,
+        threads,
+    };
+    let count = std::sync::atomic::AtomicU32::new(0);
+    let one = run_match(&mk(1), &|| {
+        count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    })
+    .unwrap();
+    let two = run_match(&mk(2), &|| {}).unwrap();
+    assert_eq!(count.into_inner(), 6, "progress is called once per pair");
+    let strip = |r: &senet_bots::duel::MatchResult| {
+        r.pairs
+            .iter()
+            .flat_map(|p| p.iter().map(|g| (g.winner, g.decisions, g.throws.clone())))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(strip(&one), strip(&two));
+    assert_eq!(one.a_rate, two.a_rate);
+}
+
+#[test]
+fn bot_names_parse_and_print() {
+    for name in [
+        "random",
+        "greedy",
+        "expectimax:0",
+        "expectimax:3",
+        "mcts:1000",
+        "beginner",
+        "casual",
+        "strong",
+        "expert",
+        "expectimax:2@census",
+        "greedy@hand",
+    ] {
+        let s: BotSpec = name.parse().unwrap();
+        assert_eq!(s.to_string(), name);
+    }
+    for bad in [
+        "",
+        "minimax",
+        "expectimax:x",
+        "expectimax:99",
+        "mcts:-1",
+        "greedy@nn",
+    ] {
+        let e = bad.parse::<BotSpec>().unwrap_err();
+        assert!(
+            e.contains("random, greedy") || e.contains("@census"),
+            "{bad}: {e}"
+        );
+    }
+}

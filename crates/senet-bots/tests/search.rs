@@ -1,0 +1,83 @@
+//! The pruned search (Star1, Star2, ordering, cache) gives the same values as plain
+//! expectimax, and the fast evaluator agrees with its feature vector.
+
+use senet_bots::search::{SearchOptions, Searcher};
+use senet_bots::weights;
+use senet_rules::conformance::corpus;
+use senet_rules::{AnyGame, Game, Kendall5, Player, RuleSet};
+
+fn kendall5() -> Kendall5 {
+    match AnyGame::new(RuleSet::Kendall5, &[] as &[&str]).unwrap() {
+        AnyGame::Kendall5(g) => g,
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn pruned_search_equals_plain_expectimax() {
+    let e = &weights::KENDALL5;
+    for depth in 0..=2 {
+        let mut pruned = Searcher::new(10);
+        let mut plain = Searcher::new(0);
+        let (mut na, mut nb) = (0, 0);
+        for g in corpus(&kendall5(), 7, 40, false) {
+            let a = pruned.search(&g, e, &SearchOptions::new(depth));
+            let b = plain.search(&g, e, &SearchOptions::plain(depth));
+            for (x, y) in a.values.iter().zip(&b.values) {
+                assert_eq!(x.0, y.0);
+                assert!((x.1 - y.1).abs() < 1e-9, "{depth} {g:?} {x:?} {y:?}");
+            }
+            // The best value is the same (of equal moves, either may be chosen).
+            assert!((a.values[a.best].1 - b.values[b.best].1).abs() < 1e-9);
+            na += a.nodes;
+            nb += b.nodes;
+        }
+        eprintln!("depth {depth}: {na} nodes pruned, {nb} plain");
+    }
+}
+
+#[test]
+fn play_mode_chooses_the_same_move_with_bounds_for_the_others() {
+    let e = &weights::KENDALL5;
+    let mut s = Searcher::new(10);
+    for depth in 1..=2 {
+        for g in corpus(&kendall5(), 5, 60, false) {
+            let exact = s.search(&g, e, &SearchOptions::new(depth));
+            let fast = s.search(
+                &g,
+                e,
+                &SearchOptions {
+                    exact_root: false,
+                    ..SearchOptions::new(depth)
+                },
+            );
+            assert_eq!(exact.best, fast.best, "{g:?}");
+            let mine = |v: f64| {
+                if g.status().player() == Some(Player::First) {
+                    v
+                } else {
+                    1.0 - v
+                }
+            };
+            let best = mine(fast.values[fast.best].1);
+            assert!((best - mine(exact.values[exact.best].1)).abs() < 1e-9);
+            for (x, y) in exact.values.iter().zip(&fast.values) {
+                // The bound is at least the true value and at most the best.
+                assert!(mine(x.1) <= mine(y.1) + 1e-9, "{g:?} {x:?} {y:?}");
+                assert!(mine(y.1) <= best + 1e-9);
+            }
+        }
+    }
+}
+
+#[test]
+fn fast_track_value_equals_the_feature_dot_product() {
+    let e = &weights::KENDALL5;
+    for g in corpus(&kendall5(), 3, 300, true) {
+        for p in Player::BOTH {
+            let a = e.value(g.men(), p);
+            let b = e.value_of(&e.spec.features(g.men(), p));
+            assert!((a - b).abs() < 1e-12, "{a} {b}");
+        }
+    }
+}

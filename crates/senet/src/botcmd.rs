@@ -1,0 +1,378 @@
+//! The bot commands: `bot`, `match`, `ladder` (regenerates `docs/bots.md`) and `train`.
+//! They call `senet-bots`; this module only parses arguments and prints.
+
+use crate::cli::move_json;
+use clap::Subcommand;
+use indicatif::{ProgressBar, ProgressStyle};
+use senet_bots::duel::{run_match, MatchConfig, MatchResult};
+use senet_bots::ladder::{self, LadderConfig};
+use senet_bots::BotSpec;
+use senet_rules::{AnyGame, Error, Game, RuleSet, Status, Throw};
+use serde_json::{json, Value};
+use std::io::IsTerminal;
+use std::time::Instant;
+
+/// The bot subcommands (flattened into the main command list).
+#[derive(Subcommand, Debug)]
+pub enum BotCommand {
+    /// Let a bot choose a move: JSON with the move, a score for every legal move, nodes
+    /// searched and time taken.
+    Bot {
+        /// A position string (quote it).
+        position: String,
+        /// The bot: random, greedy, expectimax:N, mcts:N, beginner, casual, strong, expert.
+        #[arg(long, default_value = "strong")]
+        bot: String,
+        /// The throw, when the position has none pending (e.g. 4, or 3-5 for two dice).
+        #[arg(long = "throw", short = 't')]
+        throw: Option<String>,
+        /// Seed of the bot's own randomness (random bot).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Play mode: only the chosen move's score is exact, the others are upper bounds
+        /// (faster; what `senet match` uses).
+        #[arg(long)]
+        fast: bool,
+    },
+    /// Play duplicate pairs of games between two bots (same throws, seats swapped) and
+    /// report A's win rate with a 95% confidence interval.
+    Match {
+        /// Rule set ID.
+        #[arg(long)]
+        rules: String,
+        /// An option of the rule set as NAME=VALUE (repeatable).
+        #[arg(long = "option", short = 'o', value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        /// Bot A.
+        #[arg(long)]
+        a: String,
+        /// Bot B.
+        #[arg(long)]
+        b: String,
+        /// Number of pairs (two games each).
+        #[arg(long, default_value_t = 100)]
+        pairs: u32,
+        /// Seed of the throws; the same seed gives the same games.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (default: one per core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run the bot ladder on every rule set and write docs/bots.md.
+    Ladder {
+        /// Pairs per match.
+        #[arg(long, default_value_t = 1000)]
+        pairs: u32,
+        /// Where to write the document (- for standard output).
+        #[arg(long, default_value = "docs/bots.md")]
+        out: String,
+        /// Rule sets (comma-separated IDs; default: all).
+        #[arg(long)]
+        rules: Option<String>,
+        /// Seed of every match.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads for the matches (default: one per core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Positions for the one-thread timings.
+        #[arg(long, default_value_t = 400)]
+        timing_positions: usize,
+        /// Pairs per match for one rule set, as RULES=N (repeatable), e.g. pyramid=150 where
+        /// the deep searches are slow.
+        #[arg(long = "pairs-for", value_name = "RULES=N")]
+        pairs_for: Vec<String>,
+    },
+    /// Train a track evaluator by TD(λ) self-play; prints the weights as Rust source.
+    Train {
+        /// Rule set ID (kendall or kendall5).
+        #[arg(long)]
+        rules: String,
+        /// Self-play games.
+        #[arg(long, default_value_t = 100_000)]
+        games: u32,
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Start from the tuned weights instead of the hand-set ones.
+        #[arg(long)]
+        resume: bool,
+    },
+}
+
+fn bad(msg: String) -> Error {
+    Error::Options(msg)
+}
+
+fn spec(name: &str) -> Result<BotSpec, Error> {
+    name.parse::<BotSpec>().map_err(bad)
+}
+
+/// Runs a bot subcommand; returns what to print.
+pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
+    match cmd {
+        BotCommand::Bot {
+            position,
+            bot,
+            throw,
+            seed,
+            fast,
+        } => bot_cmd(&position, &bot, throw.as_deref(), seed, !fast),
+        BotCommand::Match {
+            rules,
+            options,
+            a,
+            b,
+            pairs,
+            seed,
+            threads,
+            json,
+        } => {
+            let r: RuleSet = rules.parse()?;
+            let cfg = MatchConfig {
+                start: AnyGame::new(r, &options)?,
+                a: spec(&a)?,
+                b: spec(&b)?,
+                pairs,
+                seed,
+                threads,
+            };
+            let bar = progress_bar(pairs as u64, &format!("{a} vs {b}"));
+            let res = run_match(&cfg, &|| bar.inc(1)).map_err(bad)?;
+            bar.finish_and_clear();
+            Ok(if json {
+                serde_json::to_string_pretty(&match_json(&res)).expect("json")
+            } else {
+                match_text(&res)
+            })
+        }
+        BotCommand::Ladder {
+            pairs,
+            out,
+            rules,
+            seed,
+            threads,
+            timing_positions,
+            pairs_for,
+        } => {
+            let pairs_for = pairs_for
+                .iter()
+                .map(|p| {
+                    let (r, n) = p.split_once('=').ok_or_else(|| {
+                        bad(format!(
+                            "--pairs-for takes RULES=N, like pyramid=150; got {p:?}"
+                        ))
+                    })?;
+                    let n: u32 = n.parse().map_err(|_| {
+                        bad(format!("--pairs-for {p:?}: {n:?} is not a number of pairs"))
+                    })?;
+                    Ok((r.parse::<RuleSet>()?, n))
+                })
+                .collect::<Result<Vec<_>, Error>>()?;
+            let rules = match rules {
+                None => RuleSet::ALL.to_vec(),
+                Some(list) => list
+                    .split(',')
+                    .map(|r| r.trim().parse())
+                    .collect::<Result<Vec<RuleSet>, Error>>()?,
+            };
+            let cfg = LadderConfig {
+                rules,
+                pairs,
+                pairs_for: pairs_for.clone(),
+                seed,
+                threads,
+                timing_positions,
+                extra: ladder::EXTRA
+                    .iter()
+                    .map(|(a, b)| (a.to_string(), b.to_string()))
+                    .collect(),
+                extra_timed: ladder::EXTRA_TIMED.iter().map(|s| s.to_string()).collect(),
+            };
+            let bar = progress_bar(pairs as u64, "");
+            let res = ladder::run_ladder(
+                &cfg,
+                &|r, a, b| {
+                    bar.reset();
+                    bar.set_message(format!("{r}: {a} vs {b}"));
+                },
+                &|| bar.inc(1),
+            )
+            .map_err(bad)?;
+            bar.finish_and_clear();
+            let extra: String = pairs_for
+                .iter()
+                .map(|(r, n)| format!(" --pairs-for {r}={n}"))
+                .collect();
+            let command = format!(
+                "senet ladder --pairs {pairs}{extra} --seed {seed} --timing-positions {timing_positions}"
+            );
+            let doc = ladder::document(&cfg, &res, &command);
+            if out == "-" {
+                Ok(doc)
+            } else {
+                std::fs::write(&out, &doc).map_err(|e| bad(format!("cannot write {out}: {e}")))?;
+                Ok(ladder::markdown(&cfg, &res))
+            }
+        }
+        BotCommand::Train {
+            rules,
+            games,
+            seed,
+            resume,
+        } => {
+            let r: RuleSet = rules.parse()?;
+            let opt = senet_bots::train::TrainOptions {
+                games,
+                seed,
+                ..Default::default()
+            };
+            senet_bots::train::train_rules(r, &opt, resume).map_err(bad)
+        }
+    }
+}
+
+/// A progress bar on standard error when it is a terminal, hidden otherwise.
+fn progress_bar(len: u64, msg: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} pairs, {elapsed} (eta {eta})")
+            .expect("template")
+            .progress_chars("=> "),
+    );
+    bar.set_message(msg.to_string());
+    bar
+}
+
+fn bot_cmd(
+    position: &str,
+    bot: &str,
+    throw: Option<&str>,
+    seed: u64,
+    exact: bool,
+) -> Result<String, Error> {
+    let mut g: AnyGame = position.parse()?;
+    match (g.status(), throw) {
+        (Status::Throw(_), Some(t)) => g.set_throw(Throw::parse(t)?)?,
+        (Status::Throw(p), None) => {
+            return Err(Error::Throw(format!(
+                "player {p} must throw first: give --throw (possible throws: {})",
+                g.throw_dist().describe()
+            )))
+        }
+        (Status::Move(_), Some(t)) => {
+            return Err(Error::Throw(format!(
+                "the position already holds the throw {}; --throw {t} is not needed",
+                g.in_hand().map_or("-".into(), |t| t.to_string())
+            )))
+        }
+        (Status::Move(_), None) => {}
+        (Status::Over(_), _) => return Err(Error::GameOver),
+    }
+    let s = spec(bot)?;
+    let mut b = s.build();
+    let t0 = Instant::now();
+    let c = b.choose_with(&g, seed, exact);
+    let ms = t0.elapsed().as_secs_f64() * 1e3;
+    let scores: Vec<Value> = c
+        .scores
+        .iter()
+        .map(|&(m, v)| {
+            let mut h = g;
+            let e = h.play_unchecked(m);
+            let mut j = move_json(&g, m, e, &h);
+            j["score"] = json!((v * 1e6).round() / 1e6);
+            if !c.exact && m != c.best {
+                j["score_is_upper_bound"] = json!(true);
+            }
+            j
+        })
+        .collect();
+    let player = g.status().player().map(|p| p.index() + 1);
+    let v = json!({
+        "position": g.position(),
+        "player": player,
+        "throw": g.in_hand().map(|t| t.to_string()),
+        "bot": s.to_string(),
+        "move": g.move_string(c.best),
+        "score_kind": c.score_kind,
+        "scores_exact": c.exact,
+        "scores": scores,
+        "nodes": c.nodes,
+        "time_ms": (ms * 1000.0).round() / 1000.0,
+    });
+    Ok(serde_json::to_string_pretty(&v).expect("json"))
+}
+
+fn round(x: f64, digits: i32) -> f64 {
+    let k = 10f64.powi(digits);
+    (x * k).round() / k
+}
+
+/// A match result as JSON.
+pub fn match_json(r: &MatchResult) -> Value {
+    let games = 2 * r.pairs.len();
+    json!({
+        "rules": r.rules,
+        "a": r.a,
+        "b": r.b,
+        "pairs": r.pairs.len(),
+        "games": games,
+        "a_wins": r.a_wins,
+        "b_wins": r.b_wins,
+        "draws": r.draws,
+        "a_rate": round(r.a_rate, 5),
+        "ci95": [round(r.ci95.0, 5), round(r.ci95.1, 5)],
+        "a_better_at_95": r.a_significantly_better(),
+        "avg_length": round(r.avg_length, 2),
+        "first_player_wins": r.first_player_wins,
+        "median_ms_per_move": { "a": round(r.median_micros[0] / 1e3, 4), "b": round(r.median_micros[1] / 1e3, 4) },
+        "median_cpu_ms_per_move": { "a": round(r.median_cpu_micros[0] / 1e3, 4), "b": round(r.median_cpu_micros[1] / 1e3, 4) },
+        "timed_moves": { "a": r.timed_moves[0], "b": r.timed_moves[1] },
+    })
+}
+
+fn match_text(r: &MatchResult) -> String {
+    let games = 2 * r.pairs.len();
+    format!(
+        "{rules}: A = {a}, B = {b}, {p} duplicate pairs ({games} games)\n\
+         A's score: {rate:.1}% (95% interval {lo:.1}% - {hi:.1}%){sig}\n\
+         A won {aw}, B won {bw}, draws {d}; the first player won {fw} ({fwp:.1}%)\n\
+         average game length: {len:.1} decisions\n\
+         median time per move: A {ta:.3} ms ({na} moves), B {tb:.3} ms ({nb} moves)\n\
+         median CPU time per move: A {ca:.3} ms, B {cb:.3} ms",
+        rules = r.rules,
+        a = r.a,
+        b = r.b,
+        p = r.pairs.len(),
+        rate = 100.0 * r.a_rate,
+        lo = 100.0 * r.ci95.0,
+        hi = 100.0 * r.ci95.1,
+        sig = if r.a_significantly_better() {
+            ", A is better at 95%"
+        } else if r.ci95.1 < 0.5 {
+            ", B is better at 95%"
+        } else {
+            ", no significant difference"
+        },
+        aw = r.a_wins,
+        bw = r.b_wins,
+        d = r.draws,
+        fw = r.first_player_wins,
+        fwp = 100.0 * r.first_player_wins as f64 / games as f64,
+        len = r.avg_length,
+        ta = r.median_micros[0] / 1e3,
+        na = r.timed_moves[0],
+        tb = r.median_micros[1] / 1e3,
+        nb = r.timed_moves[1],
+        ca = r.median_cpu_micros[0] / 1e3,
+        cb = r.median_cpu_micros[1] / 1e3,
+    )
+}

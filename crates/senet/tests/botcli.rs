@@ -1,0 +1,140 @@
+//! The JSON shape of `senet bot` and `senet match`, and their errors.
+
+use serde_json::Value;
+use std::process::Command;
+
+fn senet(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args(args)
+        .output()
+        .expect("run senet");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const START: &str = "kendall5 XOXOXOXOXO.................... off=0,0 turn=1 throw=- dec=0";
+
+#[test]
+fn bot_prints_the_move_scores_nodes_and_time() {
+    let (code, out, err) = senet(&["bot", START, "--bot", "expectimax:2", "--throw", "5"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["move"], "1-6");
+    assert_eq!(v["bot"], "expectimax:2");
+    assert_eq!(v["player"], 1);
+    assert_eq!(v["throw"], "5");
+    assert_eq!(v["score_kind"], "win_chance");
+    assert_eq!(v["scores_exact"], true);
+    assert!(v["nodes"].as_u64().unwrap() > 10);
+    assert!(v["time_ms"].as_f64().unwrap() >= 0.0);
+    let scores = v["scores"].as_array().unwrap();
+    assert_eq!(scores.len(), 5);
+    for s in scores {
+        let x = s["score"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&x));
+        assert!(s["move"].is_string() && s["position"].is_string() && s["kinds"].is_array());
+    }
+    let best = scores.iter().find(|s| s["move"] == "1-6").unwrap()["score"].as_f64();
+    assert!(scores.iter().all(|s| s["score"].as_f64() <= best));
+}
+
+#[test]
+fn bot_fast_mode_marks_bounds() {
+    let (code, out, err) = senet(&["bot", START, "--bot", "expectimax:2", "-t", "5", "--fast"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["move"], "1-6");
+    assert_eq!(v["scores_exact"], false);
+}
+
+#[test]
+fn bot_errors_explain() {
+    let (code, _, err) = senet(&["bot", START, "--bot", "expectimax:2"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--throw"), "{err}");
+    let (code, _, err) = senet(&["bot", START, "--bot", "deep-blue", "-t", "3"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("expectimax:N"), "{err}");
+}
+
+#[test]
+fn match_json_has_the_rate_interval_draws_length_and_timings() {
+    let (code, out, err) = senet(&[
+        "match",
+        "--rules",
+        "kendall5",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--pairs",
+        "8",
+        "--seed",
+        "3",
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["rules"], "kendall5");
+    assert_eq!(v["a"], "greedy");
+    assert_eq!(v["b"], "random");
+    assert_eq!(v["pairs"], 8);
+    assert_eq!(v["games"], 16);
+    let rate = v["a_rate"].as_f64().unwrap();
+    let ci = v["ci95"].as_array().unwrap();
+    assert!(ci[0].as_f64().unwrap() <= rate && rate <= ci[1].as_f64().unwrap());
+    assert_eq!(
+        v["a_wins"].as_u64().unwrap()
+            + v["b_wins"].as_u64().unwrap()
+            + v["draws"].as_u64().unwrap(),
+        16
+    );
+    assert!(v["avg_length"].as_f64().unwrap() > 10.0);
+    assert!(v["median_ms_per_move"]["a"].is_number());
+    assert!(v["median_cpu_ms_per_move"]["b"].is_number());
+    // The same seed gives the same games.
+    let (_, again, _) = senet(&[
+        "match",
+        "--rules",
+        "kendall5",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--pairs",
+        "8",
+        "--seed",
+        "3",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    let w: Value = serde_json::from_str(&again).unwrap();
+    assert_eq!(v["a_rate"], w["a_rate"]);
+    assert_eq!(v["avg_length"], w["avg_length"]);
+}
+
+#[test]
+fn match_text_names_the_result() {
+    let (code, out, err) = senet(&[
+        "match",
+        "--rules",
+        "kendall",
+        "--a",
+        "expectimax:1",
+        "--b",
+        "random",
+        "--pairs",
+        "3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("A's score:") && out.contains("95% interval"),
+        "{out}"
+    );
+}
