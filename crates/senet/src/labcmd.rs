@@ -83,8 +83,8 @@ pub fn run(a: LabArgs) -> Result<String, Error> {
             let start = AnyGame::new(r, &options)?;
             let cfg = MatchConfig {
                 start,
-                a: sa.clone(),
-                b: sb.clone(),
+                a: *sa,
+                b: *sb,
                 pairs: a.games.div_ceil(2),
                 // Each configuration gets its own throws, all derived from the one seed.
                 seed: senet_bots::duel::mix(a.seed, (bi * 1000 + ri) as u64),
