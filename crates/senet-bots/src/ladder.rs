@@ -37,6 +37,9 @@ pub struct LadderConfig {
     pub rules: Vec<RuleSet>,
     /// Duplicate pairs per match.
     pub pairs: u32,
+    /// Pairs per match for some rule sets instead of `pairs` (for the rule sets whose deep
+    /// searches are slow).
+    pub pairs_for: Vec<(RuleSet, u32)>,
     /// Seed of every match.
     pub seed: u64,
     /// Worker threads for the matches (0: one per core).
@@ -162,11 +165,16 @@ pub fn run_ladder(
         let mut matches = Vec::new();
         for (a, b) in pairs {
             progress(rules, &a, &b);
+            let pairs = cfg
+                .pairs_for
+                .iter()
+                .find(|(r, _)| *r == rules)
+                .map_or(cfg.pairs, |p| p.1);
             let mc = MatchConfig {
                 start,
                 a: a.parse()?,
                 b: b.parse()?,
-                pairs: cfg.pairs,
+                pairs,
                 seed: cfg.seed,
                 threads: cfg.threads,
             };
@@ -209,19 +217,15 @@ pub fn markdown(cfg: &LadderConfig, ladders: &[RuleLadder]) -> String {
     let mut s = String::new();
     for l in ladders {
         s.push_str(&format!("### `{}`: {}\n\n", l.rules.id(), l.rules.name()));
-        s.push_str(&format!(
-            "{} duplicate pairs ({} games) per match, seed {}.\n\n",
-            cfg.pairs,
-            2 * cfg.pairs,
-            cfg.seed
-        ));
-        s.push_str("| A | B | A's score | 95% interval | A better at 95%? | draws | avg. length | A CPU/move | B CPU/move |\n");
-        s.push_str("|---|---|---|---|---|---|---|---|---|\n");
+        s.push_str(&format!("Seed {}.\n\n", cfg.seed));
+        s.push_str("| A | B | pairs | A's score | 95% interval | A better at 95%? | draws | avg. length | A CPU/move | B CPU/move |\n");
+        s.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
         for m in &l.matches {
             s.push_str(&format!(
-                "| {} | {} | {} | {} – {} | {} | {} | {:.0} | {} | {} |\n",
+                "| {} | {} | {} | {} | {} – {} | {} | {} | {:.0} | {} | {} |\n",
                 m.a,
                 m.b,
+                m.pairs.len(),
                 pct(m.a_rate),
                 pct(m.ci95.0),
                 pct(m.ci95.1),
@@ -266,10 +270,11 @@ pub fn document(cfg: &LadderConfig, ladders: &[RuleLadder], command: &str) -> St
          {INTRO}\n## Measurements\n\n\
          Regenerate this file with `{command} --out docs/bots.md` (add `--threads K`; the \
          games and win rates do not depend on it, the match timings do). Every match is \
-         `senet match --rules RULES --a A --b B --pairs {pairs} --seed {seed}`. \
+         `senet match --rules RULES --a A --b B --pairs {pairs} --seed {seed}` (with the \
+         pairs of the table). \
          A's score counts a draw as half a win; the 95% interval is over pair means \
          (normal approximation); a step of the ladder is significant when the interval \
-         lies above 50%. The µs/move columns of the tables are medians over the real \
+         lies above 50%. The CPU/move columns of the match tables are medians of thread CPU time over the real \
          choices (two or more legal moves) made during the match, with every core busy; \
          the timing tables below them are on one thread.\n\n",
         pairs = cfg.pairs,

@@ -33,6 +33,7 @@ pub mod duel;
 pub mod eval;
 pub mod ladder;
 pub mod mcts;
+pub mod pyramid;
 pub mod search;
 pub mod track;
 pub mod train;
@@ -102,6 +103,10 @@ macro_rules! dispatch {
             }
             (senet_rules::AnyGame::Houses($g), K::Hand) => {
                 let $e = &$crate::weights::HOUSES_HAND;
+                $body
+            }
+            (senet_rules::AnyGame::Pyramid($g), _) => {
+                let $e = &$crate::pyramid::PYRAMID;
                 $body
             }
             #[allow(unreachable_patterns)]
@@ -309,6 +314,8 @@ impl BotSpec {
         let mut o = SearchOptions::new(depth);
         // Sized to the nodes a search stores (depth-0 nodes are not stored), small enough
         // to stay in the processor's cache.
+        // Ordering by a static look pays only above the two lowest levels of deep searches.
+        o.order_depth = if depth >= 3 { 2 } else { 1 };
         o.tt_bits = match depth {
             0 => 0,
             1 | 2 => 10,
