@@ -44,6 +44,30 @@ fn main() {
             },
         ),
         (
+            "order2",
+            SearchOptions {
+                order_depth: 2,
+                ..base
+            },
+        ),
+        (
+            "order2 bounds-root",
+            SearchOptions {
+                order_depth: 2,
+                exact_root: false,
+                ..base
+            },
+        ),
+        (
+            "no-star2 order2 bounds-root",
+            SearchOptions {
+                order_depth: 2,
+                star2: false,
+                exact_root: false,
+                ..base
+            },
+        ),
+        (
             "tt12",
             SearchOptions {
                 tt_bits: 12,

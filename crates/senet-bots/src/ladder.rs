@@ -17,16 +17,18 @@ pub const LADDER: [&str; 5] = [
     "expectimax:3",
 ];
 
-/// Extra matches of the ladder document: MCTS against the search bots, and the tuned
-/// evaluator against the hand-set one.
-pub const EXTRA: [(&str, &str); 3] = [
-    ("mcts:1000", "expectimax:1"),
+/// Extra matches of the ladder document: the issue's bar for `expectimax:2`, the beginner
+/// level against `random`, MCTS against expectimax, and the tuned evaluator against the
+/// hand-set one.
+pub const EXTRA: [(&str, &str); 4] = [
+    ("expectimax:2", "greedy"),
+    ("beginner", "random"),
     ("mcts:1000", "expectimax:2"),
-    ("expectimax:2", "expectimax:2@hand"),
+    ("greedy", "greedy@hand"),
 ];
 
 /// Bots timed besides the ladder's.
-pub const EXTRA_TIMED: [&str; 2] = ["mcts:1000", "expectimax:2@hand"];
+pub const EXTRA_TIMED: [&str; 2] = ["mcts:1000", "beginner"];
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -35,6 +37,9 @@ pub struct LadderConfig {
     pub rules: Vec<RuleSet>,
     /// Duplicate pairs per match.
     pub pairs: u32,
+    /// Pairs per match for some rule sets instead of `pairs` (for the rule sets whose deep
+    /// searches are slow).
+    pub pairs_for: Vec<(RuleSet, u32)>,
     /// Seed of every match.
     pub seed: u64,
     /// Worker threads for the matches (0: one per core).
@@ -160,11 +165,16 @@ pub fn run_ladder(
         let mut matches = Vec::new();
         for (a, b) in pairs {
             progress(rules, &a, &b);
+            let pairs = cfg
+                .pairs_for
+                .iter()
+                .find(|(r, _)| *r == rules)
+                .map_or(cfg.pairs, |p| p.1);
             let mc = MatchConfig {
                 start,
                 a: a.parse()?,
                 b: b.parse()?,
-                pairs: cfg.pairs,
+                pairs,
                 seed: cfg.seed,
                 threads: cfg.threads,
             };
@@ -207,19 +217,15 @@ pub fn markdown(cfg: &LadderConfig, ladders: &[RuleLadder]) -> String {
     let mut s = String::new();
     for l in ladders {
         s.push_str(&format!("### `{}`: {}\n\n", l.rules.id(), l.rules.name()));
-        s.push_str(&format!(
-            "{} duplicate pairs ({} games) per match, seed {}.\n\n",
-            cfg.pairs,
-            2 * cfg.pairs,
-            cfg.seed
-        ));
-        s.push_str("| A | B | A's score | 95% interval | A better at 95%? | draws | avg. length | A CPU/move | B CPU/move |\n");
-        s.push_str("|---|---|---|---|---|---|---|---|---|\n");
+        s.push_str(&format!("Seed {}.\n\n", cfg.seed));
+        s.push_str("| A | B | pairs | A's score | 95% interval | A better at 95%? | draws | avg. length | A CPU/move | B CPU/move |\n");
+        s.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
         for m in &l.matches {
             s.push_str(&format!(
-                "| {} | {} | {} | {} – {} | {} | {} | {:.0} | {} | {} |\n",
+                "| {} | {} | {} | {} | {} – {} | {} | {} | {:.0} | {} | {} |\n",
                 m.a,
                 m.b,
+                m.pairs.len(),
                 pct(m.a_rate),
                 pct(m.ci95.0),
                 pct(m.ci95.1),
@@ -264,16 +270,94 @@ pub fn document(cfg: &LadderConfig, ladders: &[RuleLadder], command: &str) -> St
          {INTRO}\n## Measurements\n\n\
          Regenerate this file with `{command} --out docs/bots.md` (add `--threads K`; the \
          games and win rates do not depend on it, the match timings do). Every match is \
-         `senet match --rules RULES --a A --b B --pairs {pairs} --seed {seed}`. \
+         `senet match --rules RULES --a A --b B --pairs {pairs} --seed {seed}` (with the \
+         pairs of the table). \
          A's score counts a draw as half a win; the 95% interval is over pair means \
          (normal approximation); a step of the ladder is significant when the interval \
-         lies above 50%. The µs/move columns of the tables are medians over the real \
+         lies above 50%. The CPU/move columns of the match tables are medians of thread CPU time over the real \
          choices (two or more legal moves) made during the match, with every core busy; \
          the timing tables below them are on one thread.\n\n",
         pairs = cfg.pairs,
         seed = cfg.seed,
     ));
+    s.push_str(&bars(ladders));
     s.push_str(&markdown(cfg, ladders));
+    s
+}
+
+fn find<'a>(l: &'a RuleLadder, a: &str, b: &str) -> Option<&'a MatchResult> {
+    l.matches.iter().find(|m| m.a == a && m.b == b)
+}
+
+/// The issue's bars, checked against the measurements.
+pub fn bars(ladders: &[RuleLadder]) -> String {
+    let mut s = String::from("### The bars\n\n| bar | measured | met? |\n|---|---|---|\n");
+    let yes = |ok: bool| if ok { "yes" } else { "**no**" };
+    for l in ladders {
+        let id = l.rules.id();
+        let steps: Vec<String> = LADDER
+            .windows(2)
+            .map(|w| match find(l, w[1], w[0]) {
+                Some(m) => format!(
+                    "{} > {}: {}{}",
+                    w[1],
+                    w[0],
+                    pct(m.a_rate),
+                    if m.a_significantly_better() {
+                        ""
+                    } else {
+                        " (not significant)"
+                    }
+                ),
+                None => format!("{} > {}: not run", w[1], w[0]),
+            })
+            .collect();
+        let all = LADDER
+            .windows(2)
+            .all(|w| find(l, w[1], w[0]).is_some_and(|m| m.a_significantly_better()));
+        s.push_str(&format!(
+            "| `{id}`: every step of the ladder significant at 95% | {} | {} |\n",
+            steps.join("; "),
+            yes(all)
+        ));
+        if l.rules == RuleSet::Kendall5 {
+            if let Some(m) = find(l, "greedy", "random") {
+                s.push_str(&format!(
+                    "| `kendall5`: greedy beats random in at least 68% | {} ({} – {}) | {} |\n",
+                    pct(m.a_rate),
+                    pct(m.ci95.0),
+                    pct(m.ci95.1),
+                    yes(m.a_rate >= 0.68)
+                ));
+            }
+            if let Some(m) = find(l, "expectimax:2", "greedy") {
+                s.push_str(&format!(
+                    "| `kendall5`: expectimax:2 beats greedy in at least 60% | {} ({} – {}) | {} |\n",
+                    pct(m.a_rate),
+                    pct(m.ci95.0),
+                    pct(m.ci95.1),
+                    yes(m.a_rate >= 0.60)
+                ));
+            }
+            if let Some(t) = l.timings.iter().find(|t| t.bot == "expectimax:3") {
+                s.push_str(&format!(
+                    "| `kendall5`: expectimax:3 at most 0.5 ms median per move, one core | {} CPU ({} wall) | {} |\n",
+                    micros(t.median_micros),
+                    micros(t.median_wall_micros),
+                    yes(t.median_micros <= 500.0)
+                ));
+            }
+        }
+        if let Some(t) = l.timings.iter().find(|t| t.bot == "expectimax:2") {
+            s.push_str(&format!(
+                "| `{id}`: expectimax:2 under 10 ms median per move | {} CPU ({} wall) | {} |\n",
+                micros(t.median_micros),
+                micros(t.median_wall_micros),
+                yes(t.median_micros < 10_000.0)
+            ));
+        }
+    }
+    s.push('\n');
     s
 }
 

@@ -33,6 +33,7 @@ pub mod duel;
 pub mod eval;
 pub mod ladder;
 pub mod mcts;
+pub mod pyramid;
 pub mod search;
 pub mod track;
 pub mod train;
@@ -86,6 +87,26 @@ macro_rules! dispatch {
             }
             (senet_rules::AnyGame::Kendall($g), K::Hand) => {
                 let $e = &$crate::weights::KENDALL_HAND;
+                $body
+            }
+            (senet_rules::AnyGame::Senat($g), K::Tuned) => {
+                let $e = &$crate::weights::SENAT;
+                $body
+            }
+            (senet_rules::AnyGame::Senat($g), K::Hand) => {
+                let $e = &$crate::weights::SENAT_HAND;
+                $body
+            }
+            (senet_rules::AnyGame::Houses($g), K::Tuned) => {
+                let $e = &$crate::weights::HOUSES;
+                $body
+            }
+            (senet_rules::AnyGame::Houses($g), K::Hand) => {
+                let $e = &$crate::weights::HOUSES_HAND;
+                $body
+            }
+            (senet_rules::AnyGame::Pyramid($g), _) => {
+                let $e = &$crate::pyramid::PYRAMID;
                 $body
             }
             #[allow(unreachable_patterns)]
@@ -164,13 +185,20 @@ impl Level {
         }
     }
 
-    /// The bot the level stands for (see `docs/bots.md` for the measurements).
-    pub fn kind(self) -> BotKind {
+    /// The bot the level stands for, chosen by measurement (see `docs/bots.md`):
+    /// - `beginner`: `greedy@census`, greedy with the generic evaluator: it bears off and
+    ///   captures when it can but has no sense of the board (beats `random` only narrowly);
+    /// - `casual`: `greedy` with the rule set's tuned evaluator (beats `random` by far);
+    /// - `strong`: `expectimax:2`, a small but significant step above `greedy`, in well
+    ///   under a millisecond;
+    /// - `expert`: `expectimax:3`, the strongest bot measured that stays near half a
+    ///   millisecond per move (`mcts:1000` is no stronger and slower).
+    pub fn spec(self) -> (BotKind, EvalKind) {
         match self {
-            Level::Beginner => BotKind::Random,
-            Level::Casual => BotKind::Greedy,
-            Level::Strong => BotKind::Expectimax(1),
-            Level::Expert => BotKind::Expectimax(3),
+            Level::Beginner => (BotKind::Greedy, EvalKind::Census),
+            Level::Casual => (BotKind::Greedy, EvalKind::Tuned),
+            Level::Strong => (BotKind::Expectimax(2), EvalKind::Tuned),
+            Level::Expert => (BotKind::Expectimax(3), EvalKind::Tuned),
         }
     }
 }
@@ -214,10 +242,10 @@ impl FromStr for BotSpec {
                     (N iterations), or the levels beginner, casual, strong, expert; add \
                     @census or @hand to use another evaluator";
         let (name, eval) = match s.trim().split_once('@') {
-            None => (s.trim(), EvalKind::Tuned),
-            Some((n, "census")) => (n, EvalKind::Census),
-            Some((n, "hand")) => (n, EvalKind::Hand),
-            Some((n, "tuned")) => (n, EvalKind::Tuned),
+            None => (s.trim(), None),
+            Some((n, "census")) => (n, Some(EvalKind::Census)),
+            Some((n, "hand")) => (n, Some(EvalKind::Hand)),
+            Some((n, "tuned")) => (n, Some(EvalKind::Tuned)),
             Some((_, e)) => {
                 return Err(format!(
                     "unknown evaluator {e:?} in bot {s:?}: use @census, @hand or @tuned"
@@ -232,7 +260,7 @@ impl FromStr for BotSpec {
         };
         let level = Level::ALL.iter().copied().find(|l| l.id() == name);
         let kind = match (name.split_once(':'), level) {
-            (_, Some(l)) => l.kind(),
+            (_, Some(l)) => l.spec().0,
             (None, _) if name == "random" => BotKind::Random,
             (None, _) if name == "greedy" => BotKind::Greedy,
             (None, _) if name == "expectimax" => BotKind::Expectimax(2),
@@ -243,6 +271,8 @@ impl FromStr for BotSpec {
             }
             _ => return Err(format!("unknown bot {s:?}; {help}")),
         };
+        // A level brings its evaluator; a suffix overrides it.
+        let eval = eval.unwrap_or(level.map_or(EvalKind::Tuned, |l| l.spec().1));
         Ok(BotSpec { kind, eval, level })
     }
 }
@@ -258,8 +288,12 @@ impl fmt::Display for BotSpec {
                 BotKind::Mcts(n) => write!(f, "mcts:{n}")?,
             },
         }
+        let default = self.level.map_or(EvalKind::Tuned, |l| l.spec().1);
+        if self.eval == default {
+            return Ok(());
+        }
         match self.eval {
-            EvalKind::Tuned => Ok(()),
+            EvalKind::Tuned => f.write_str("@tuned"),
             EvalKind::Hand => f.write_str("@hand"),
             EvalKind::Census => f.write_str("@census"),
         }
@@ -280,6 +314,8 @@ impl BotSpec {
         let mut o = SearchOptions::new(depth);
         // Sized to the nodes a search stores (depth-0 nodes are not stored), small enough
         // to stay in the processor's cache.
+        // Ordering by a static look pays only above the two lowest levels of deep searches.
+        o.order_depth = if depth >= 3 { 2 } else { 1 };
         o.tt_bits = match depth {
             0 => 0,
             1 | 2 => 10,

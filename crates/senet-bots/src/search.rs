@@ -35,6 +35,9 @@ pub struct SearchOptions {
     pub star2: bool,
     /// Order moves by a static look at their results.
     pub ordering: bool,
+    /// Look at results for ordering only at nodes with at least this many throws left
+    /// (shallower subtrees are too cheap to pay for it).
+    pub order_depth: u32,
     /// The transposition cache has 2^`tt_bits` slots (0: no cache).
     pub tt_bits: u32,
     /// Search every root move with a full window, so that every move's score is exact; if
@@ -50,6 +53,7 @@ impl SearchOptions {
             star1: true,
             star2: true,
             ordering: true,
+            order_depth: 1,
             tt_bits: 16,
             exact_root: true,
         }
@@ -62,6 +66,7 @@ impl SearchOptions {
             star1: false,
             star2: false,
             ordering: false,
+            order_depth: 1,
             tt_bits: 0,
             exact_root: true,
         }
@@ -369,7 +374,7 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
         for &m in ms {
             if Some(m) == hint {
                 key.push(if maxer { 3.0 } else { -3.0 });
-            } else if depth > 0 {
+            } else if depth >= self.opt.order_depth.max(1) {
                 let mut c = *g;
                 c.play_unchecked(m);
                 key.push(self.guess(&c));

@@ -1,5 +1,5 @@
-//! The evaluator of the race games on the 30-square track (`kendall`, `kendall5`; later
-//! `senat` and `houses` fit the same mould): a logistic function of the difference of
+//! The evaluator of the race games on the 30-square track (`kendall`, `kendall5`, `senat`,
+//! `houses`): a logistic function of the difference of
 //! per-side features, with weights trained by TD(λ) self-play ([`crate::train`]).
 //!
 //! Features of one side (see [`FEATURES`]):
@@ -17,7 +17,7 @@
 
 use crate::eval::{sigmoid, Evaluator};
 use senet_rules::track::{between, bit, protected, runs, runs3_in_rows};
-use senet_rules::{Game, Kendall, Kendall5, Player, Status};
+use senet_rules::{Game, Houses, Kendall, Kendall5, Player, Senat, Status};
 
 /// Number of features of one side.
 pub const NF: usize = 37;
@@ -71,16 +71,25 @@ const F_EXPOSED_LATER: usize = 34;
 const F_TEMPO: usize = 35;
 const F_BEHIND: usize = 36;
 
-/// [`TrackSpec::landing`] for every throw value 0-7.
-const LANDING: [u32; 8] = {
+/// For every throw value 0-7, the squares a forward move by it may land on (ignoring what
+/// stands there): 27 is never a landing square (the water), the houses 28-30 only bear off,
+/// and with `stop_at_26` nothing passes 26 (K7, R6, H7).
+const fn landing_table(stop_at_26: bool) -> [u32; 8] {
     let mut a = [0u32; 8];
     let mut k = 1;
     while k < 8 {
-        a[k] = TrackSpec::landing(k as u8);
+        let mut t = k + 1;
+        while t <= 30 {
+            let s = t - k;
+            if s < 28 && t != 27 && (!stop_at_26 || s >= 26 || t <= 26) {
+                a[k] |= 1 << t;
+            }
+            t += 1;
+        }
         k += 1;
     }
     a
-};
+}
 
 /// How a track rule set's movement works, as data.
 #[derive(Debug)]
@@ -95,6 +104,8 @@ pub struct TrackSpec {
     pub blockade_in_rows: bool,
     /// Pieces per side.
     pub pieces: u32,
+    /// Where a forward move by each throw value may land.
+    pub landing: [u32; 8],
 }
 
 /// `kendall5` (R2-R8).
@@ -110,6 +121,7 @@ pub static KENDALL5_SPEC: TrackSpec = TrackSpec {
     safe: 0,
     blockade_in_rows: false,
     pieces: 5,
+    landing: landing_table(true),
 };
 
 /// `kendall` (K2-K9).
@@ -125,6 +137,40 @@ pub static KENDALL_SPEC: TrackSpec = TrackSpec {
     safe: bit(15) | bit(26) | bit(28) | bit(29),
     blockade_in_rows: true,
     pieces: 5,
+    landing: landing_table(true),
+};
+
+/// `senat` (S2, S5-S9; the `die` option's uniform throws are not modelled).
+pub static SENAT_SPEC: TrackSpec = TrackSpec {
+    id: "senat",
+    throws: [
+        (1, 4.0 / 16.0),
+        (2, 6.0 / 16.0),
+        (3, 4.0 / 16.0),
+        (4, 1.0 / 16.0),
+        (6, 1.0 / 16.0),
+    ],
+    safe: bit(26) | bit(28) | bit(29),
+    blockade_in_rows: false,
+    pieces: 5,
+    landing: landing_table(false),
+};
+
+/// `houses` (H2-H7; sending back is modelled as a swap of the same size, and the
+/// `six_sticks` option is not modelled).
+pub static HOUSES_SPEC: TrackSpec = TrackSpec {
+    id: "houses",
+    throws: [
+        (1, 4.0 / 16.0),
+        (2, 6.0 / 16.0),
+        (3, 4.0 / 16.0),
+        (4, 1.0 / 16.0),
+        (5, 1.0 / 16.0),
+    ],
+    safe: bit(15) | bit(26) | bit(28) | bit(29) | bit(30),
+    blockade_in_rows: false,
+    pieces: 5,
+    landing: landing_table(true),
 };
 
 impl TrackSpec {
@@ -136,21 +182,6 @@ impl TrackSpec {
         } else {
             runs(men, 3)
         }
-    }
-
-    /// The squares `t` that a forward move by `k` may land on (ignoring what stands there):
-    /// no passing 26, the houses 28-30 only bear off, 27 is never a landing square.
-    const fn landing(k: u8) -> u32 {
-        let mut m = 0u32;
-        let mut t = k + 1;
-        while t <= 30 {
-            let s = t - k;
-            if s < 28 && t != 27 && (s >= 26 || t <= 26) {
-                m |= 1 << t;
-            }
-            t += 1;
-        }
-        m
     }
 
     /// The expected swing, in squares, of the best forward attack the side `att` can make on
@@ -165,7 +196,7 @@ impl TrackSpec {
         let wall = self.blockade(def);
         let mut e = 0.0;
         for (k, p) in self.throws {
-            let mut cand = (att << k) & vulnerable & LANDING[k as usize & 7];
+            let mut cand = (att << k) & vulnerable & self.landing[k as usize & 7];
             if wall != 0 && cand != 0 {
                 // Drop the attacks that would pass the defender's own blockade.
                 let mut c = cand;
@@ -349,5 +380,23 @@ impl TrackGame for Kendall {
     }
     fn spec() -> &'static TrackSpec {
         &KENDALL_SPEC
+    }
+}
+
+impl TrackGame for Senat {
+    fn masks(&self) -> [u32; 2] {
+        self.men()
+    }
+    fn spec() -> &'static TrackSpec {
+        &SENAT_SPEC
+    }
+}
+
+impl TrackGame for Houses {
+    fn masks(&self) -> [u32; 2] {
+        self.men()
+    }
+    fn spec() -> &'static TrackSpec {
+        &HOUSES_SPEC
     }
 }

@@ -52,33 +52,8 @@ pub fn train_track<G: TrackGame>(start: &G, init: &TrackEval, opt: &TrainOptions
         let mut trace = [0.0; NF + 1];
         let mut prev: Option<f64> = None;
         loop {
-            // A throw position or the end: a TD step.
-            let (v, x) = match g.status() {
-                Status::Over(o) => (terminal_value(&o), None),
-                Status::Throw(p) => {
-                    let x = G::spec().features(g.masks(), p);
-                    (ev.value_of(&x), Some(x))
-                }
-                Status::Move(_) => unreachable!(),
-            };
-            if let Some(pv) = prev {
-                let delta = v - pv;
-                for (w, t) in ev.w.iter_mut().zip(&trace) {
-                    *w += alpha * delta * t;
-                }
-                ev.bias += alpha * delta * trace[NF];
-            }
-            let Some(x) = x else { break };
-            let v = ev.value_of(&x);
-            let grad = v * (1.0 - v);
-            for (t, xi) in trace.iter_mut().zip(&x) {
-                *t = opt.lambda * *t + grad * xi;
-            }
-            trace[NF] = opt.lambda * trace[NF] + grad;
-            prev = Some(v);
-            // Throw, then play the turn's decisions until the next throw.
-            let t = g.throw_dist().sample(rng.random());
-            g.set_throw_unchecked(t);
+            // Play the decisions (whole turns, and openings that start with a decision),
+            // greedily with a little exploration, until the next throw or the end.
             while let Status::Move(p) = g.status() {
                 ms.clear();
                 g.legal_moves(&mut ms);
@@ -103,6 +78,32 @@ pub fn train_track<G: TrackGame>(start: &G, init: &TrackEval, opt: &TrainOptions
                 };
                 g.play_unchecked(m);
             }
+            // A throw position or the end: a TD step.
+            let (v, x) = match g.status() {
+                Status::Over(o) => (terminal_value(&o), None),
+                Status::Throw(p) => {
+                    let x = G::spec().features(g.masks(), p);
+                    (ev.value_of(&x), Some(x))
+                }
+                Status::Move(_) => unreachable!("decisions were played above"),
+            };
+            if let Some(pv) = prev {
+                let delta = v - pv;
+                for (w, t) in ev.w.iter_mut().zip(&trace) {
+                    *w += alpha * delta * t;
+                }
+                ev.bias += alpha * delta * trace[NF];
+            }
+            let Some(x) = x else { break };
+            let v = ev.value_of(&x);
+            let grad = v * (1.0 - v);
+            for (t, xi) in trace.iter_mut().zip(&x) {
+                *t = opt.lambda * *t + grad * xi;
+            }
+            trace[NF] = opt.lambda * trace[NF] + grad;
+            prev = Some(v);
+            let t = g.throw_dist().sample(rng.random());
+            g.set_throw_unchecked(t);
         }
     }
     ev
@@ -197,6 +198,28 @@ pub fn train_rules(
             let b = check(&g, init, 2000, 99);
             let a = check(&g, &ev, 2000, 99);
             (ev, b, a, "KENDALL_SPEC")
+        }
+        AnyGame::Senat(g) => {
+            let init = if resume {
+                &weights::SENAT
+            } else {
+                &weights::SENAT_HAND
+            };
+            let ev = train_track(&g, init, opt);
+            let b = check(&g, init, 2000, 99);
+            let a = check(&g, &ev, 2000, 99);
+            (ev, b, a, "SENAT_SPEC")
+        }
+        AnyGame::Houses(g) => {
+            let init = if resume {
+                &weights::HOUSES
+            } else {
+                &weights::HOUSES_HAND
+            };
+            let ev = train_track(&g, init, opt);
+            let b = check(&g, init, 2000, 99);
+            let a = check(&g, &ev, 2000, 99);
+            (ev, b, a, "HOUSES_SPEC")
         }
         #[allow(unreachable_patterns)]
         _ => {

@@ -6,17 +6,22 @@ use senet_bots::{Bot, BotSpec};
 use senet_rules::conformance::corpus;
 use senet_rules::{with_game, AnyGame, Game, MoveList, RuleSet, Throw};
 
-const BOTS: [&str; 9] = [
+/// Bots tried on every position (cheap), and on every tenth (the deeper searches).
+const BOTS: [&str; 7] = [
     "random",
     "greedy",
     "expectimax:1",
-    "expectimax:2",
-    "mcts:200",
+    "mcts:100",
     "beginner",
-    "expert",
     "greedy@census",
     "expectimax:1@hand",
 ];
+const DEEP_BOTS: [&str; 3] = ["expectimax:2", "strong", "expert"];
+
+fn bots_for(i: usize) -> impl Iterator<Item = &'static str> {
+    BOTS.into_iter()
+        .chain(DEEP_BOTS.into_iter().filter(move |_| i.is_multiple_of(10)))
+}
 
 /// Positions awaiting a move from seeded random games of every rule set.
 fn positions(per_rule_set: usize) -> Vec<AnyGame> {
@@ -38,13 +43,20 @@ fn bot(name: &str) -> Box<dyn Bot> {
 
 #[test]
 fn every_bot_move_is_legal_and_every_legal_move_is_scored() {
-    let n = if cfg!(debug_assertions) { 60 } else { 600 };
+    let n = if cfg!(debug_assertions) { 40 } else { 400 };
     let pos = positions(n);
-    for name in BOTS {
-        let mut b = bot(name);
-        for (i, g) in pos.iter().enumerate() {
-            let mut ms = MoveList::new();
-            g.legal_moves(&mut ms);
+    let mut bots: Vec<(&str, Box<dyn Bot>)> = BOTS
+        .iter()
+        .chain(&DEEP_BOTS)
+        .map(|&name| (name, bot(name)))
+        .collect();
+    for (i, g) in pos.iter().enumerate() {
+        let mut ms = MoveList::new();
+        g.legal_moves(&mut ms);
+        for (name, b) in bots.iter_mut() {
+            if !bots_for(i).any(|x| x == *name) {
+                continue;
+            }
             let c = b.choose(g, i as u64);
             assert!(ms.contains(&c.best), "{name}: illegal move in {g}");
             assert_eq!(c.scores.len(), ms.len(), "{name} {g}");
@@ -62,10 +74,10 @@ fn every_bot_move_is_legal_and_every_legal_move_is_scored() {
 
 #[test]
 fn bots_are_deterministic() {
-    let pos = positions(25);
-    for name in BOTS {
-        let mut reused = bot(name);
-        for (i, g) in pos.iter().enumerate() {
+    let pos = positions(20);
+    for (i, g) in pos.iter().enumerate() {
+        for name in bots_for(i) {
+            let mut reused = bot(name);
             let seed = 1000 + i as u64;
             let a = reused.choose(g, seed);
             let b = bot(name).choose(g, seed);

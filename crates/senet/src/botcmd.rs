@@ -82,6 +82,10 @@ pub enum BotCommand {
         /// Positions for the one-thread timings.
         #[arg(long, default_value_t = 400)]
         timing_positions: usize,
+        /// Pairs per match for one rule set, as RULES=N (repeatable), e.g. pyramid=150 where
+        /// the deep searches are slow.
+        #[arg(long = "pairs-for", value_name = "RULES=N")]
+        pairs_for: Vec<String>,
     },
     /// Train a track evaluator by TD(λ) self-play; prints the weights as Rust source.
     Train {
@@ -153,7 +157,22 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             seed,
             threads,
             timing_positions,
+            pairs_for,
         } => {
+            let pairs_for = pairs_for
+                .iter()
+                .map(|p| {
+                    let (r, n) = p.split_once('=').ok_or_else(|| {
+                        bad(format!(
+                            "--pairs-for takes RULES=N, like pyramid=150; got {p:?}"
+                        ))
+                    })?;
+                    let n: u32 = n.parse().map_err(|_| {
+                        bad(format!("--pairs-for {p:?}: {n:?} is not a number of pairs"))
+                    })?;
+                    Ok((r.parse::<RuleSet>()?, n))
+                })
+                .collect::<Result<Vec<_>, Error>>()?;
             let rules = match rules {
                 None => RuleSet::ALL.to_vec(),
                 Some(list) => list
@@ -164,6 +183,7 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             let cfg = LadderConfig {
                 rules,
                 pairs,
+                pairs_for: pairs_for.clone(),
                 seed,
                 threads,
                 timing_positions,
@@ -184,8 +204,12 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             )
             .map_err(bad)?;
             bar.finish_and_clear();
+            let extra: String = pairs_for
+                .iter()
+                .map(|(r, n)| format!(" --pairs-for {r}={n}"))
+                .collect();
             let command = format!(
-                "senet ladder --pairs {pairs} --seed {seed} --timing-positions {timing_positions}"
+                "senet ladder --pairs {pairs}{extra} --seed {seed} --timing-positions {timing_positions}"
             );
             let doc = ladder::document(&cfg, &res, &command);
             if out == "-" {

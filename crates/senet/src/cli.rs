@@ -1,5 +1,5 @@
 //! Command-line parsing and the rules commands (`rules`, `new`, `moves`, `apply`, `show`,
-//! `random-game`, `replay`); `play` lives in `play.rs`.
+//! `random-game`, `replay`); `play` is in `play.rs`, `serve` in `serve.rs`.
 
 use clap::{Parser, Subcommand};
 use rand::{RngCore, SeedableRng};
@@ -78,6 +78,30 @@ enum Command {
     },
     /// Play a game in the terminal: against a bot, hot-seat, or watching two bots.
     Play(crate::play::PlayArgs),
+    /// Compare rule sets: simulate games and write a report with tables and SVG plots.
+    Lab {
+        /// `all` or a comma-separated list of rule set IDs.
+        #[arg(long, default_value = "all")]
+        rules: String,
+        /// An option as NAME=VALUE, applied to the rule sets that have it (repeatable).
+        #[arg(long = "option", short = 'o', value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        /// The two bots as A,B (repeatable: each pair is a row per rule set).
+        #[arg(long, default_value = "random,random")]
+        bots: Vec<String>,
+        /// Games per rule set and bot pair (played as duplicate pairs, seats swapped).
+        #[arg(long, default_value_t = 1000)]
+        games: u32,
+        /// Seed of everything; the same seed gives the same report.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (0: one per core). The results do not depend on it.
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Directory for report.md, report.json and the SVG plots.
+        #[arg(long, default_value = "lab")]
+        out: String,
+    },
     /// Measure random playouts and decisions per second on one core, per rule set.
     Bench {
         /// `all` or a comma-separated list of rule set IDs.
@@ -103,6 +127,8 @@ enum Command {
     },
     #[command(flatten)]
     Bots(crate::botcmd::BotCommand),
+    /// Start the browser game: a web server on a SQLite file; prints its address.
+    Serve(crate::serve::ServeArgs),
 }
 
 /// Runs the command line; returns the process exit code.
@@ -193,7 +219,40 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
             runs,
             json,
         } => crate::bench::run(&rules, seconds, runs, json),
+        Command::Lab {
+            rules,
+            options,
+            bots,
+            games,
+            seed,
+            threads,
+            out,
+        } => {
+            let command = format!(
+                "senet lab --rules {rules}{} {} --games {games} --seed {seed}",
+                options
+                    .iter()
+                    .map(|o| format!(" --option {o}"))
+                    .collect::<String>(),
+                bots.iter()
+                    .map(|b| format!("--bots {b}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            );
+            crate::labcmd::run(crate::labcmd::LabArgs {
+                rules,
+                options,
+                bots,
+                games,
+                seed,
+                threads,
+                out,
+                command,
+            })
+        }
         Command::Bots(c) => crate::botcmd::dispatch(c),
+        // Serves until stopped, then exits with the server's exit code.
+        Command::Serve(args) => std::process::exit(crate::serve::run(args)),
     }
 }
 

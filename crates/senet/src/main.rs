@@ -4,7 +4,9 @@
 mod bench;
 mod botcmd;
 mod cli;
+mod labcmd;
 mod play;
+mod serve;
 
 fn main() {
     std::process::exit(cli::run());

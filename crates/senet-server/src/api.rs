@@ -1,0 +1,393 @@
+//! The HTTP layer: routes, request parsing, errors as JSON, limits, the WebSocket and the
+//! embedded web app. It knows nothing of the rules: every handler calls [`Service`].
+//! The API is described by `static/openapi.json`, served at `/api/openapi.json`.
+
+use crate::service::{Failure, NewGame, Service, Subscription};
+use crate::web;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// Limits of the HTTP layer.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Largest request body, in bytes (413 beyond).
+    pub body_bytes: usize,
+    /// API requests per second per client address, sustained (429 beyond); 0 turns the
+    /// limit off.
+    pub per_second: f64,
+    /// API requests a client address may make in a burst.
+    pub burst: f64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            body_bytes: 16 * 1024,
+            per_second: 50.0,
+            burst: 200.0,
+        }
+    }
+}
+
+/// A token bucket per client address.
+struct RateLimiter {
+    limits: Limits,
+    buckets: Mutex<HashMap<IpAddr, (f64, Instant)>>,
+}
+
+impl RateLimiter {
+    fn allow(&self, ip: IpAddr) -> bool {
+        if self.limits.per_second <= 0.0 {
+            return true;
+        }
+        let now = Instant::now();
+        let mut b = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        if b.len() > 100_000 {
+            // Forget clients whose bucket has refilled: they lose nothing.
+            let (rate, burst) = (self.limits.per_second, self.limits.burst);
+            b.retain(|_, (t, at)| *t + now.duration_since(*at).as_secs_f64() * rate < burst);
+        }
+        let (tokens, at) = b.entry(ip).or_insert((self.limits.burst, now));
+        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * self.limits.per_second)
+            .min(self.limits.burst);
+        *at = now;
+        if *tokens >= 1.0 {
+            *tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+#[derive(Clone)]
+struct AppState {
+    svc: Arc<Service>,
+    limiter: Arc<RateLimiter>,
+}
+
+/// An error response: `{"error": MESSAGE}` with the status code.
+fn error(status: StatusCode, message: impl Into<String>) -> Response {
+    let mut r = (status, axum::Json(json!({ "error": message.into() }))).into_response();
+    if status == StatusCode::TOO_MANY_REQUESTS {
+        r.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    }
+    r
+}
+
+impl IntoResponse for Failure {
+    fn into_response(self) -> Response {
+        let status = match &self {
+            Failure::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Failure::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Failure::Forbidden(_) => StatusCode::FORBIDDEN,
+            Failure::NotFound(_) => StatusCode::NOT_FOUND,
+            Failure::Conflict(_) => StatusCode::CONFLICT,
+            Failure::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Failure::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Failure::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        error(status, self.message())
+    }
+}
+
+type ApiResult = Result<Response, Failure>;
+
+fn ok_json(v: Value) -> ApiResult {
+    Ok(axum::Json(v).into_response())
+}
+
+/// The seat token from `Authorization: Bearer TOKEN`.
+fn token(h: &HeaderMap) -> Result<Option<&str>, Failure> {
+    let Some(v) = h.get(header::AUTHORIZATION) else {
+        return Ok(None);
+    };
+    let v = v
+        .to_str()
+        .map_err(|_| Failure::BadRequest("the Authorization header is not text".into()))?;
+    match v.strip_prefix("Bearer ") {
+        Some(t) if !t.trim().is_empty() && t.len() <= 128 => Ok(Some(t.trim())),
+        _ => Err(Failure::BadRequest(
+            "the Authorization header must be \"Bearer TOKEN\" with the seat's token".into(),
+        )),
+    }
+}
+
+/// Parses a JSON body into `T`; an empty body is `{}`.
+fn body<T: serde::de::DeserializeOwned>(b: Result<Bytes, BytesRejection>) -> Result<T, Failure> {
+    let b = b.map_err(|e| match e {
+        BytesRejection::FailedToBufferBody(_) => {
+            Failure::TooLarge("the request body is too large or could not be read".into())
+        }
+        e => Failure::BadRequest(e.body_text()),
+    })?;
+    let text: &[u8] = if b.iter().all(u8::is_ascii_whitespace) {
+        b"{}"
+    } else {
+        &b
+    };
+    serde_json::from_slice(text)
+        .map_err(|e| Failure::BadRequest(format!("the request body is not the expected JSON: {e}")))
+}
+
+async fn rules() -> Response {
+    axum::Json(crate::service::catalogue()).into_response()
+}
+
+async fn create(State(s): State<AppState>, b: Result<Bytes, BytesRejection>) -> Response {
+    let req: NewGame = match body(b) {
+        Ok(r) => r,
+        Err(f) => return f.into_response(),
+    };
+    match s.svc.create(req).await {
+        Ok(c) => (
+            StatusCode::CREATED,
+            axum::Json(serde_json::to_value(c).unwrap_or(Value::Null)),
+        )
+            .into_response(),
+        Err(f) => f.into_response(),
+    }
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    ids: Option<String>,
+}
+
+async fn list(State(s): State<AppState>, Query(q): Query<ListQuery>) -> ApiResult {
+    let ids: Vec<String> = q
+        .ids
+        .unwrap_or_default()
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect();
+    let l = s.svc.summaries(ids).await?;
+    ok_json(json!({ "games": l }))
+}
+
+async fn game(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult {
+    ok_json(s.svc.state(&id).await?)
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ThrowBody {
+    seq: Option<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveBody {
+    #[serde(rename = "move")]
+    mv: String,
+    seq: Option<u32>,
+}
+
+async fn throw(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    h: HeaderMap,
+    b: Result<Bytes, BytesRejection>,
+) -> Response {
+    let req: ThrowBody = match body(b) {
+        Ok(r) => r,
+        Err(f) => return f.into_response(),
+    };
+    let r = async { ok_json(s.svc.throw(&id, token(&h)?, req.seq).await?) }.await;
+    r.unwrap_or_else(IntoResponse::into_response)
+}
+
+async fn play(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    h: HeaderMap,
+    b: Result<Bytes, BytesRejection>,
+) -> Response {
+    let req: MoveBody = match body(b) {
+        Ok(r) => r,
+        Err(f) => return f.into_response(),
+    };
+    let r = async { ok_json(s.svc.play(&id, token(&h)?, &req.mv, req.seq).await?) }.await;
+    r.unwrap_or_else(IntoResponse::into_response)
+}
+
+async fn hint(State(s): State<AppState>, Path(id): Path<String>, h: HeaderMap) -> ApiResult {
+    ok_json(s.svc.hint(&id, token(&h)?).await?)
+}
+
+async fn record(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult {
+    let text = s.svc.record(&id).await?;
+    let name = format!("attachment; filename=\"senet-{id}.json\"");
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                HeaderValue::from_str(&name).unwrap_or(HeaderValue::from_static("attachment")),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+struct ReviewQuery {
+    at: Option<usize>,
+}
+
+async fn review(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    q: Result<Query<ReviewQuery>, axum::extract::rejection::QueryRejection>,
+) -> ApiResult {
+    let Query(q) = q.map_err(|e| Failure::BadRequest(e.body_text()))?;
+    ok_json(s.svc.review(&id, q.at).await?)
+}
+
+async fn throws(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult {
+    ok_json(s.svc.throws(&id).await?)
+}
+
+#[derive(Deserialize)]
+struct WsQuery {
+    token: Option<String>,
+}
+
+async fn ws(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    Query(q): Query<WsQuery>,
+    upgrade: WebSocketUpgrade,
+) -> ApiResult {
+    let sub = s.svc.subscribe(&id, q.token.as_deref()).await?;
+    let svc = s.svc.clone();
+    Ok(upgrade
+        .max_message_size(4096)
+        .on_upgrade(move |socket| live(socket, sub, svc)))
+}
+
+/// Sends the state, then every change, until either side closes.
+async fn live(mut socket: WebSocket, mut sub: Subscription, svc: Arc<Service>) {
+    use tokio::sync::broadcast::error::RecvError;
+    if socket
+        .send(Message::Text(sub.first.clone().into()))
+        .await
+        .is_ok()
+    {
+        loop {
+            tokio::select! {
+                m = sub.rx.recv() => {
+                    let text: String = match m {
+                        Ok(t) => t.to_string(),
+                        // Too slow a reader missed messages: tell it to fetch the state.
+                        Err(RecvError::Lagged(_)) => json!({ "type": "resync" }).to_string(),
+                        Err(RecvError::Closed) => break,
+                    };
+                    if socket.send(Message::Text(text.into())).await.is_err() {
+                        break;
+                    }
+                }
+                m = socket.recv() => match m {
+                    Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+                    // Pings are answered by the library; other messages are ignored.
+                    Some(Ok(_)) => {}
+                },
+            }
+        }
+    }
+    svc.unsubscribe(&sub.id, sub.slot).await;
+}
+
+async fn openapi() -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], web::OPENAPI).into_response()
+}
+
+async fn not_found(method: Method, uri: axum::http::Uri) -> Response {
+    if uri.path().starts_with("/api/") {
+        error(
+            StatusCode::NOT_FOUND,
+            format!("no endpoint {method} {}; see /api/openapi.json", uri.path()),
+        )
+    } else {
+        (StatusCode::NOT_FOUND, "not found").into_response()
+    }
+}
+
+async fn limit(State(s): State<AppState>, req: Request, next: Next) -> Response {
+    if req.uri().path().starts_with("/api/") {
+        let ip = req
+            .extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .map_or(IpAddr::V4(Ipv4Addr::LOCALHOST), |c| c.0.ip());
+        if !s.limiter.allow(ip) {
+            return error(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too many requests from this address; slow down",
+            );
+        }
+    }
+    let mut r = next.run(req).await;
+    let h = r.headers_mut();
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    if !h.contains_key(header::CACHE_CONTROL) {
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    r
+}
+
+/// The whole HTTP application: the API under `/api/`, the web app elsewhere.
+pub fn router(svc: Arc<Service>, limits: Limits) -> Router {
+    let state = AppState {
+        svc,
+        limiter: Arc::new(RateLimiter {
+            limits: limits.clone(),
+            buckets: Mutex::new(HashMap::new()),
+        }),
+    };
+    Router::new()
+        .route("/", get(web::page))
+        .route("/g/{id}", get(web::page))
+        .route("/g/{id}/review", get(web::page))
+        .route("/static/{file}", get(web::asset))
+        .route("/api/openapi.json", get(openapi))
+        .route("/api/rules", get(rules))
+        .route("/api/games", post(create).get(list))
+        .route("/api/games/{id}", get(game))
+        .route("/api/games/{id}/throw", post(throw))
+        .route("/api/games/{id}/move", post(play))
+        .route("/api/games/{id}/hint", get(hint))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/review", get(review))
+        .route("/api/games/{id}/throws", get(throws))
+        .route("/api/games/{id}/ws", get(ws))
+        .fallback(not_found)
+        .layer(middleware::from_fn_with_state(state.clone(), limit))
+        .layer(DefaultBodyLimit::max(limits.body_bytes))
+        .with_state(state)
+}

@@ -1,0 +1,58 @@
+//! # senet-server
+//!
+//! `senet serve`: the browser game on an embedded SQLite database, with online play between
+//! two browsers (seat tokens, invite links), live updates over WebSocket, spectators,
+//! review, and server-side throws committed to by a published seed hash.
+//!
+//! - [`api`]: the HTTP layer (routes, errors, limits, WebSocket); knows nothing of the rules.
+//! - [`service`]: the games, written against the generic `Game` API of `senet-rules`.
+//! - [`store`]: the storage interface; [`sqlite`]: its SQLite implementation.
+//! - [`seeds`]: the seed commitment and the throws drawn from it.
+//! - [`opponent`]: the one place bots are asked for moves.
+//! - [`web`]: the embedded page, script and style sheet.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod api;
+pub mod opponent;
+pub mod seeds;
+pub mod service;
+pub mod sqlite;
+pub mod store;
+pub mod web;
+
+pub use api::{router, Limits};
+pub use service::Service;
+pub use sqlite::SqliteStore;
+pub use store::Store;
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Opens (creating and migrating) the database at `db`, binds `addr`, calls `ready` with the
+/// bound address, and serves until `shutdown` completes.
+pub async fn serve(
+    addr: &str,
+    db: &Path,
+    limits: Limits,
+    ready: impl FnOnce(SocketAddr),
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Result<(), String> {
+    let store = SqliteStore::open(db).map_err(|e| e.to_string())?;
+    let app = router(Arc::new(Service::new(Arc::new(store))), limits);
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the bound address: {e}"))?;
+    ready(local);
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
+    .map_err(|e| format!("server failed: {e}"))
+}

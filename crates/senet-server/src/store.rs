@@ -1,0 +1,172 @@
+//! Where games are kept. The server holds every game behind [`Store`]; [`crate::sqlite`]
+//! implements it on an embedded SQLite file. A PostgreSQL backend for several servers
+//! implements the same trait: [`Store::append`] is an optimistic, sequence-checked append,
+//! so two servers never both extend one game.
+//!
+//! The store knows nothing of the rules: a game is its metadata and its list of events
+//! (throws and moves as text), plus a denormalised summary for game lists.
+
+use std::fmt;
+
+/// Who sits in a seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// A person with the seat's token.
+    Human,
+    /// A bot of this level (see [`crate::opponent::levels`]).
+    Bot(String),
+}
+
+impl Seat {
+    /// `human` or `bot:LEVEL`, as stored.
+    pub fn to_text(&self) -> String {
+        match self {
+            Seat::Human => "human".into(),
+            Seat::Bot(l) => format!("bot:{l}"),
+        }
+    }
+
+    /// Parses [`Seat::to_text`].
+    pub fn from_text(s: &str) -> Result<Seat, StoreError> {
+        match s.strip_prefix("bot:") {
+            Some(l) => Ok(Seat::Bot(l.to_string())),
+            None if s == "human" => Ok(Seat::Human),
+            None => Err(StoreError::Corrupt(format!("bad seat {s:?}"))),
+        }
+    }
+}
+
+/// A stored throw or move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoredEvent {
+    /// A throw, e.g. `4` or `3-5`.
+    Throw(String),
+    /// A move string, e.g. `10-13`.
+    Move(String),
+}
+
+/// Everything fixed when a game is created.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameMeta {
+    /// The game's ID (URL-safe).
+    pub id: String,
+    /// Rule set ID.
+    pub rules: String,
+    /// Options as `NAME=VALUE`.
+    pub options: Vec<String>,
+    /// The secret seed of the throws.
+    pub seed: u64,
+    /// The published hash of the seed.
+    pub seed_hash: String,
+    /// `bot`, `hotseat` or `online`.
+    pub mode: String,
+    /// Seats of the first and second player.
+    pub seats: [Seat; 2],
+    /// SHA-256 (hex) of each human seat's token.
+    pub token_hashes: [Option<String>; 2],
+    /// Creation time, Unix seconds.
+    pub created: i64,
+}
+
+/// The denormalised state kept beside the events, for lists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    /// The current position string.
+    pub position: String,
+    /// `throw`, `move` or `over`.
+    pub state: String,
+    /// The player to throw or move (1 or 2), or the winner when over (None for a draw).
+    pub player: Option<u8>,
+    /// Moves (decisions) played.
+    pub moves: u32,
+    /// Time of the change, Unix seconds.
+    pub updated: i64,
+}
+
+/// A stored game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredGame {
+    /// Its metadata.
+    pub meta: GameMeta,
+    /// Every event, in order (sequence numbers are the indices).
+    pub events: Vec<StoredEvent>,
+}
+
+/// A game as listed.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Summary {
+    /// Game ID.
+    pub id: String,
+    /// Rule set ID.
+    pub rules: String,
+    /// `bot`, `hotseat` or `online`.
+    pub mode: String,
+    /// Seats as stored (`human`, `bot:LEVEL`).
+    pub seats: [String; 2],
+    /// See [`Snapshot::state`].
+    pub state: String,
+    /// See [`Snapshot::player`].
+    pub player: Option<u8>,
+    /// Moves played.
+    pub moves: u32,
+    /// Unix seconds.
+    pub created: i64,
+    /// Unix seconds.
+    pub updated: i64,
+}
+
+/// What can go wrong in a store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoreError {
+    /// Another writer appended first: the expected sequence number is taken.
+    Conflict,
+    /// The ID already exists (on create).
+    Exists,
+    /// The stored data does not make sense.
+    Corrupt(String),
+    /// The database failed.
+    Backend(String),
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreError::Conflict => write!(f, "the game was changed by another request"),
+            StoreError::Exists => write!(f, "a game with this ID exists"),
+            StoreError::Corrupt(m) => write!(f, "stored game is corrupt: {m}"),
+            StoreError::Backend(m) => write!(f, "database error: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// The storage interface. Calls block; the server runs them on the blocking thread pool.
+/// Every method is atomic: when it returns `Ok`, the change is durable.
+pub trait Store: Send + Sync + 'static {
+    /// Creates a game with its first events (a bot in the first seat may already have
+    /// played) and its snapshot.
+    fn create(
+        &self,
+        meta: &GameMeta,
+        events: &[StoredEvent],
+        snap: &Snapshot,
+    ) -> Result<(), StoreError>;
+
+    /// Loads a game, or `None` if there is no such ID.
+    fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError>;
+
+    /// Appends `events` with sequence numbers `first_seq..` and replaces the snapshot, in one
+    /// transaction. Fails with [`StoreError::Conflict`] when `first_seq` is not the number of
+    /// events stored (someone else appended first), changing nothing.
+    fn append(
+        &self,
+        id: &str,
+        first_seq: u32,
+        events: &[StoredEvent],
+        snap: &Snapshot,
+    ) -> Result<(), StoreError>;
+
+    /// Summaries of the games with these IDs that exist, most recently updated first.
+    fn summaries(&self, ids: &[String]) -> Result<Vec<Summary>, StoreError>;
+}

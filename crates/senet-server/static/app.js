@@ -1,0 +1,687 @@
+// senet web app: lobby, game page and review, drawn from the server's JSON API
+// (/api/openapi.json). The page knows no rule: the board comes from the game's `view`, the
+// moves from `legal`, what happened from each event's `kinds`.
+'use strict';
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const SVGNS = 'http://www.w3.org/2000/svg';
+
+function build(make, tag, attrs, kids) {
+  const e = make(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v == null || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), v);
+    else if (k === 'class') e.setAttribute('class', v);
+    else e.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const k of kids.flat()) {
+    if (k == null || k === false) continue;
+    e.append(k instanceof Node ? k : document.createTextNode(String(k)));
+  }
+  return e;
+}
+const h = (tag, attrs, ...kids) => build((t) => document.createElement(t), tag, attrs, kids);
+const s = (tag, attrs, ...kids) => build((t) => document.createElementNS(SVGNS, t), tag, attrs, kids);
+
+async function api(method, path, body, token) {
+  const opt = { method, headers: {} };
+  if (body !== undefined) {
+    opt.headers['Content-Type'] = 'application/json';
+    opt.body = JSON.stringify(body);
+  }
+  if (token) opt.headers.Authorization = 'Bearer ' + token;
+  const r = await fetch(path, opt);
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = null; }
+  if (!r.ok) {
+    const err = new Error((data && data.error) || 'HTTP ' + r.status);
+    err.status = r.status;
+    throw err;
+  }
+  return data;
+}
+
+// Games this browser created, joined or watched: id -> {tokens, invite, seed_hash, ...}.
+const saved = {
+  all() {
+    try { return JSON.parse(localStorage.getItem('senet.games') || '{}') || {}; } catch (e) { return {}; }
+  },
+  get(id) { return this.all()[id] || {}; },
+  put(id, v) {
+    const a = this.all();
+    a[id] = Object.assign(a[id] || {}, v);
+    try { localStorage.setItem('senet.games', JSON.stringify(a)); } catch (e) { /* private mode */ }
+  },
+};
+
+let CATALOGUE = null;
+async function catalogue() {
+  if (!CATALOGUE) CATALOGUE = await api('GET', '/api/rules');
+  return CATALOGUE;
+}
+
+// ---------------------------------------------------------------- SHA-256 (for verification)
+const K256 = new Uint32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]);
+const ror = (x, n) => (x >>> n) | (x << (32 - n));
+
+// SHA-256 of a string (UTF-8); works without a secure context, unlike crypto.subtle.
+function sha256(text) {
+  const bytes = new TextEncoder().encode(text);
+  const l = bytes.length;
+  const n = ((l + 9 + 63) >> 6) << 6;
+  const m = new Uint8Array(n);
+  m.set(bytes);
+  m[l] = 0x80;
+  const dv = new DataView(m.buffer);
+  dv.setUint32(n - 8, Math.floor((l * 8) / 4294967296));
+  dv.setUint32(n - 4, (l * 8) >>> 0);
+  const H = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+  const W = new Uint32Array(64);
+  for (let o = 0; o < n; o += 64) {
+    for (let i = 0; i < 16; i++) W[i] = dv.getUint32(o + i * 4);
+    for (let i = 16; i < 64; i++) {
+      const a = W[i - 15], b = W[i - 2];
+      W[i] = W[i - 16] + (ror(a, 7) ^ ror(a, 18) ^ (a >>> 3)) + W[i - 7] + (ror(b, 17) ^ ror(b, 19) ^ (b >>> 10));
+    }
+    let [a, b, c, d, e, f, g, k] = H;
+    for (let i = 0; i < 64; i++) {
+      const t1 = (k + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + K256[i] + W[i]) >>> 0;
+      const t2 = ((ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
+      k = g; g = f; f = e; e = (d + t1) >>> 0; d = c; c = b; b = a; a = (t1 + t2) >>> 0;
+    }
+    H[0] += a; H[1] += b; H[2] += c; H[3] += d; H[4] += e; H[5] += f; H[6] += g; H[7] += k;
+  }
+  const out = new Uint8Array(32);
+  const ov = new DataView(out.buffer);
+  H.forEach((x, i) => ov.setUint32(i * 4, x));
+  return out;
+}
+const hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+
+// Checks a finished game's throws: the seed must hash to the published hash and throw i
+// must be outcome floor(r * total / 2^32) of its distribution, r = first 4 bytes of
+// SHA-256("senet-throw:SEED:i"). Returns {ok, text}.
+function verifyThrows(t, hashSeenAtStart) {
+  const h0 = hex(sha256('senet-seed:' + t.seed));
+  if (h0 !== t.seed_hash) return { ok: false, text: `The seed ${t.seed} hashes to ${h0}, not to the published ${t.seed_hash}.` };
+  if (hashSeenAtStart && hashSeenAtStart !== t.seed_hash) {
+    return { ok: false, text: `This browser saw the hash ${hashSeenAtStart} when the game started, but the server now shows ${t.seed_hash}.` };
+  }
+  for (let i = 0; i < t.throws.length; i++) {
+    const d = sha256('senet-throw:' + t.seed + ':' + i);
+    const r = ((d[0] << 24) >>> 0) + (d[1] << 16) + (d[2] << 8) + d[3];
+    const outs = t.throws[i].outcomes;
+    const total = outs.reduce((a, o) => a + o[1], 0);
+    const x = Math.floor((r * total) / 4294967296);
+    let acc = 0, want = outs[outs.length - 1][0];
+    for (const [v, w] of outs) { acc += w; if (x < acc) { want = v; break; } }
+    if (want !== t.throws[i].throw) {
+      return { ok: false, text: `Throw ${i + 1} was ${t.throws[i].throw}, but the seed gives ${want}.` };
+    }
+  }
+  return {
+    ok: true,
+    text: `Verified: the revealed seed ${t.seed} hashes to ${t.seed_hash}` +
+      (hashSeenAtStart ? ', the hash this browser was shown at the start,' : '') +
+      ` and all ${t.throws.length} throws follow from it.`,
+  };
+}
+
+// ---------------------------------------------------------------- drawing
+const CELL = 64, PAD = 10, OFFW = 92;
+
+function markText(special) {
+  const short = special.split(/[;:(,]/)[0].trim();
+  return short.length <= 8 ? short : '✱';
+}
+
+function pieceShape(p, cx, cy, r) {
+  const g = s('g', { class: 'piece p' + p.player });
+  g.append(s('circle', { cx, cy, r }));
+  if (p.kind !== 'X' && p.kind !== 'O') {
+    g.append(s('text', { x: cx, y: cy + r * 0.35, 'text-anchor': 'middle', class: 'kind' }, p.kind));
+  }
+  g.append(s('title', {}, `player ${p.player}: ${p.name}`));
+  return g;
+}
+
+// Draws a BoardView. `ui` (optional): {legal, selected, hint, onPiece(square), onTarget(square|'off'), onHover(square|null)}.
+function drawBoard(view, ui) {
+  ui = ui || {};
+  const legal = ui.legal || [];
+  const from = new Set(legal.filter((m) => m.from != null).map((m) => m.from));
+  const focus = ui.selected != null ? ui.selected : ui.hover;
+  const targets = new Set(legal.filter((m) => m.from === focus).map((m) => (m.to_name === 'off' ? 'off' : m.to)));
+  const hint = ui.hint;
+  const w = PAD * 2 + view.cols * CELL + OFFW, hgt = PAD * 2 + view.rows * CELL;
+  const svg = s('svg', { viewBox: `0 0 ${w} ${hgt}`, class: 'board', id: 'board', role: 'img', 'aria-label': 'board' });
+  for (const c of view.cells) {
+    const x = PAD + c.col * CELL, y = PAD + c.row * CELL;
+    const cls = ['cell'];
+    if (c.special) cls.push('special');
+    if (targets.has(c.square)) cls.push('target');
+    if (hint && (hint.from === c.square || hint.to === c.square)) cls.push('hinted');
+    if (ui.selected === c.square) cls.push('selected');
+    const g = s('g', { class: cls.join(' '), 'data-square': c.square });
+    g.append(s('rect', { x: x + 1.5, y: y + 1.5, width: CELL - 3, height: CELL - 3, rx: 5 }));
+    g.append(s('text', { x: x + 6, y: y + 15, class: 'label' }, c.label));
+    if (c.special) {
+      g.append(s('text', { x: x + CELL - 6, y: y + CELL - 7, 'text-anchor': 'end', class: 'mark' }, markText(c.special)));
+      g.append(s('title', {}, `${c.label}: ${c.special}`));
+    }
+    const n = c.pieces.length;
+    c.pieces.forEach((p, i) => {
+      const r = n > 1 ? CELL * 0.2 : CELL * 0.29;
+      const cx = x + CELL / 2 + (i - (n - 1) / 2) * CELL * 0.42, cy = y + CELL / 2 + 3;
+      const ps = pieceShape(p, cx, cy, r);
+      if (from.has(c.square)) ps.classList.add('movable');
+      g.append(ps);
+    });
+    if (ui.onPiece || ui.onTarget) {
+      g.addEventListener('click', () => {
+        if (targets.has(c.square) && ui.onTarget) ui.onTarget(c.square);
+        else if (from.has(c.square) && ui.onPiece) ui.onPiece(c.square);
+      });
+      g.addEventListener('mouseenter', () => ui.onHover && from.has(c.square) && ui.onHover(c.square));
+      g.addEventListener('mouseleave', () => ui.onHover && ui.onHover(null));
+    }
+    svg.append(g);
+  }
+  // Pieces borne off and captured, beside the board.
+  const ox = PAD + view.cols * CELL + 8;
+  const off = s('g', { class: 'off' + (targets.has('off') ? ' target' : ''), id: 'off-zone' });
+  off.append(s('rect', { x: ox, y: PAD + 1.5, width: OFFW - 10, height: view.rows * CELL - 3, rx: 6 }));
+  off.append(s('text', { x: ox + (OFFW - 10) / 2, y: PAD + 18, 'text-anchor': 'middle', class: 'label' }, 'off'));
+  [0, 1].forEach((i) => {
+    const y = PAD + 40 + i * 56;
+    off.append(pieceShape({ player: i + 1, kind: i ? 'O' : 'X', name: 'piece' }, ox + 20, y, 12));
+    off.append(s('text', { x: ox + 38, y: y + 5, class: 'count', id: 'off-' + (i + 1) }, '× ' + view.off[i]));
+    if (view.captured[i]) {
+      off.append(s('text', { x: ox + 8, y: y + 28, class: 'small' }, `lost ${view.captured[i]}`));
+    }
+  });
+  if (ui.onTarget) off.addEventListener('click', () => targets.has('off') && ui.onTarget('off'));
+  svg.append(off);
+  return svg;
+}
+
+// The throw: two dice drawn with pips, a single value (sticks or one die) as its number.
+function drawThrow(t) {
+  const box = h('span', { class: 'throw-shown', id: 'throw-shown', 'data-throw': t || '' });
+  if (!t) { box.append('–'); return box; }
+  const parts = t.split('-').map(Number);
+  if (parts.length === 2) {
+    for (const v of parts) box.append(drawDie(v));
+  } else {
+    box.append(h('b', {}, t));
+  }
+  return box;
+}
+const PIPS = { 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4: [[0, 0], [2, 0], [0, 2], [2, 2]], 5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]], 6: [[0, 0], [0, 1], [0, 2], [2, 0], [2, 1], [2, 2]] };
+function drawDie(v) {
+  const svg = s('svg', { viewBox: '0 0 36 36', class: 'die', role: 'img', 'aria-label': 'die ' + v });
+  svg.append(s('rect', { x: 1, y: 1, width: 34, height: 34, rx: 6 }));
+  for (const [c, r] of PIPS[v] || []) svg.append(s('circle', { cx: 8 + c * 10, cy: 8 + r * 10, r: 3.2 }));
+  if (!PIPS[v]) svg.append(s('text', { x: 18, y: 23, 'text-anchor': 'middle' }, v));
+  return svg;
+}
+
+function rulesSummary(r) {
+  const total = r.throws.reduce((a, t) => a + t[1], 0);
+  return h('div', { class: 'rules-summary' },
+    h('h3', {}, r.name),
+    h('p', {}, h('b', {}, 'Source: '), r.source),
+    h('p', {}, h('b', {}, 'Pieces: '), `${r.pieces[0]} each. `, h('b', {}, 'Board: '), r.path),
+    h('p', {}, h('b', {}, 'Throws: '), r.throws.map((t) => `${t[0]} (${Math.round((1000 * t[1]) / total) / 10}%)`).join(', ')),
+    r.specials.length ? h('ul', {}, r.specials.map((x) => h('li', {}, h('b', {}, x.label + ': '), x.text))) : null,
+    h('p', { class: 'small' }, 'Every rule with its ruling: docs/rules/' + r.id + '.md in the senet repository.'));
+}
+
+// ---------------------------------------------------------------- lobby
+async function lobby() {
+  document.title = 'Senet';
+  const app = $('#app');
+  const cat = await catalogue();
+  const rulesSel = h('select', { id: 'rules', name: 'rules' }, cat.rules.map((r) => h('option', { value: r.id }, `${r.name} — ${r.id}`)));
+  const optBox = h('div', { id: 'options', class: 'options' });
+  const summary = h('details', { class: 'summary' });
+  const current = () => cat.rules.find((x) => x.id === rulesSel.value);
+  function showOptions() {
+    const r = current();
+    optBox.replaceChildren(...r.options.map((o) => h('label', { class: 'opt', title: o.description },
+      h('span', {}, o.name),
+      o.type === 'bool'
+        ? h('input', { type: 'checkbox', 'data-opt': o.name, checked: o.default })
+        : h('input', { type: 'number', 'data-opt': o.name, min: o.min, max: o.max, value: o.default }),
+      h('small', {}, o.description))));
+    summary.replaceChildren(h('summary', {}, 'Rules summary'), rulesSummary(r));
+  }
+  rulesSel.addEventListener('change', showOptions);
+  const levelSel = h('select', { id: 'level' }, cat.levels.map((l) => h('option', { value: l, selected: l === 'casual' }, l)));
+  const seatSel = h('select', { id: 'seat' }, h('option', { value: '1' }, 'first (light)'), h('option', { value: '2' }, 'second (dark)'));
+  const mode = (v, label, checked) => h('label', { class: 'mode' }, h('input', { type: 'radio', name: 'mode', value: v, checked }), ' ', label);
+  const msg = h('p', { class: 'error', id: 'lobby-error', role: 'alert' });
+  const create = h('button', { id: 'create', class: 'primary' }, 'Start game');
+  create.addEventListener('click', async () => {
+    const r = current();
+    const options = [];
+    for (const inp of optBox.querySelectorAll('[data-opt]')) {
+      const o = r.options.find((x) => x.name === inp.dataset.opt);
+      const v = o.type === 'bool' ? inp.checked : Number(inp.value);
+      if (v !== o.default) options.push(`${o.name}=${v}`);
+    }
+    const m = $('input[name=mode]:checked', app).value;
+    const body = { rules: r.id, options, mode: m };
+    if (m === 'bot') body.bot = levelSel.value;
+    if (m !== 'hotseat') body.seat = Number(seatSel.value);
+    create.disabled = true;
+    try {
+      const c = await api('POST', '/api/games', body);
+      saved.put(c.id, { tokens: c.tokens, invite: c.invite || null, seed_hash: c.state.seed_hash, rules: r.id, mode: m, created: Date.now() });
+      location.href = '/g/' + c.id;
+    } catch (e) {
+      msg.textContent = e.message;
+      create.disabled = false;
+    }
+  });
+  const recent = h('div', { id: 'recent' }, h('p', { class: 'small' }, 'Loading your games…'));
+  app.replaceChildren(
+    h('section', { class: 'panel' },
+      h('h2', {}, 'New game'),
+      h('label', { class: 'row' }, h('span', {}, 'Rule set'), rulesSel),
+      optBox,
+      h('fieldset', { class: 'modes' }, h('legend', {}, 'Opponent'),
+        mode('bot', 'a bot, level ', true), levelSel, h('br'),
+        mode('hotseat', 'hot-seat: two players on this device'), h('br'),
+        mode('online', 'invite a friend (a link for the second seat)')),
+      h('label', { class: 'row' }, h('span', {}, 'You play'), seatSel),
+      create, msg, summary),
+    h('section', { class: 'panel' }, h('h2', {}, 'Your games'), recent));
+  showOptions();
+  const mine = saved.all();
+  const ids = Object.keys(mine).sort((a, b) => (mine[b].created || 0) - (mine[a].created || 0)).slice(0, 50);
+  if (!ids.length) { recent.replaceChildren(h('p', { class: 'small' }, 'None yet.')); return; }
+  try {
+    const l = await api('GET', '/api/games?ids=' + ids.join(','));
+    recent.replaceChildren(h('ul', { class: 'games' }, l.games.map((g) => {
+      const over = g.state === 'over';
+      const what = over ? (g.player ? `player ${g.player} won` : 'draw') : `player ${g.player} to ${g.state}`;
+      const role = Object.keys(mine[g.id].tokens || {}).length ? '' : ' (watching)';
+      return h('li', {},
+        h('a', { href: '/g/' + g.id }, `${g.rules}, ${g.mode}${role}`), ` — ${g.moves} moves, ${what} `,
+        over ? h('a', { href: `/g/${g.id}/review`, class: 'review-link' }, 'review') : null);
+    })));
+  } catch (e) {
+    recent.replaceChildren(h('p', { class: 'error' }, e.message));
+  }
+}
+
+// ---------------------------------------------------------------- game page
+function describe(e) {
+  if (e.throw != null) return `player ${e.player} threw ${e.throw}`;
+  const k = (e.kinds || []).filter((x) => x !== 'step');
+  return `player ${e.player} played ${e.move}` + (k.length ? ` (${k.join(', ')})` : '');
+}
+
+async function gamePage(id) {
+  const frag = new URLSearchParams(location.hash.slice(1));
+  if (frag.get('token') && /^[12]$/.test(frag.get('seat') || '')) {
+    const tokens = Object.assign({}, saved.get(id).tokens || {});
+    tokens[frag.get('seat')] = frag.get('token');
+    saved.put(id, { tokens, created: saved.get(id).created || Date.now() });
+    history.replaceState(null, '', location.pathname);
+  }
+  const app = $('#app');
+  const G = { id, state: null, events: [], busy: false, selected: null, hover: null, hint: null, retry: 0, msgs: [], verified: null };
+  const el = {
+    title: h('h2', { id: 'title' }),
+    status: h('p', { id: 'status', class: 'status', role: 'status' }),
+    conn: h('span', { id: 'conn', class: 'conn' }),
+    invite: h('div', { id: 'invite' }),
+    board: h('div', { class: 'board-wrap' }),
+    notes: h('p', { id: 'notes', class: 'notes small' }),
+    throwBtn: h('button', { id: 'throw', class: 'primary' }, 'Throw'),
+    hintBtn: h('button', { id: 'hint' }, 'Hint'),
+    shown: h('div', { class: 'throw-box' }),
+    moves: h('div', { id: 'moves', class: 'moves' }),
+    news: h('ul', { id: 'news', class: 'news', 'aria-live': 'polite' }),
+    error: h('p', { id: 'error', class: 'error', role: 'alert' }),
+    result: h('div', { id: 'result' }),
+    log: h('ol', { id: 'events', class: 'events' }),
+    rules: h('details', { class: 'summary' }),
+  };
+  app.replaceChildren(
+    h('div', { class: 'game' },
+      h('div', { class: 'main' }, el.title, el.status, el.invite, el.board, el.notes,
+        h('div', { class: 'controls' }, el.throwBtn, el.shown, el.hintBtn), el.moves, el.error, el.news, el.result),
+      h('aside', { class: 'side' }, h('h3', {}, 'Moves ', el.conn), el.log,
+        h('p', {}, h('a', { href: `/api/games/${id}/record`, id: 'download' }, 'Download the record'), ' · ',
+          h('a', { href: `/g/${id}/review` }, 'Review'), ' · ', h('a', { href: '/' }, 'Lobby')),
+        el.rules)));
+
+  const tokens = () => saved.get(id).tokens || {};
+  const mine = (p) => tokens()[p];
+  const st = () => G.state.status;
+  const myTurn = () => st().player != null && !!mine(st().player);
+  const name = (p) => {
+    const seat = G.state.seats[p - 1];
+    const colour = p === 1 ? 'light' : 'dark';
+    if (seat.kind === 'bot') return `the bot (${seat.bot}, ${colour})`;
+    if (mine(p) && G.state.mode !== 'hotseat') return `you (${colour})`;
+    return `player ${p} (${colour})`;
+  };
+
+  function say(text) {
+    G.msgs.push(text);
+    G.msgs = G.msgs.slice(-5);
+  }
+
+  function absorb(u) {
+    // A change: accept it only if it continues the events we hold.
+    if (u.seq <= G.state.seq) return;
+    if (u.events_from > G.events.length) { refetch(); return; }
+    const fresh = u.events.slice(G.events.length - u.events_from);
+    G.events = G.events.concat(fresh);
+    for (const e of fresh) say(describe(e).replace(/^player (\d)/, (_, p) => name(Number(p))));
+    G.state = u;
+    G.selected = null;
+    G.hint = null;
+  }
+
+  async function refetch() {
+    try {
+      G.state = await api('GET', '/api/games/' + id);
+      G.events = G.state.events;
+      render();
+    } catch (e) { el.error.textContent = e.message; }
+  }
+
+  async function act(kind, mv) {
+    if (G.busy || !myTurn()) return;
+    G.busy = true;
+    el.error.textContent = '';
+    const tok = mine(st().player);
+    try {
+      const u = kind === 'throw'
+        ? await api('POST', `/api/games/${id}/throw`, { seq: G.state.seq }, tok)
+        : await api('POST', `/api/games/${id}/move`, { move: mv, seq: G.state.seq }, tok);
+      absorb(u);
+    } catch (e) {
+      el.error.textContent = e.message;
+      if (e.status === 409) await refetch();
+    } finally {
+      G.busy = false;
+      render();
+    }
+  }
+
+  function play(from, to) {
+    const ms = G.state.legal.filter((m) => m.from === from && (to === 'off' ? m.to_name === 'off' : m.to === to));
+    if (ms.length === 1) act('move', ms[0].move);
+    else { G.selected = from; render(); }
+  }
+
+  el.throwBtn.addEventListener('click', () => act('throw'));
+  el.hintBtn.addEventListener('click', async () => {
+    try {
+      G.hint = await api('GET', `/api/games/${id}/hint`, undefined, mine(st().player));
+      const m = G.state.legal.find((x) => x.move === G.hint.move);
+      G.hint.from = m ? m.from : null;
+      G.hint.to = m ? m.to : null;
+      render();
+    } catch (e) { el.error.textContent = e.message; }
+  });
+
+  function renderInvite() {
+    const inv = saved.get(id).invite;
+    const present = G.state.watchers && G.state.watchers.seats;
+    if (G.state.mode !== 'online' || !inv || st().state === 'over') { el.invite.replaceChildren(); return; }
+    const other = inv.match(/seat=(\d)/)[1];
+    const joined = present && present[Number(other) - 1];
+    const url = location.origin + inv;
+    const input = h('input', { id: 'invite-link', readonly: true, value: url });
+    const copy = h('button', {}, 'Copy');
+    copy.addEventListener('click', async () => {
+      input.select();
+      try { await navigator.clipboard.writeText(url); copy.textContent = 'Copied'; } catch (e) { document.execCommand('copy'); }
+    });
+    el.invite.replaceChildren(h('div', { class: 'invite' },
+      h('p', {}, joined ? 'Your friend is here. ' : 'Waiting for your friend. ', 'Send this link; it gives its holder the other seat:'),
+      h('div', { class: 'row' }, input, copy)));
+  }
+
+  function statusText() {
+    const s0 = st();
+    if (s0.state === 'over') {
+      if (s0.winner == null) return 'The game is a draw' + (s0.capped ? ' (turn cap reached).' : '.');
+      const w = name(s0.winner);
+      return (w.startsWith('you') ? 'You win' : `${w[0].toUpperCase()}${w.slice(1)} wins`) + (s0.capped ? ' (turn cap).' : '.');
+    }
+    const who = name(s0.player);
+    const verb = s0.state === 'throw' ? 'throw' : `move with ${s0.throw}`;
+    const lead = who.startsWith('you') ? `Your turn: ${verb}` : `${who[0].toUpperCase()}${who.slice(1)} to ${verb}`;
+    return lead + (myTurn() || G.state.seats[s0.player - 1].kind === 'bot' ? '.' : ' — waiting.');
+  }
+
+  function render() {
+    const S = G.state;
+    document.title = `Senet — ${S.rules_name}`;
+    el.title.textContent = `${S.rules_name} · ${S.mode === 'bot' ? 'against a bot' : S.mode === 'hotseat' ? 'hot-seat' : 'online'}`;
+    el.status.textContent = statusText() + (Object.keys(tokens()).length ? '' : ' You are watching.');
+    el.status.dataset.state = st().state;
+    el.status.dataset.seq = S.seq;
+    renderInvite();
+    const mayMove = myTurn() && st().state === 'move' && !G.busy;
+    el.board.replaceChildren(drawBoard(S.view, {
+      legal: mayMove ? S.legal : [],
+      selected: G.selected,
+      hover: G.hover,
+      hint: G.hint,
+      onPiece: (sq) => { G.selected = G.selected === sq ? null : sq; render(); },
+      onTarget: (to) => play(G.selected != null ? G.selected : G.hover, to),
+      onHover: (sq) => { if (G.hover !== sq) { G.hover = sq; render(); } },
+    }));
+    el.notes.replaceChildren(...(S.view.notes || []).map(([k, v]) => h('span', { class: 'note' }, h('b', {}, k + ': '), v)));
+    el.throwBtn.disabled = !(myTurn() && st().state === 'throw') || G.busy;
+    el.throwBtn.hidden = st().state === 'over' || Object.keys(tokens()).length === 0;
+    el.hintBtn.hidden = !mayMove;
+    const lastThrow = [...G.events].reverse().find((e) => e.throw != null);
+    el.shown.replaceChildren(
+      h('span', { class: 'small' }, st().state === 'move' ? 'In hand: ' : 'Last throw: '),
+      drawThrow(st().state === 'move' ? st().throw : lastThrow && lastThrow.throw),
+      h('span', { class: 'small outcomes' }, S.throws.length ? ' can show ' + S.throws.map((t) => t[0]).join(', ') : ''));
+    el.moves.replaceChildren();
+    if (mayMove) {
+      const sel = S.legal.filter((m) => G.selected == null || m.from === G.selected || m.from == null);
+      el.moves.append(h('span', { class: 'small' }, S.legal.length === 1 && S.legal[0].from == null ? 'No legal move: ' : 'Moves: '));
+      for (const m of sel) {
+        const extra = m.kinds.filter((k) => k !== 'step');
+        const b = h('button', { class: 'move-btn' + (G.hint && G.hint.move === m.move ? ' hinted' : ''), 'data-move': m.move },
+          m.from == null ? 'forfeit the throw (pass)' : m.move + (m.die ? ` [${m.die}]` : ''), extra.length ? h('small', {}, ' ' + extra.join(', ')) : null);
+        b.addEventListener('click', () => act('move', m.move));
+        el.moves.append(b);
+      }
+      if (G.hint) {
+        const chance = G.hint.score == null ? '' : `, your winning chance about ${Math.round(G.hint.score * 100)}%`;
+        el.moves.append(h('span', { class: 'small', id: 'hint-text' }, ` Hint (${G.hint.level} bot): ${G.hint.move}${chance}`));
+      }
+    }
+    el.news.replaceChildren(...G.msgs.map((m) => h('li', {}, m)));
+    el.log.replaceChildren(...turns(G.events).map((t) => h('li', {}, t)));
+    el.log.scrollTop = el.log.scrollHeight;
+    renderResult();
+  }
+
+  function renderResult() {
+    if (st().state !== 'over') { el.result.replaceChildren(); return; }
+    const sc = st().score ? h('p', {}, `Score: ${st().score[0]} – ${st().score[1]}`) : null;
+    const ver = h('p', { id: 'verify', class: 'verify' }, 'Checking the throws…');
+    el.result.replaceChildren(h('div', { class: 'result' },
+      h('h3', { id: 'result-text' }, statusText()), sc,
+      h('p', {}, h('a', { href: `/g/${id}/review` }, 'Review the game'), ' · ', h('a', { href: `/api/games/${id}/record` }, 'download its record'),
+        ' (replay it with ', h('code', {}, 'senet replay FILE'), ')'),
+      ver, verifyHelp(), h('p', {}, h('a', { href: '/' }, 'New game'))));
+    showVerification(id, ver, G);
+  }
+
+  function connect() {
+    const tok = mine(1) || mine(2);
+    const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + `/api/games/${id}/ws` + (tok ? '?token=' + encodeURIComponent(tok) : '');
+    const ws = new WebSocket(url);
+    ws.onopen = () => { G.retry = 0; el.conn.textContent = '● live'; el.conn.className = 'conn live'; };
+    ws.onmessage = (ev) => {
+      let m;
+      try { m = JSON.parse(ev.data); } catch (e) { return; }
+      if (m.type === 'state') { G.state = m; G.events = m.events; render(); }
+      else if (m.type === 'update') { absorb(m); render(); }
+      else if (m.type === 'presence') { G.state.watchers = m.watchers; renderInvite(); }
+      else if (m.type === 'resync') refetch();
+    };
+    ws.onclose = () => {
+      el.conn.textContent = '○ reconnecting';
+      el.conn.className = 'conn';
+      setTimeout(connect, Math.min(10000, 500 * 2 ** G.retry++));
+    };
+  }
+
+  try {
+    G.state = await api('GET', '/api/games/' + id);
+  } catch (e) {
+    app.replaceChildren(h('p', { class: 'error' }, e.message), h('a', { href: '/' }, 'Back to the lobby'));
+    return;
+  }
+  G.events = G.state.events;
+  if (!saved.get(id).seed_hash) saved.put(id, { seed_hash: G.state.seed_hash, rules: G.state.rules, mode: G.state.mode, created: saved.get(id).created || Date.now() });
+  catalogue().then((c) => {
+    const r = c.rules.find((x) => x.id === G.state.rules);
+    if (r) el.rules.replaceChildren(h('summary', {}, 'Rules summary'), rulesSummary(r));
+  }).catch(() => {});
+  render();
+  connect();
+}
+
+// Groups events into turns: "1: threw 4, 10-14 (bonus throw)".
+function turns(events) {
+  const out = [];
+  let cur = null, p = null;
+  for (const e of events) {
+    if (e.throw != null && (cur == null || e.player !== p || cur.done)) {
+      if (cur) out.push(cur.text);
+      cur = { text: `P${e.player}: ${e.throw}`, done: false };
+      p = e.player;
+    } else if (e.throw != null) {
+      cur.text += `, ${e.throw}`;
+    } else {
+      const k = (e.kinds || []).filter((x) => x !== 'step');
+      if (!cur) cur = { text: `P${e.player}:` };
+      cur.text += ` ${e.move}` + (k.length ? ` (${k.join(', ')})` : '');
+      cur.done = !e.turn_continues;
+    }
+  }
+  if (cur) out.push(cur.text);
+  return out;
+}
+
+function verifyHelp() {
+  return h('details', { class: 'small' }, h('summary', {}, 'How the throws are checked'),
+    h('p', {}, 'The server throws, not your browser. When the game started it published the SHA-256 hash of ',
+      h('code', {}, 'senet-seed:SEED'), ', where SEED is a secret number. Now that the game is over it reveals SEED. ',
+      'Throw number i (from 0) is the outcome at position floor(r × total ÷ 2³²) along the cumulative weights of the throw\'s ',
+      'distribution, where r is the first four bytes of SHA-256(', h('code', {}, 'senet-throw:SEED:i'), '). ',
+      'This page recomputes every throw from the revealed seed; since the hash was fixed before the first throw, ',
+      'no throw can have been changed. You can do the same with any SHA-256 tool.'));
+}
+
+async function showVerification(id, target, G) {
+  try {
+    const t = await api('GET', `/api/games/${id}/throws`);
+    const v = verifyThrows(t, saved.get(id).seed_hash);
+    target.textContent = (v.ok ? '✔ ' : '✘ ') + v.text;
+    target.className = 'verify ' + (v.ok ? 'ok' : 'bad');
+    if (G) G.verified = v.ok;
+  } catch (e) {
+    target.textContent = 'Could not check the throws: ' + e.message;
+  }
+}
+
+// ---------------------------------------------------------------- review
+async function reviewPage(id) {
+  const app = $('#app');
+  let st;
+  try { st = await api('GET', '/api/games/' + id); } catch (e) {
+    app.replaceChildren(h('p', { class: 'error' }, e.message), h('a', { href: '/' }, 'Back to the lobby'));
+    return;
+  }
+  document.title = `Senet — review — ${st.rules_name}`;
+  const total = st.seq;
+  const frames = new Map();
+  let at = 0;
+  const board = h('div', { class: 'board-wrap' });
+  const what = h('p', { id: 'review-event', class: 'status' });
+  const slider = h('input', { type: 'range', min: 0, max: total, value: 0, id: 'review-slider' });
+  const pos = h('code', { id: 'review-position', class: 'small' });
+  const btn = (label, idn, f) => { const b = h('button', { id: idn }, label); b.addEventListener('click', f); return b; };
+  const list = h('ol', { class: 'events', id: 'review-events' }, st.events.map((e, i) => {
+    const li = h('li', { 'data-at': i + 1 }, describe(e));
+    li.addEventListener('click', () => go(i + 1));
+    return li;
+  }));
+  async function frame(n) {
+    if (!frames.has(n)) frames.set(n, await api('GET', `/api/games/${id}/review?at=${n}`));
+    return frames.get(n);
+  }
+  async function go(n) {
+    at = Math.max(0, Math.min(total, n));
+    slider.value = at;
+    const f = await frame(at);
+    if (Number(slider.value) !== at) return;
+    board.replaceChildren(drawBoard(f.view), h('p', { class: 'notes small' },
+      (f.view.notes || []).map(([k, v]) => h('span', { class: 'note' }, h('b', {}, k + ': '), v))));
+    what.textContent = `Event ${at} of ${total}: ` + (f.event ? describe(f.event) : 'the start position');
+    pos.textContent = f.position;
+    for (const li of list.children) li.classList.toggle('current', Number(li.dataset.at) === at);
+  }
+  slider.addEventListener('input', () => go(Number(slider.value)));
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'ArrowRight') go(at + 1);
+    if (e.key === 'ArrowLeft') go(at - 1);
+  });
+  const over = st.status.state === 'over';
+  const ver = h('p', { id: 'verify', class: 'verify' }, over ? 'Checking the throws…' : 'The seed is revealed when the game is over.');
+  app.replaceChildren(h('div', { class: 'game' },
+    h('div', { class: 'main' },
+      h('h2', {}, `Review: ${st.rules_name}`),
+      what, board,
+      h('div', { class: 'controls' }, btn('⏮', 'review-first', () => go(0)), btn('◀', 'review-prev', () => go(at - 1)),
+        slider, btn('▶', 'review-next', () => go(at + 1)), btn('⏭', 'review-last', () => go(total))),
+      pos,
+      h('p', {}, h('a', { href: `/api/games/${id}/record`, id: 'download' }, 'Download the record'),
+        ': every throw and move; check it with ', h('code', {}, 'senet replay FILE'), '.'),
+      ver, verifyHelp()),
+    h('aside', { class: 'side' }, h('h3', {}, 'Events'), list, h('p', {}, h('a', { href: '/g/' + id }, 'Game page'), ' · ', h('a', { href: '/' }, 'Lobby')))));
+  await go(0);
+  if (over) showVerification(id, ver, null);
+}
+
+// ---------------------------------------------------------------- routing
+function route() {
+  const p = location.pathname;
+  let m = p.match(/^\/g\/([A-Za-z0-9]+)\/review$/);
+  const done = (x) => x.catch((e) => { $('#app').replaceChildren(h('p', { class: 'error' }, String(e.message || e))); });
+  if (m) return done(reviewPage(m[1]));
+  m = p.match(/^\/g\/([A-Za-z0-9]+)$/);
+  if (m) return done(gamePage(m[1]));
+  return done(lobby());
+}
+
+if (typeof document !== 'undefined') route();
+if (typeof module !== 'undefined') module.exports = { sha256, hex, verifyThrows, turns };

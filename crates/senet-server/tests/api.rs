@@ -1,0 +1,955 @@
+//! API tests through the router: every endpoint, every error the API promises, and that a
+//! refused request changes nothing.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use senet_rules::Record;
+use senet_server::{router, seeds, Limits, Service, SqliteStore};
+use serde_json::{json, Value};
+use std::sync::Arc;
+use tower::ServiceExt;
+
+struct App {
+    router: Router,
+    svc: Arc<Service>,
+}
+
+fn app_with(limits: Limits) -> App {
+    let svc = Arc::new(Service::new(Arc::new(SqliteStore::in_memory().unwrap())));
+    App {
+        router: router(svc.clone(), limits),
+        svc,
+    }
+}
+
+fn app() -> App {
+    app_with(Limits {
+        per_second: 0.0,
+        ..Limits::default()
+    })
+}
+
+async fn raw(
+    app: &App,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<&str>,
+) -> (StatusCode, String, axum::http::HeaderMap) {
+    let mut r = Request::builder().method(method).uri(uri);
+    if let Some(t) = token {
+        r = r.header("authorization", format!("Bearer {t}"));
+    }
+    let req = r
+        .header("content-type", "application/json")
+        .body(body.map_or(Body::empty(), |b| Body::from(b.to_string())))
+        .unwrap();
+    let res = app.router.clone().oneshot(req).await.unwrap();
+    let status = res.status();
+    let headers = res.headers().clone();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8(bytes.to_vec()).unwrap(), headers)
+}
+
+async fn call(
+    app: &App,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let b = body.map(|b| b.to_string());
+    let (s, text, _) = raw(app, method, uri, token, b.as_deref()).await;
+    let v = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    (s, v)
+}
+
+/// Asserts an error status with a JSON `error` message containing `needle`.
+fn is_error(r: &(StatusCode, Value), status: StatusCode, needle: &str) {
+    assert_eq!(r.0, status, "{}", r.1);
+    let msg = r.1["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error in {}", r.1));
+    assert!(
+        msg.to_lowercase().contains(&needle.to_lowercase()),
+        "{msg:?} should mention {needle:?}"
+    );
+}
+
+async fn create(app: &App, body: Value) -> Value {
+    let r = call(app, "POST", "/api/games", None, Some(body)).await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    r.1
+}
+
+async fn state(app: &App, id: &str) -> Value {
+    let r = call(app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    r.1
+}
+
+/// Plays a hot-seat game to its end with the first legal move each time; returns the id.
+async fn play_out(app: &App, rules: &str, options: &[&str]) -> (String, Value) {
+    let c = create(
+        app,
+        json!({ "rules": rules, "options": options, "mode": "hotseat" }),
+    )
+    .await;
+    let id = c["id"].as_str().unwrap().to_string();
+    let tokens = c["tokens"].clone();
+    let mut st = c["state"].clone();
+    for _ in 0..20_000 {
+        let s = &st["status"];
+        if s["state"] == "over" {
+            return (id, st);
+        }
+        let tok = tokens[s["player"].to_string()]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let r = if s["state"] == "throw" {
+            call(
+                app,
+                "POST",
+                &format!("/api/games/{id}/throw"),
+                Some(&tok),
+                None,
+            )
+            .await
+        } else {
+            let moves = st["legal"].as_array().unwrap();
+            let m = moves[st["seq"].as_u64().unwrap() as usize % moves.len()]["move"].clone();
+            call(
+                app,
+                "POST",
+                &format!("/api/games/{id}/move"),
+                Some(&tok),
+                Some(json!({ "move": m, "seq": st["seq"] })),
+            )
+            .await
+        };
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        st = r.1;
+    }
+    panic!("the game did not end");
+}
+
+#[tokio::test]
+async fn rules_lists_every_rule_set_with_options_throws_and_levels() {
+    let a = app();
+    let (s, v) = call(&a, "GET", "/api/rules", None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    let ids: Vec<&str> = v["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    for r in senet_rules::RuleSet::ALL {
+        assert!(ids.contains(&r.id()), "{} missing", r.id());
+    }
+    let k = &v["rules"][0];
+    assert!(k["throws"].as_array().unwrap().len() >= 2);
+    assert!(k["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|o| o["name"] == "cap"));
+    assert!(v["levels"].as_array().unwrap().contains(&json!("casual")));
+}
+
+#[tokio::test]
+async fn creating_games_in_each_mode_and_every_creation_error() {
+    let a = app();
+    // Hot-seat: both tokens to the creator; no invite.
+    let c = create(&a, json!({ "rules": "kendall5", "mode": "hotseat" })).await;
+    assert_eq!(c["tokens"].as_object().unwrap().len(), 2);
+    assert!(c.get("invite").is_none());
+    assert_eq!(
+        c["state"]["status"],
+        json!({ "state": "throw", "player": 1 })
+    );
+    assert_eq!(
+        c["state"]["seed"],
+        Value::Null,
+        "the seed is secret until the end"
+    );
+    assert_eq!(c["state"]["seed_hash"].as_str().unwrap().len(), 64);
+    // Online: one token, and an invite link with the other seat's token.
+    let c = create(
+        &a,
+        json!({ "rules": "kendall", "mode": "online", "seat": 2 }),
+    )
+    .await;
+    assert_eq!(
+        c["tokens"].as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["2"]
+    );
+    let inv = c["invite"].as_str().unwrap();
+    assert!(inv.starts_with(&format!("/g/{}#seat=1&token=", c["id"].as_str().unwrap())));
+    // Bot in the first seat: it has already thrown and moved.
+    let c = create(
+        &a,
+        json!({ "rules": "kendall5", "mode": "bot", "bot": "strong", "seat": 2 }),
+    )
+    .await;
+    assert_eq!(c["state"]["status"]["player"], 2);
+    assert!(c["state"]["events"].as_array().unwrap().len() >= 2);
+    assert_eq!(c["state"]["seats"][0]["kind"], "bot");
+    // Options are applied.
+    let c = create(
+        &a,
+        json!({ "rules": "kendall5", "options": ["cap=300"], "mode": "hotseat" }),
+    )
+    .await;
+    assert!(c["state"]["position"]
+        .as_str()
+        .unwrap()
+        .starts_with("kendall5:cap=300 "));
+
+    let post = |b: &'static str| raw(&a, "POST", "/api/games", None, Some(b));
+    let (s, t, _) = post("{nope").await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{t}");
+    assert!(t.contains("not the expected JSON"));
+    let (s, t, _) = post(r#"{"rules":"kendall","mode":"hotseat","colour":"red"}"#).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{t}");
+    assert!(t.contains("colour"));
+    let cases = [
+        (
+            json!({ "rules": "chess", "mode": "hotseat" }),
+            "rule sets are",
+        ),
+        (
+            json!({ "rules": "kendall", "options": ["cap=0"], "mode": "hotseat" }),
+            "cap",
+        ),
+        (
+            json!({ "rules": "kendall", "options": ["speed=3"], "mode": "hotseat" }),
+            "no option",
+        ),
+        (
+            json!({ "rules": "kendall", "mode": "solo" }),
+            "mode must be",
+        ),
+        (
+            json!({ "rules": "kendall", "mode": "bot" }),
+            "needs \"bot\"",
+        ),
+        (
+            json!({ "rules": "kendall", "mode": "bot", "bot": "god" }),
+            "levels are",
+        ),
+        (
+            json!({ "rules": "kendall", "mode": "online", "bot": "casual" }),
+            "only for mode",
+        ),
+        (
+            json!({ "rules": "kendall", "mode": "online", "seat": 3 }),
+            "seat must be",
+        ),
+    ];
+    for (body, needle) in cases {
+        let r = call(&a, "POST", "/api/games", None, Some(body)).await;
+        is_error(&r, StatusCode::UNPROCESSABLE_ENTITY, needle);
+    }
+    let big = format!(
+        r#"{{"rules":"kendall","mode":"hotseat","options":["{}"]}}"#,
+        "x".repeat(40_000)
+    );
+    let (s, _, _) = raw(&a, "POST", "/api/games", None, Some(&big)).await;
+    assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE);
+}
+
+#[tokio::test]
+async fn throw_and_move_errors_change_nothing() {
+    let a = app();
+    let c = create(&a, json!({ "rules": "kendall5", "mode": "online" })).await;
+    let id = c["id"].as_str().unwrap();
+    let t1 = c["tokens"]["1"].as_str().unwrap();
+    let t2 = c["invite"]
+        .as_str()
+        .unwrap()
+        .split("token=")
+        .nth(1)
+        .unwrap();
+    let throw = format!("/api/games/{id}/throw");
+    let mv = format!("/api/games/{id}/move");
+    let before = state(&a, id).await;
+
+    is_error(
+        &call(&a, "POST", &throw, None, None).await,
+        StatusCode::UNAUTHORIZED,
+        "token",
+    );
+    is_error(
+        &call(&a, "POST", &throw, Some("0123456789abcdef"), None).await,
+        StatusCode::FORBIDDEN,
+        "not a seat token",
+    );
+    let (s, t, _) = {
+        let req = Request::builder()
+            .method("POST")
+            .uri(&throw)
+            .header("authorization", "Basic abc")
+            .body(Body::empty())
+            .unwrap();
+        let res = a.router.clone().oneshot(req).await.unwrap();
+        let s = res.status();
+        let b = res.into_body().collect().await.unwrap().to_bytes();
+        (s, String::from_utf8(b.to_vec()).unwrap(), ())
+    };
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{t}");
+    is_error(
+        &call(&a, "POST", &throw, Some(t2), None).await,
+        StatusCode::CONFLICT,
+        "not your turn",
+    );
+    is_error(
+        &call(&a, "POST", &mv, Some(t1), Some(json!({ "move": "1-4" }))).await,
+        StatusCode::CONFLICT,
+        "throw first",
+    );
+    is_error(
+        &call(&a, "POST", &throw, Some(t1), Some(json!({ "seq": 7 }))).await,
+        StatusCode::CONFLICT,
+        "reload",
+    );
+    is_error(
+        &call(&a, "POST", &throw, Some(t1), Some(json!({ "seq": "x" }))).await,
+        StatusCode::BAD_REQUEST,
+        "expected JSON",
+    );
+    is_error(
+        &call(&a, "POST", "/api/games/nosuchgame/throw", Some(t1), None).await,
+        StatusCode::NOT_FOUND,
+        "no game",
+    );
+    assert_eq!(
+        state(&a, id).await,
+        before,
+        "refused requests change nothing"
+    );
+
+    // Now a throw: seat 1 must move; throwing again, moving for seat 2, or an illegal move fail.
+    let r = call(&a, "POST", &throw, Some(t1), Some(json!({ "seq": 0 }))).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert_eq!(r.1["events_from"], 0);
+    assert_eq!(r.1["events"][0]["player"], 1);
+    assert!(r.1["events"][0]["throw"].is_string());
+    let thrown = state(&a, id).await;
+    assert_eq!(thrown["status"]["state"], "move");
+    is_error(
+        &call(&a, "POST", &throw, Some(t1), None).await,
+        StatusCode::CONFLICT,
+        "in hand",
+    );
+    is_error(
+        &call(&a, "POST", &mv, Some(t2), Some(json!({ "move": "1-4" }))).await,
+        StatusCode::CONFLICT,
+        "not your turn",
+    );
+    is_error(
+        &call(&a, "POST", &mv, Some(t1), Some(json!({ "move": "30-off" }))).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "30",
+    );
+    is_error(
+        &call(
+            &a,
+            "POST",
+            &mv,
+            Some(t1),
+            Some(json!({ "move": "🐍".repeat(40) })),
+        )
+        .await,
+        StatusCode::BAD_REQUEST,
+        "64 bytes",
+    );
+    is_error(
+        &call(&a, "POST", &mv, Some(t1), Some(json!({ "mvoe": "1-4" }))).await,
+        StatusCode::BAD_REQUEST,
+        "mvoe",
+    );
+    assert_eq!(
+        state(&a, id).await,
+        thrown,
+        "refused requests change nothing"
+    );
+
+    // A legal move is accepted and reported with its effects.
+    let legal = thrown["legal"][0]["move"].as_str().unwrap();
+    let r = call(
+        &a,
+        "POST",
+        &mv,
+        Some(t1),
+        Some(json!({ "move": legal, "seq": 1 })),
+    )
+    .await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert_eq!(r.1["events"][0]["move"], legal);
+    assert_eq!(r.1["seq"], 2);
+}
+
+#[tokio::test]
+async fn a_whole_game_ends_reveals_its_seed_and_its_throws_verify() {
+    let a = app();
+    let (id, st) = play_out(&a, "kendall5", &[]).await;
+    assert_eq!(st["status"]["state"], "over");
+    let seed = st["seed"].as_str().unwrap();
+    let hash = st["seed_hash"].as_str().unwrap();
+    assert_eq!(seeds::commitment(seed.parse().unwrap()), hash);
+
+    // The record replays and its throws follow from the revealed seed.
+    let (s, text, h) = raw(&a, "GET", &format!("/api/games/{id}/record"), None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(h["content-disposition"]
+        .to_str()
+        .unwrap()
+        .contains("attachment"));
+    let rec = Record::from_json(&text).unwrap();
+    assert_eq!(rec.seed, Some(seed.parse().unwrap()));
+    let rp = rec.replay().unwrap();
+    assert_eq!(rp.end.to_string(), st["position"].as_str().unwrap());
+    seeds::verify(&rec, hash).unwrap();
+    // A changed throw, or another hash, is caught.
+    let wrong = seeds::commitment(1);
+    assert!(seeds::verify(&rec, &wrong)
+        .unwrap_err()
+        .contains("hashes to"));
+    let mut forged = rec.clone();
+    let i = forged
+        .events
+        .iter()
+        .position(|e| matches!(e, senet_rules::Event::Throw { .. }))
+        .unwrap();
+    let old = match &forged.events[i] {
+        senet_rules::Event::Throw { throw } => throw.clone(),
+        _ => unreachable!(),
+    };
+    let other = if old == "1" { "2" } else { "1" };
+    forged.events[i] = senet_rules::Event::Throw {
+        throw: other.into(),
+    };
+    assert!(seeds::verify(&forged, hash)
+        .unwrap_err()
+        .contains("the seed gives"));
+
+    // The throws endpoint gives what the page's verifier needs.
+    let (s, t) = call(&a, "GET", &format!("/api/games/{id}/throws"), None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(t["seed"], seed);
+    let n = rec
+        .events
+        .iter()
+        .filter(|e| matches!(e, senet_rules::Event::Throw { .. }))
+        .count();
+    assert_eq!(t["throws"].as_array().unwrap().len(), n);
+
+    // Finished games accept nothing.
+    let c = a.svc.state(&id).await.unwrap();
+    assert_eq!(c["legal"], json!([]));
+    let r = call(
+        &a,
+        "GET",
+        &format!("/api/games/{id}/hint"),
+        Some("00"),
+        None,
+    )
+    .await;
+    is_error(&r, StatusCode::FORBIDDEN, "token");
+
+    // Review: every step, and out-of-range steps refused.
+    let total = st["seq"].as_u64().unwrap();
+    let (s, f) = call(
+        &a,
+        "GET",
+        &format!("/api/games/{id}/review?at=0"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(f["event"], Value::Null);
+    assert_eq!(f["total"], total);
+    let (_, f) = call(
+        &a,
+        "GET",
+        &format!("/api/games/{id}/review?at={total}"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(f["position"], st["position"]);
+    assert_eq!(f["status"]["state"], "over");
+    let r = call(
+        &a,
+        "GET",
+        &format!("/api/games/{id}/review?at={}", total + 1),
+        None,
+        None,
+    )
+    .await;
+    is_error(&r, StatusCode::UNPROCESSABLE_ENTITY, "at must be");
+    let r = call(
+        &a,
+        "GET",
+        &format!("/api/games/{id}/review?at=-1"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(r.0, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn moves_throws_hints_and_bot_replies_in_a_bot_game() {
+    let a = app();
+    let c = create(
+        &a,
+        json!({ "rules": "kendall", "mode": "bot", "bot": "casual" }),
+    )
+    .await;
+    let id = c["id"].as_str().unwrap();
+    let t = c["tokens"]["1"].as_str().unwrap();
+    assert!(
+        c["tokens"].get("2").is_none(),
+        "no token for the bot's seat"
+    );
+    // Hint needs a token, and a throw in hand.
+    let hint = format!("/api/games/{id}/hint");
+    is_error(
+        &call(&a, "GET", &hint, None, None).await,
+        StatusCode::UNAUTHORIZED,
+        "token",
+    );
+    is_error(
+        &call(&a, "GET", &hint, Some(t), None).await,
+        StatusCode::CONFLICT,
+        "throw first",
+    );
+    // The seed is not revealed while the game runs.
+    is_error(
+        &call(&a, "GET", &format!("/api/games/{id}/throws"), None, None).await,
+        StatusCode::CONFLICT,
+        "revealed when the game is over",
+    );
+    let (_, text, _) = raw(&a, "GET", &format!("/api/games/{id}/record"), None, None).await;
+    assert_eq!(Record::from_json(&text).unwrap().seed, None);
+
+    let mut st = c["state"].clone();
+    let mut bot_moves = 0;
+    for _ in 0..40 {
+        if st["status"]["state"] == "over" {
+            break;
+        }
+        assert_eq!(st["status"]["player"], 1, "the bot has played its turns");
+        st = if st["status"]["state"] == "throw" {
+            call(&a, "POST", &format!("/api/games/{id}/throw"), Some(t), None)
+                .await
+                .1
+        } else {
+            let (s, h) = call(&a, "GET", &hint, Some(t), None).await;
+            assert_eq!(s, StatusCode::OK, "{h}");
+            assert!(st["legal"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|m| m["move"] == h["move"]));
+            let r = call(
+                &a,
+                "POST",
+                &format!("/api/games/{id}/move"),
+                Some(t),
+                Some(json!({ "move": h["move"] })),
+            )
+            .await;
+            assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+            bot_moves += r.1["events"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|e| e["player"] == 2 && e["move"].is_string())
+                .count();
+            r.1
+        };
+    }
+    assert!(bot_moves > 0, "the bot answered");
+}
+
+#[tokio::test]
+async fn lists_static_files_openapi_and_unknown_paths() {
+    let a = app();
+    let g1 = create(&a, json!({ "rules": "kendall", "mode": "hotseat" })).await;
+    let g2 = create(&a, json!({ "rules": "kendall5", "mode": "hotseat" })).await;
+    let ids = format!(
+        "{},{},nosuchgame,bad!id",
+        g1["id"].as_str().unwrap(),
+        g2["id"].as_str().unwrap()
+    );
+    let (s, l) = call(&a, "GET", &format!("/api/games?ids={ids}"), None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(l["games"].as_array().unwrap().len(), 2);
+    assert_eq!(l["games"][0]["state"], "throw");
+    let many = vec!["a"; 101].join(",");
+    is_error(
+        &call(&a, "GET", &format!("/api/games?ids={many}"), None, None).await,
+        StatusCode::BAD_REQUEST,
+        "at most 100",
+    );
+
+    for path in ["/", "/g/abc", "/g/abc/review"] {
+        let (s, t, h) = raw(&a, "GET", path, None, None).await;
+        assert_eq!(s, StatusCode::OK);
+        assert!(t.contains("/static/app.js"));
+        assert!(h["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .contains("default-src 'self'"));
+    }
+    let (s, t, _) = raw(&a, "GET", "/static/app.js", None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(t.contains("verifyThrows"));
+    // No external resources: the only URL in the script is the SVG namespace name.
+    let t = t.replace("'http://www.w3.org/2000/svg'", "");
+    assert!(
+        !t.contains("http://") && !t.contains("https://"),
+        "no external resources"
+    );
+    let (_, page, _) = raw(&a, "GET", "/", None, None).await;
+    assert!(!page.contains("http://") && !page.contains("https://"));
+    let (s, _, _) = raw(&a, "GET", "/static/style.css", None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    let (s, _, _) = raw(&a, "GET", "/static/../../etc/passwd", None, None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    is_error(
+        &call(&a, "GET", "/api/nothing", None, None).await,
+        StatusCode::NOT_FOUND,
+        "openapi",
+    );
+    is_error(
+        &call(&a, "GET", "/api/games/x!y", None, None).await,
+        StatusCode::NOT_FOUND,
+        "no game",
+    );
+    let (s, _) = call(&a, "DELETE", "/api/games", None, None).await;
+    assert_eq!(s, StatusCode::METHOD_NOT_ALLOWED);
+
+    // The OpenAPI document is JSON and describes every API route.
+    let (s, doc) = call(&a, "GET", "/api/openapi.json", None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
+    for p in [
+        "/api/rules",
+        "/api/games",
+        "/api/games/{id}",
+        "/api/games/{id}/throw",
+        "/api/games/{id}/move",
+        "/api/games/{id}/hint",
+        "/api/games/{id}/record",
+        "/api/games/{id}/review",
+        "/api/games/{id}/throws",
+        "/api/games/{id}/ws",
+        "/api/openapi.json",
+    ] {
+        assert!(doc["paths"].get(p).is_some(), "{p} is not documented");
+    }
+}
+
+#[tokio::test]
+async fn the_rate_limit_answers_429_and_leaves_pages_alone() {
+    let a = app_with(Limits {
+        per_second: 0.001,
+        burst: 3.0,
+        ..Limits::default()
+    });
+    for _ in 0..3 {
+        assert_eq!(
+            call(&a, "GET", "/api/rules", None, None).await.0,
+            StatusCode::OK
+        );
+    }
+    let (s, _, h) = raw(&a, "GET", "/api/rules", None, None).await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(h["retry-after"], "1");
+    assert_eq!(raw(&a, "GET", "/", None, None).await.0, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn games_survive_a_restart_from_the_database_file() {
+    let dir = std::env::temp_dir().join(format!("senet-api-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("games.sqlite");
+    let _ = std::fs::remove_file(&db);
+    let open = || {
+        let svc = Arc::new(Service::new(Arc::new(SqliteStore::open(&db).unwrap())));
+        App {
+            router: router(
+                svc.clone(),
+                Limits {
+                    per_second: 0.0,
+                    ..Limits::default()
+                },
+            ),
+            svc,
+        }
+    };
+    let a = open();
+    let c = create(
+        &a,
+        json!({ "rules": "kendall", "mode": "bot", "bot": "beginner" }),
+    )
+    .await;
+    let id = c["id"].as_str().unwrap().to_string();
+    let t = c["tokens"]["1"].as_str().unwrap().to_string();
+    let mut last = Value::Null;
+    for _ in 0..10 {
+        let st = state(&a, &id).await;
+        last = if st["status"]["state"] == "throw" {
+            call(
+                &a,
+                "POST",
+                &format!("/api/games/{id}/throw"),
+                Some(&t),
+                None,
+            )
+            .await
+            .1
+        } else {
+            let m = st["legal"][0]["move"].clone();
+            call(
+                &a,
+                "POST",
+                &format!("/api/games/{id}/move"),
+                Some(&t),
+                Some(json!({ "move": m })),
+            )
+            .await
+            .1
+        };
+    }
+    let before = state(&a, &id).await;
+    assert_eq!(before["seq"], last["seq"]);
+    drop(a);
+    // A new server on the same file: the same game, the same tokens, and play goes on.
+    let b = open();
+    let after = state(&b, &id).await;
+    assert_eq!(after, before);
+    b.svc.clear_cache();
+    let r = if after["status"]["state"] == "throw" {
+        call(
+            &b,
+            "POST",
+            &format!("/api/games/{id}/throw"),
+            Some(&t),
+            None,
+        )
+        .await
+    } else {
+        let m = after["legal"][0]["move"].clone();
+        call(
+            &b,
+            "POST",
+            &format!("/api/games/{id}/move"),
+            Some(&t),
+            Some(json!({ "move": m })),
+        )
+        .await
+    };
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn websocket_pushes_moves_to_players_and_spectators() {
+    use futures_util::{SinkExt, StreamExt};
+    use tokio_tungstenite::tungstenite::Message;
+
+    let svc = Arc::new(Service::new(Arc::new(SqliteStore::in_memory().unwrap())));
+    let app = router(
+        svc.clone(),
+        Limits {
+            per_second: 0.0,
+            ..Limits::default()
+        },
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+        )
+        .await
+        .unwrap()
+    });
+    let a = App {
+        router: router(svc.clone(), Limits::default()),
+        svc,
+    };
+    let c = create(&a, json!({ "rules": "kendall5", "mode": "online" })).await;
+    let id = c["id"].as_str().unwrap();
+    let t1 = c["tokens"]["1"].as_str().unwrap();
+    let t2 = c["invite"]
+        .as_str()
+        .unwrap()
+        .split("token=")
+        .nth(1)
+        .unwrap();
+
+    let url = |q: &str| format!("ws://{addr}/api/games/{id}/ws{q}");
+    // A wrong token is refused before the upgrade.
+    let e = tokio_tungstenite::connect_async(url("?token=bad"))
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("403"), "{e}");
+    let e = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/nosuch/ws"))
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("404"), "{e}");
+
+    let (mut p2, _) = tokio_tungstenite::connect_async(url(&format!("?token={t2}")))
+        .await
+        .unwrap();
+    let (mut spec, _) = tokio_tungstenite::connect_async(url("")).await.unwrap();
+    async fn next_of(
+        ws: &mut (impl StreamExt<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin),
+        kind: &str,
+    ) -> Value {
+        loop {
+            let m = tokio::time::timeout(std::time::Duration::from_secs(5), ws.next())
+                .await
+                .expect("a message in time")
+                .unwrap()
+                .unwrap();
+            if let Message::Text(t) = m {
+                let v: Value = serde_json::from_str(&t).unwrap();
+                if v["type"] == kind {
+                    return v;
+                }
+            }
+        }
+    }
+    let first = next_of(&mut p2, "state").await;
+    assert_eq!(first["seq"], 0);
+    let first = next_of(&mut spec, "state").await;
+    assert_eq!(first["watchers"]["seats"], json!([false, true]));
+
+    let r = call(
+        &a,
+        "POST",
+        &format!("/api/games/{id}/throw"),
+        Some(t1),
+        None,
+    )
+    .await;
+    assert_eq!(r.0, StatusCode::OK);
+    for ws in [&mut p2, &mut spec] {
+        let u = next_of(ws, "update").await;
+        assert_eq!(u["seq"], 1);
+        assert_eq!(u["events_from"], 0);
+        assert_eq!(u["events"][0]["throw"], r.1["events"][0]["throw"]);
+    }
+    // A reconnecting browser gets the whole state again.
+    p2.close(None).await.unwrap();
+    let (mut p2, _) = tokio_tungstenite::connect_async(url(&format!("?token={t2}")))
+        .await
+        .unwrap();
+    let again = next_of(&mut p2, "state").await;
+    assert_eq!(again["seq"], 1);
+    assert_eq!(again["events"].as_array().unwrap().len(), 1);
+    // Spectators cannot act: the API needs a seat token for every change.
+    p2.send(Message::Text("hello".into())).await.unwrap();
+    assert_eq!(state(&a, id).await["seq"], 1);
+}
+
+#[tokio::test]
+async fn garbage_requests_get_4xx_never_a_failure() {
+    let a = app();
+    let c = create(&a, json!({ "rules": "kendall", "mode": "hotseat" })).await;
+    let id = c["id"].as_str().unwrap().to_string();
+    let t1 = c["tokens"]["1"].as_str().unwrap().to_string();
+    // A fixed pseudo-random sequence of bodies, paths and queries (SplitMix64).
+    let mut x: u64 = 12345;
+    let mut next = move || {
+        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = x;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let pieces = [
+        "{",
+        "}",
+        "\"move\"",
+        ":",
+        "\"rules\"",
+        "\"mode\"",
+        "null",
+        "[",
+        "]",
+        ",",
+        "1e999",
+        "-1",
+        "\"\\u0000\"",
+        "\"kendall\"",
+        "\"online\"",
+        "true",
+        "\"seq\"",
+        "4294967296",
+        "\"é\"",
+    ];
+    let paths = [
+        "/api/games".to_string(),
+        format!("/api/games/{id}/throw"),
+        format!("/api/games/{id}/move"),
+    ];
+    for i in 0..300 {
+        let n = next() % 12;
+        let body: String = (0..n)
+            .map(|_| pieces[(next() % pieces.len() as u64) as usize])
+            .collect();
+        let path = &paths[i % paths.len()];
+        let (s, text, _) = raw(&a, "POST", path, Some(&t1), Some(&body)).await;
+        assert!(
+            s.is_client_error() || s.is_success(),
+            "POST {path} {body:?} gave {s}: {text}"
+        );
+        if !s.is_success() {
+            let v: Value = serde_json::from_str(&text).unwrap();
+            assert!(v["error"].is_string(), "{text}");
+        }
+    }
+    for q in [
+        "at=abc",
+        "at=99999999999999999999",
+        "at=",
+        "ids=,,,",
+        "x=%ff",
+    ] {
+        for p in [
+            format!("/api/games/{id}/review?{q}"),
+            format!("/api/games?{q}"),
+        ] {
+            let (s, text, _) = raw(&a, "GET", &p, None, None).await;
+            assert!(
+                s.is_client_error() || s.is_success(),
+                "GET {p} gave {s}: {text}"
+            );
+        }
+    }
+    for p in [
+        "/api/games/%00",
+        "/api/games/a%2Fb/throw",
+        "/api/games/ü",
+        "/g/%zz",
+    ] {
+        let (s, text, _) = raw(&a, "GET", p, None, None).await;
+        assert!(
+            s.is_client_error() || s.is_success(),
+            "GET {p} gave {s}: {text}"
+        );
+    }
+}

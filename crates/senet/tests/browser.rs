@@ -1,0 +1,405 @@
+//! End-to-end tests in real headless Chromium, driven through chromedriver, against
+//! `senet serve` (the debug binary). They need the Debian packages `chromium` and
+//! `chromium-driver`, so they are ignored by a plain `cargo test`; `scripts/test.sh`
+//! installs the packages if missing and runs them with `-- --ignored`.
+//!
+//! Screenshots go to `$SENET_SCREENSHOTS` (default: a directory under the target dir);
+//! `SENET_SCREENSHOTS=docs/screenshots` refreshes the checked-in ones.
+
+mod support {
+    pub mod webdriver;
+}
+
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use support::webdriver::{http, temp_dir, Driver, Server, Session};
+
+/// What the page lets its user do now.
+const STEP: &str = r#"
+const st = document.querySelector('#status');
+const seq = st ? Number(st.dataset.seq) : -1;
+if (document.querySelector('#result-text')) return ['over', seq];
+const t = document.querySelector('#throw');
+if (t && !t.disabled && !t.hidden) return ['throw', seq];
+if (document.querySelector('.move-btn')) return ['move', seq];
+return ['wait', seq];
+"#;
+
+fn step(s: &Session) -> (String, i64) {
+    let v = s.js(STEP);
+    (
+        v[0].as_str().unwrap_or("wait").to_string(),
+        v[1].as_i64().unwrap_or(-1),
+    )
+}
+
+/// Waits until the page's event count differs from `seq` (the server acknowledged).
+fn wait_change(s: &Session, seq: i64) {
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_secs(10) {
+        let (k, n) = step(s);
+        if n != seq || k == "over" {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!(
+        "the page did not change after an action: {}",
+        s.text("#error")
+    );
+}
+
+/// Plays one action if the page offers one: a throw, or a move, by clicking the board
+/// (a movable piece, then its target) when `board` is set, else a move button. Returns
+/// what the page offered.
+fn act(s: &Session, board: bool) -> String {
+    let (kind, seq) = step(s);
+    match kind.as_str() {
+        "throw" => {
+            if let Some(e) = s.find("#throw") {
+                if s.click(&e).is_ok() {
+                    wait_change(s, seq);
+                }
+            }
+        }
+        "move" => {
+            let via_board =
+                board && s.js("return !!document.querySelector('.piece.movable')") == json!(true);
+            if via_board {
+                let sq = s.js(
+                    "return document.querySelector('.piece.movable').parentNode.dataset.square",
+                );
+                s.click_css(&format!(".cell[data-square='{}']", sq.as_str().unwrap()));
+                let target = s.wait_for(".cell.target, #off-zone.target", 5);
+                if s.click(&target).is_ok() {
+                    // Two moves between the same squares (two dice) leave a choice of buttons.
+                    let t = Instant::now();
+                    while step(s).1 == seq && t.elapsed() < Duration::from_secs(3) {
+                        std::thread::sleep(Duration::from_millis(20));
+                    }
+                    if step(s).1 == seq {
+                        s.click_css(".move-btn");
+                        wait_change(s, seq);
+                    }
+                }
+            } else if let Some(e) = s.find(".move-btn") {
+                if s.click(&e).is_ok() {
+                    wait_change(s, seq);
+                }
+            }
+        }
+        _ => std::thread::sleep(Duration::from_millis(30)),
+    }
+    kind
+}
+
+fn screenshots() -> PathBuf {
+    std::env::var_os("SENET_SCREENSHOTS")
+        .map(|p| {
+            let p = PathBuf::from(p);
+            if p.is_absolute() {
+                p
+            } else {
+                // Relative to the repository root.
+                PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                    .join("../..")
+                    .join(p)
+            }
+        })
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("screenshots"))
+}
+
+fn set_select(s: &Session, css: &str, value: &str) {
+    s.wait_for(css, 10);
+    s.js(&format!(
+        "const e = document.querySelector({css:?}); e.value = {value:?}; e.dispatchEvent(new Event('change')); return e.value"
+    ));
+}
+
+fn api(port: u16, method: &str, path: &str, body: Option<Value>) -> Value {
+    let b = body.map(|b| b.to_string());
+    let (status, text) = http(port, method, path, b.as_deref()).unwrap();
+    assert!(status < 300, "{method} {path}: {status} {text}");
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn a_whole_game_against_a_bot_in_the_browser_then_review() {
+    let dir = temp_dir("bot");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let s = driver.session(&dir.join("profile"), 1100, 850);
+    s.goto(&format!("{}/", server.url));
+    s.wait_for("#create", 20);
+    set_select(&s, "#rules", "kendall5");
+    set_select(&s, "#level", "casual");
+    s.click_css("#create");
+    s.wait_for("#board", 20);
+    assert!(s.text("#title").contains("against a bot"));
+
+    let t = Instant::now();
+    let mut actions = 0;
+    loop {
+        let k = act(&s, actions < 12);
+        if k == "over" {
+            break;
+        }
+        if k != "wait" {
+            actions += 1;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(300),
+            "the game took too long"
+        );
+    }
+    let result = s.text("#result-text");
+    assert!(
+        result.contains("win") || result.contains("draw"),
+        "{result}"
+    );
+    // The page checks every throw against the seed hash it was shown at the start.
+    let t = Instant::now();
+    while !s.text("#verify").starts_with('✔') {
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "{}",
+            s.text("#verify")
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(s
+        .text("#verify")
+        .contains("this browser was shown at the start"));
+    let moves = s.js("return document.querySelectorAll('#events li').length");
+    assert!(moves.as_u64().unwrap() > 5);
+    s.screenshot(&screenshots().join("game-over.png"));
+
+    // Review: step through, and the record link.
+    let id = s.js("return location.pathname.split('/')[2]");
+    let id = id.as_str().unwrap();
+    s.goto(&format!("{}/g/{id}/review", server.url));
+    s.wait_for("#review-next", 10);
+    assert!(s.text("#review-event").contains("the start position"));
+    s.click_css("#review-next");
+    s.click_css("#review-next");
+    let t = Instant::now();
+    while !s.text("#review-event").starts_with("Event 2 of") {
+        assert!(
+            t.elapsed() < Duration::from_secs(5),
+            "{}",
+            s.text("#review-event")
+        );
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    s.click_css("#review-last");
+    let rec = api(server.port, "GET", &format!("/api/games/{id}/record"), None);
+    let total = rec["events"].as_array().unwrap().len();
+    let t = Instant::now();
+    while !s
+        .text("#review-event")
+        .starts_with(&format!("Event {total} of {total}"))
+    {
+        assert!(
+            t.elapsed() < Duration::from_secs(5),
+            "{}",
+            s.text("#review-event")
+        );
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    assert!(s.find("#download").is_some());
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn an_online_game_between_two_browsers_with_a_spectator() {
+    let dir = temp_dir("online");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let a = driver.session(&dir.join("a"), 1000, 800);
+    let b = driver.session(&dir.join("b"), 420, 860);
+    let c = driver.session(&dir.join("c"), 1000, 800);
+    a.goto(&format!("{}/", server.url));
+    a.wait_for("#create", 20);
+    set_select(&a, "#rules", "kendall");
+    a.click_css("input[name=mode][value=online]");
+    a.click_css("#create");
+    let link = a.wait_for("#invite-link", 20);
+    let _ = link;
+    let invite = a.js("return document.querySelector('#invite-link').value");
+    let invite = invite.as_str().unwrap().to_string();
+    assert!(invite.contains("#seat=2&token="), "{invite}");
+    b.goto(&invite);
+    b.wait_for("#board", 20);
+    assert_eq!(
+        b.js("return location.hash"),
+        json!(""),
+        "the token leaves the address bar"
+    );
+    let game_url = invite.split('#').next().unwrap().to_string();
+    c.goto(&game_url);
+    c.wait_for("#board", 20);
+    assert!(c.text("#status").contains("watching"));
+    // The first player's page learns over the WebSocket that the friend is here.
+    let t = Instant::now();
+    while !a.text("#invite").contains("Your friend is here") {
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "{}",
+            a.text("#invite")
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+
+    let t = Instant::now();
+    let (mut by_a, mut by_b) = (0, 0);
+    loop {
+        let ka = act(&a, false);
+        let kb = act(&b, by_b < 6);
+        if ka == "over" && kb == "over" {
+            break;
+        }
+        by_a += (ka == "throw" || ka == "move") as u32;
+        by_b += (kb == "throw" || kb == "move") as u32;
+        assert!(
+            t.elapsed() < Duration::from_secs(400),
+            "the game took too long"
+        );
+    }
+    assert!(by_a > 3 && by_b > 3, "both played ({by_a}, {by_b})");
+    // Both players and the spectator see the same end and the same moves.
+    let events = |s: &Session| {
+        s.js("return [...document.querySelectorAll('#events li')].map(e => e.textContent)")
+    };
+    let t = Instant::now();
+    while c.find("#result-text").is_none() || events(&c) != events(&a) {
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "the spectator is behind"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(events(&a), events(&b));
+    assert!(
+        c.find("#throw").is_none()
+            || c.js("return document.querySelector('#throw').hidden") == json!(true)
+    );
+    let result_a = a.text("#result-text");
+    let result_b = b.text("#result-text");
+    assert!(
+        (result_a.contains("You win") && !result_b.contains("You win"))
+            || (result_b.contains("You win") && !result_a.contains("You win"))
+            || result_a.contains("draw"),
+        "{result_a} / {result_b}"
+    );
+    b.screenshot(&screenshots().join("phone-online-over.png"));
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn a_killed_server_restarts_and_the_game_goes_on() {
+    let dir = temp_dir("restart");
+    let db = dir.join("g.sqlite");
+    let server = Server::start(&db, 0);
+    let port = server.port;
+    let url = server.url.clone();
+    let driver = Driver::start();
+    let s = driver.session(&dir.join("profile"), 1000, 800);
+    s.goto(&format!("{url}/"));
+    s.wait_for("#create", 20);
+    set_select(&s, "#rules", "kendall");
+    s.click_css("#create");
+    s.wait_for("#board", 20);
+    let mut n = 0;
+    while n < 12 {
+        let k = act(&s, false);
+        assert_ne!(k, "over");
+        n += (k != "wait") as u32;
+    }
+    let (_, seq_before) = step(&s);
+    let events_before =
+        s.js("return [...document.querySelectorAll('#events li')].map(e => e.textContent)");
+    // Kill the server (SIGKILL: no shutdown) right after an acknowledged move.
+    server.kill();
+    let t = Instant::now();
+    while !s.text("#conn").contains("reconnecting") {
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "the page did not notice"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let server = Server::start(&db, port);
+    let t = Instant::now();
+    while !s.text("#conn").contains("live") {
+        assert!(
+            t.elapsed() < Duration::from_secs(30),
+            "the page did not reconnect"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (_, seq_after) = step(&s);
+    assert_eq!(seq_after, seq_before, "no acknowledged move was lost");
+    assert_eq!(
+        s.js("return [...document.querySelectorAll('#events li')].map(e => e.textContent)"),
+        events_before
+    );
+    let mut n = 0;
+    while n < 10 {
+        let k = act(&s, false);
+        if k == "over" {
+            break;
+        }
+        n += (k != "wait") as u32;
+    }
+    let (_, seq_end) = step(&s);
+    assert!(seq_end > seq_after, "play went on after the restart");
+    drop(server);
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn screenshots_of_every_rule_set() {
+    let dir = temp_dir("shots");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let s = driver.session(&dir.join("profile"), 1100, 760);
+    let out = screenshots();
+    let rules = api(server.port, "GET", "/api/rules", None);
+    for r in rules["rules"].as_array().unwrap() {
+        let id = r["id"].as_str().unwrap();
+        // The bot moves first, so the board shows a game under way; then the player throws.
+        let c = api(
+            server.port,
+            "POST",
+            "/api/games",
+            Some(json!({ "rules": id, "mode": "bot", "bot": "casual", "seat": 2 })),
+        );
+        let gid = c["id"].as_str().unwrap();
+        let tok = c["tokens"]["2"].as_str().unwrap();
+        s.goto(&format!("{}/g/{gid}#seat=2&token={tok}", server.url));
+        s.wait_for("#board", 20);
+        let (k, seq) = step(&s);
+        assert_eq!(k, "throw", "{id}: {}", s.text("#status"));
+        s.click_css("#throw");
+        wait_change(&s, seq);
+        s.wait_for(".move-btn", 10);
+        // Hover a movable piece so its targets are highlighted.
+        if s.js("return !!document.querySelector('.piece.movable')") == json!(true) {
+            let sq =
+                s.js("return document.querySelector('.piece.movable').parentNode.dataset.square");
+            s.click_css(&format!(".cell[data-square='{}']", sq.as_str().unwrap()));
+            s.wait_for(".cell.target, #off-zone.target", 5);
+        }
+        let path = out.join(format!("{id}.png"));
+        s.screenshot(&path);
+        assert!(
+            std::fs::metadata(&path).unwrap().len() > 10_000,
+            "{id}: a real picture"
+        );
+    }
+    s.goto(&format!("{}/", server.url));
+    s.wait_for("#create", 20);
+    s.screenshot(&out.join("lobby.png"));
+}
