@@ -16,7 +16,7 @@ use crate::{Bot, BotSpec};
 use rand::{RngCore, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
-use senet_rules::{AnyGame, Game, MoveList, Player, Status, Throw};
+use senet_rules::{AnyGame, Game, Move, MoveList, Player, Status, Throw};
 use std::time::Instant;
 
 /// What to play.
@@ -49,6 +49,9 @@ pub struct GameRecord {
     pub decisions: u32,
     /// Every throw, in order.
     pub throws: Vec<Throw>,
+    /// Every move, in order (forced ones and forfeits included), so that the game can be
+    /// replayed and measured (`senet lab`).
+    pub moves: Vec<Move>,
     /// Wall-clock microseconds of each timed choice of A and of B.
     pub micros: [Vec<f64>; 2],
     /// Thread CPU microseconds of each timed choice of A and of B.
@@ -142,6 +145,7 @@ pub fn play_game(
     let mut rng = Pcg64Mcg::seed_from_u64(throw_seed);
     let mut g = *start;
     let mut throws = Vec::new();
+    let mut moves = Vec::new();
     let mut micros = [Vec::new(), Vec::new()];
     let mut cpu_micros = [Vec::new(), Vec::new()];
     let mut ms = MoveList::new();
@@ -172,6 +176,7 @@ pub fn play_game(
                     c.best
                 };
                 g.play_unchecked(m);
+                moves.push(m);
             }
             Status::Over(o) => {
                 return GameRecord {
@@ -180,6 +185,7 @@ pub fn play_game(
                     capped: o.capped,
                     decisions: g.decisions(),
                     throws,
+                    moves,
                     micros,
                     cpu_micros,
                 }

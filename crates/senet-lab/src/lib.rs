@@ -10,7 +10,7 @@ pub mod report;
 pub mod stats;
 
 pub use report::{markdown, Rate, RuleSetReport, Summary};
-pub use stats::{measure, GameStats};
+pub use stats::{measure, measure_play, GameStats};
 
 use std::path::Path;
 

@@ -136,7 +136,10 @@ impl RuleSetReport {
     ) -> RuleSetReport {
         let col = |f: fn(&GameStats) -> u32| Summary::of(&games.iter().map(f).collect::<Vec<_>>());
         let n = games.len() as u32;
-        let first_wins = games.iter().filter(|g| g.winner == Some(1)).count() as f64;
+        let first_wins = games
+            .iter()
+            .filter(|g| g.winner.is_some() && g.winner == Some(g.first_mover))
+            .count() as f64;
         let draws = games.iter().filter(|g| g.winner.is_none()).count() as u32;
         let scored: Vec<[u32; 2]> = games.iter().filter_map(|g| g.score).collect();
         let scores = (!scored.is_empty()).then(|| {

@@ -1,6 +1,6 @@
 //! Per-game measurements, taken by replaying a game record with the rules library.
 
-use senet_rules::{AnyGame, Effects, Error, Event, Game, Player, Record, Status, Throw};
+use senet_rules::{AnyGame, Effects, Error, Event, Game, Move, Player, Record, Status, Throw};
 use serde::Serialize;
 
 /// What happened in one game.
@@ -8,6 +8,9 @@ use serde::Serialize;
 pub struct GameStats {
     /// 1 or 2, or `None` for a draw.
     pub winner: Option<u8>,
+    /// The player (1 or 2) who made the game's first decision: the first player. Usually 1;
+    /// in `parker` a dice-off decides it (P3).
+    pub first_mover: u8,
     /// The turn cap ended the game (C5).
     pub capped: bool,
     /// Decisions, forfeits included.
@@ -36,27 +39,65 @@ pub struct GameStats {
 
 /// Replays a record and measures it.
 pub fn measure(record: &Record) -> Result<GameStats, Error> {
-    let mut g: AnyGame = record.start_position()?;
-    let mut s = GameStats::default();
-    let mut last_mover: Option<Player> = None;
-    let mut leader: i8 = 0;
+    let start = record.start_position()?;
+    let mut throws = Vec::new();
+    let mut moves = Vec::new();
+    // Move strings only parse in their position, so walk the game once to read them.
+    let mut g = start;
     for (i, e) in record.events.iter().enumerate() {
         match e {
-            Event::Throw { throw } => g.set_throw(Throw::parse(throw)?)?,
+            Event::Throw { throw } => {
+                let t = Throw::parse(throw)?;
+                g.set_throw(t)?;
+                throws.push(t);
+            }
             Event::Move { mv } => {
-                let mover = g.status().player();
                 let m = g
                     .parse_move(mv)
                     .map_err(|err| Error::Record(format!("event {}: {err}", i + 1)))?;
-                let fx = g.play_unchecked(m);
+                g.play_unchecked(m);
+                moves.push(m);
+            }
+        }
+    }
+    measure_play(&start, &throws, &moves)
+}
+
+/// Measures a game given as its start, its throws and its moves in order (how the match
+/// machinery keeps games). Throws are taken whenever the game awaits one, moves whenever it
+/// awaits a move.
+pub fn measure_play(start: &AnyGame, throws: &[Throw], moves: &[Move]) -> Result<GameStats, Error> {
+    let mut g = *start;
+    let mut s = GameStats::default();
+    let mut last_mover: Option<Player> = None;
+    let mut leader: i8 = 0;
+    let (mut ti, mut mi) = (0, 0);
+    loop {
+        match g.status() {
+            Status::Throw(_) => {
+                let t = *throws.get(ti).ok_or_else(|| {
+                    Error::Record(format!("the game needs a throw after {ti} throws"))
+                })?;
+                g.set_throw(t)?;
+                ti += 1;
+            }
+            Status::Move(p) => {
+                let m = *moves.get(mi).ok_or_else(|| {
+                    Error::Record(format!("the game needs a move after {mi} moves"))
+                })?;
+                let fx = g.play(m)?;
+                mi += 1;
+                if s.decisions == 0 {
+                    s.first_mover = p.index() as u8 + 1;
+                }
                 s.decisions += 1;
-                if mover != last_mover {
+                if Some(p) != last_mover {
                     s.turns += 1;
-                    last_mover = mover;
+                    last_mover = Some(p);
                 }
                 count(&mut s, fx);
-                let p = g.progress();
-                let now = (p[0] as i64 - p[1] as i64).signum() as i8;
+                let pr = g.progress();
+                let now = (pr[0] as i64 - pr[1] as i64).signum() as i8;
                 if now != 0 {
                     if leader != 0 && now != leader {
                         s.lead_changes += 1;
@@ -64,16 +105,19 @@ pub fn measure(record: &Record) -> Result<GameStats, Error> {
                     leader = now;
                 }
             }
+            Status::Over(o) => {
+                if ti != throws.len() || mi != moves.len() {
+                    return Err(Error::Record(
+                        "the game ended before its last throw or move".into(),
+                    ));
+                }
+                s.winner = o.winner.map(|p| p.index() as u8 + 1);
+                s.capped = o.capped;
+                s.score = o.score;
+                return Ok(s);
+            }
         }
     }
-    if let Status::Over(o) = g.status() {
-        s.winner = o.winner.map(|p| p.index() as u8 + 1);
-        s.capped = o.capped;
-        s.score = o.score;
-    } else {
-        return Err(Error::Record("the recorded game is not over".into()));
-    }
-    Ok(s)
 }
 
 fn count(s: &mut GameStats, fx: Effects) {

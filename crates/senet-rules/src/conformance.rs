@@ -53,6 +53,7 @@ pub const PLAYOUT_CHECK: &[(&str, u64)] = &[
     ("pyramid", 7060),
     ("senat", 19031),
     ("houses", 19761),
+    ("parker", 8847),
 ];
 
 /// Plays the 100 games of [`PLAYOUT_CHECK`] and returns their total decisions.

@@ -23,6 +23,7 @@ pub mod houses;
 pub mod kendall;
 pub mod kendall5;
 pub mod options;
+pub mod parker;
 pub mod pyramid;
 pub mod record;
 pub mod senat;
@@ -36,6 +37,7 @@ pub use houses::Houses;
 pub use kendall::Kendall;
 pub use kendall5::Kendall5;
 pub use options::{OptionKind, OptionSpec, OptionValue, Options};
+pub use parker::Parker;
 pub use pyramid::Pyramid;
 pub use record::{Event, Record, Replay};
 pub use senat::Senat;
@@ -172,6 +174,8 @@ rule_sets! {
         "piecepack Senat sheet by Craig Blumer after Fundex Games, seed 001";
     Houses => houses::Houses, "houses", "Senet of the Houses (Rebirth, Happiness, Water)",
         "Houses sheet (Rebirth, Happiness, Water), seed 002";
+    Parker => parker::Parker, "parker", "Senet, Parker Brothers (1946)",
+        "Parker Brothers rule sheet of 1946, seed 000";
 }
 
 impl fmt::Display for RuleSet {
@@ -310,6 +314,7 @@ macro_rules! with_game {
             $crate::AnyGame::Pyramid($g) => $body,
             $crate::AnyGame::Senat($g) => $body,
             $crate::AnyGame::Houses($g) => $body,
+            $crate::AnyGame::Parker($g) => $body,
         }
     };
 }

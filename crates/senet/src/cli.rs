@@ -76,6 +76,30 @@ enum Command {
         #[arg(long = "option", short = 'o', value_name = "NAME=VALUE")]
         options: Vec<String>,
     },
+    /// Compare rule sets: simulate games and write a report with tables and SVG plots.
+    Lab {
+        /// `all` or a comma-separated list of rule set IDs.
+        #[arg(long, default_value = "all")]
+        rules: String,
+        /// An option as NAME=VALUE, applied to the rule sets that have it (repeatable).
+        #[arg(long = "option", short = 'o', value_name = "NAME=VALUE")]
+        options: Vec<String>,
+        /// The two bots as A,B (repeatable: each pair is a row per rule set).
+        #[arg(long, default_value = "random,random")]
+        bots: Vec<String>,
+        /// Games per rule set and bot pair (played as duplicate pairs, seats swapped).
+        #[arg(long, default_value_t = 1000)]
+        games: u32,
+        /// Seed of everything; the same seed gives the same report.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (0: one per core). The results do not depend on it.
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Directory for report.md, report.json and the SVG plots.
+        #[arg(long, default_value = "lab")]
+        out: String,
+    },
     /// Measure random playouts and decisions per second on one core, per rule set.
     Bench {
         /// `all` or a comma-separated list of rule set IDs.
@@ -190,6 +214,37 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
             runs,
             json,
         } => crate::bench::run(&rules, seconds, runs, json),
+        Command::Lab {
+            rules,
+            options,
+            bots,
+            games,
+            seed,
+            threads,
+            out,
+        } => {
+            let command = format!(
+                "senet lab --rules {rules}{} {} --games {games} --seed {seed}",
+                options
+                    .iter()
+                    .map(|o| format!(" --option {o}"))
+                    .collect::<String>(),
+                bots.iter()
+                    .map(|b| format!("--bots {b}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            );
+            crate::labcmd::run(crate::labcmd::LabArgs {
+                rules,
+                options,
+                bots,
+                games,
+                seed,
+                threads,
+                out,
+                command,
+            })
+        }
         Command::Bots(c) => crate::botcmd::dispatch(c),
     }
 }

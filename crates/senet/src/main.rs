@@ -4,6 +4,7 @@
 mod bench;
 mod botcmd;
 mod cli;
+mod labcmd;
 
 fn main() {
     std::process::exit(cli::run());

@@ -1,0 +1,130 @@
+//! `senet lab`: simulate games of several rule sets with the match machinery of `senet match`
+//! (duplicate pairs, rayon), measure every game by replay, and write the lab report.
+
+use crate::bench::parse_rules;
+use indicatif::{ProgressBar, ProgressStyle};
+use senet_bots::duel::{run_match, MatchConfig};
+use senet_bots::BotSpec;
+use senet_lab::{measure_play, RuleSetReport};
+use senet_rules::{AnyGame, Error, RuleSet};
+use std::io::IsTerminal;
+use std::path::Path;
+
+/// What to simulate.
+pub struct LabArgs {
+    pub rules: String,
+    pub options: Vec<String>,
+    pub bots: Vec<String>,
+    pub games: u32,
+    pub seed: u64,
+    pub threads: usize,
+    pub out: String,
+    pub command: String,
+}
+
+/// The `--option`s that apply to one rule set (those it has).
+fn options_for(r: RuleSet, options: &[String]) -> Vec<String> {
+    options
+        .iter()
+        .filter(|o| {
+            let name = o.split_once('=').map_or(o.as_str(), |(n, _)| n);
+            r.option_specs().iter().any(|s| s.name == name)
+        })
+        .cloned()
+        .collect()
+}
+
+fn bar(len: u64, msg: String) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let b = ProgressBar::new(len);
+    b.set_style(
+        ProgressStyle::with_template("{msg:40} [{bar:30}] {pos}/{len} pairs, {elapsed}")
+            .expect("template")
+            .progress_chars("=> "),
+    );
+    b.set_message(msg);
+    b
+}
+
+/// Runs the lab and writes its report; returns a summary for the terminal.
+pub fn run(a: LabArgs) -> Result<String, Error> {
+    let rules = parse_rules(&a.rules)?;
+    for o in &a.options {
+        if !rules
+            .iter()
+            .any(|&r| !options_for(r, std::slice::from_ref(o)).is_empty())
+        {
+            return Err(Error::Options(format!(
+                "no selected rule set has the option {o:?}"
+            )));
+        }
+    }
+    if a.games < 2 || a.games > 1_000_000 {
+        return Err(Error::Options(
+            "--games must be from 2 to 1000000 (played as duplicate pairs)".into(),
+        ));
+    }
+    let pairs: Vec<(BotSpec, BotSpec, String, String)> = a
+        .bots
+        .iter()
+        .map(|p| {
+            let (x, y) = p.split_once(',').unwrap_or((p, p));
+            let sx: BotSpec = x.parse().map_err(Error::Options)?;
+            let sy: BotSpec = y.parse().map_err(Error::Options)?;
+            Ok((sx, sy, x.trim().to_string(), y.trim().to_string()))
+        })
+        .collect::<Result<_, Error>>()?;
+    let mut reports = Vec::new();
+    for (bi, (sa, sb, na, nb)) in pairs.iter().enumerate() {
+        for (ri, &r) in rules.iter().enumerate() {
+            let options = options_for(r, &a.options);
+            let start = AnyGame::new(r, &options)?;
+            let cfg = MatchConfig {
+                start,
+                a: *sa,
+                b: *sb,
+                pairs: a.games.div_ceil(2),
+                // Each configuration gets its own throws, all derived from the one seed.
+                seed: senet_bots::duel::mix(a.seed, (bi * 1000 + ri) as u64),
+                threads: a.threads,
+            };
+            let pb = bar(cfg.pairs as u64, format!("{} {na} vs {nb}", r.id()));
+            let res = run_match(&cfg, &|| pb.inc(1)).map_err(Error::Options)?;
+            pb.finish_and_clear();
+            let stats = res
+                .pairs
+                .iter()
+                .flatten()
+                .map(|g| measure_play(&start, &g.throws, &g.moves))
+                .collect::<Result<Vec<_>, Error>>()?;
+            reports.push(RuleSetReport::new(
+                r.id(),
+                options,
+                [na.clone(), nb.clone()],
+                &stats,
+            ));
+        }
+    }
+    let dir = Path::new(&a.out);
+    senet_lab::write(dir, "Senet rule sets compared", &a.command, &reports)
+        .map_err(Error::Options)?;
+    let mut s = format!(
+        "wrote {}/report.md, report.json, lengths.svg, first_player.svg, events.svg\n",
+        dir.display()
+    );
+    for r in &reports {
+        s.push_str(&format!(
+            "{:<28} {:>8} vs {:<8} first player {:.1}% [{:.1}, {:.1}], {:.0} decisions per game\n",
+            r.label(),
+            r.bots[0],
+            r.bots[1],
+            100.0 * r.first_player.rate,
+            100.0 * r.first_player.low,
+            100.0 * r.first_player.high,
+            r.decisions.mean
+        ));
+    }
+    Ok(s.trim_end().to_string())
+}
