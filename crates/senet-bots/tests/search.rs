@@ -81,3 +81,28 @@ fn fast_track_value_equals_the_feature_dot_product() {
         }
     }
 }
+
+#[test]
+fn pruned_search_equals_plain_expectimax_on_every_rule_set() {
+    use senet_bots::{dispatch, EvalKind};
+    use senet_rules::with_game;
+    for &r in RuleSet::ALL {
+        let start = AnyGame::new(r, &[] as &[&str]).unwrap();
+        let positions: Vec<AnyGame> = with_game!(&start, g => corpus(g, 5, 12, false).into_iter().map(AnyGame::from).collect());
+        for g in &positions {
+            for depth in 0..=1 {
+                let (a, b) = dispatch!(g, EvalKind::Tuned, gg, e => {
+                    let a = Searcher::new(10).search(gg, e, &SearchOptions::new(depth));
+                    let b = Searcher::new(0).search(gg, e, &SearchOptions::plain(depth));
+                    (a, b)
+                });
+                for (x, y) in a.values.iter().zip(&b.values) {
+                    assert!(
+                        (x.1 - y.1).abs() < 1e-9,
+                        "{r} depth {depth} {g}: {x:?} {y:?}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -173,6 +173,9 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
                     Ok((r.parse::<RuleSet>()?, n))
                 })
                 .collect::<Result<Vec<_>, Error>>()?;
+            let rules_arg = rules
+                .as_deref()
+                .map_or(String::new(), |r| format!(" --rules {r}"));
             let rules = match rules {
                 None => RuleSet::ALL.to_vec(),
                 Some(list) => list
@@ -209,7 +212,7 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
                 .map(|(r, n)| format!(" --pairs-for {r}={n}"))
                 .collect();
             let command = format!(
-                "senet ladder --pairs {pairs}{extra} --seed {seed} --timing-positions {timing_positions}"
+                "senet ladder{rules_arg} --pairs {pairs}{extra} --seed {seed} --timing-positions {timing_positions}"
             );
             let doc = ladder::document(&cfg, &res, &command);
             if out == "-" {
