@@ -351,9 +351,11 @@ fn play_by_keys(app: &mut App, bot_moves: usize) {
     }
 }
 
+/// A person plays, by keys alone, a complete game of every rule set against each level (the
+/// bot throws first); the result is shown with the offer to play again, and the record replays.
 #[test]
-fn whole_games_against_a_bot_for_every_rule_set() {
-    for (i, level) in ["beginner", "strong"].iter().enumerate() {
+fn whole_games_against_every_level_on_every_rule_set() {
+    for (i, level) in senet_tui::opponent::levels().iter().enumerate() {
         for &rules in RuleSet::ALL {
             let mut app =
                 App::new(setup(rules, [bot(level), Seat::Human], 100 + i as u64)).unwrap();
@@ -362,25 +364,6 @@ fn whole_games_against_a_bot_for_every_rule_set() {
             let Status::Over(_) = status(&app) else {
                 panic!("{rules} vs {level}: not over");
             };
-            let rec = record(&app);
-            assert!(rec.result.is_some());
-            rec.replay().expect("the record replays");
-            let text = screen(&app);
-            assert!(text.contains("play again"), "{text}");
-            assert!(!app.wants_tick());
-        }
-    }
-}
-
-/// Every level plays on every rule set (its first decision: a whole game against `expert`
-/// takes minutes in a debug build on the two-dice rule sets; whole games against every level
-/// on the stick games are in `crates/senet/tests/play.rs`).
-#[test]
-fn every_level_plays_every_rule_set() {
-    for level in senet_tui::opponent::levels() {
-        for &rules in RuleSet::ALL {
-            let mut app = App::new(setup(rules, [Seat::Human, bot(level)], 7)).unwrap();
-            play_by_keys(&mut app, 1);
             let bot_lines = app
                 .messages
                 .iter()
@@ -388,8 +371,16 @@ fn every_level_plays_every_rule_set() {
                     m.starts_with(&format!("{} (", senet_tui::session::capital(level)))
                 })
                 .count();
-            assert!(bot_lines > 0, "{rules} vs {level}: {:?}", app.messages);
-            record(&app).replay().expect("the record replays");
+            assert!(
+                bot_lines > 0,
+                "{rules} vs {level}: the bot's moves are announced"
+            );
+            let rec = record(&app);
+            assert!(rec.result.is_some());
+            rec.replay().expect("the record replays");
+            let text = screen(&app);
+            assert!(text.contains("play again"), "{text}");
+            assert!(!app.wants_tick());
         }
     }
 }
