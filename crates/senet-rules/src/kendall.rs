@@ -5,8 +5,7 @@
 //! of its side's mask.
 
 use crate::game::{
-    binomial, BoardView, Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status,
-    Throw, OFF,
+    binomial, BoardView, Census, Dist, Effects, Game, Move, MoveList, Player, Status, Throw, OFF,
 };
 use crate::options::{cap_option, OptionSpec, OptionValue, Options};
 use crate::track::{self, bit, Fields};
@@ -266,33 +265,14 @@ impl Game for Kendall {
     }
 
     fn status(&self) -> Status {
-        // K11: first to bear off all five wins.
-        if self.men[0] == 0 {
-            return Status::Over(Outcome {
-                winner: Some(Player::First),
-                capped: false,
-                score: None,
-            });
-        }
-        if self.men[1] == 0 {
-            return Status::Over(Outcome {
-                winner: Some(Player::Second),
-                capped: false,
-                score: None,
-            });
-        }
-        if self.decisions >= self.cap {
-            return Status::Over(Outcome {
-                winner: None,
-                capped: true,
-                score: None,
-            }); // C5
-        }
-        if self.throw == 0 {
-            Status::Throw(self.turn)
-        } else {
-            Status::Move(self.turn)
-        }
+        // K11: first to bear off all five wins; C5 for the cap.
+        track::race_status(
+            self.men,
+            self.decisions,
+            self.cap,
+            self.throw != 0,
+            self.turn,
+        )
     }
 
     fn throw_dist(&self) -> Dist {

@@ -2,7 +2,7 @@
 //! bitboards with bit `s` for square `s` (1-30), runs of consecutive pieces, the squares a
 //! move passes, and the board text of the position notation.
 
-use crate::game::{BoardView, CellView, PieceView};
+use crate::game::{BoardView, CellView, Outcome, PieceView};
 use crate::{Error, Player, Status, Throw};
 
 /// Squares 1-30 as a bit mask (bit 0 and bits 31.. are never used).
@@ -24,6 +24,31 @@ pub fn between(a: u8, b: u8) -> u32 {
     let below_hi = (1u64 << hi) - 1;
     let upto_lo = (2u64 << lo) - 1;
     (below_hi & !upto_lo) as u32
+}
+
+/// The status of a race without scores: a side with no piece on the board has borne off
+/// everything and won; otherwise the turn cap (C5) draws; otherwise the player throws or
+/// moves.
+#[inline]
+pub fn race_status(men: [u32; 2], decisions: u32, cap: u32, in_hand: bool, turn: Player) -> Status {
+    let over = |winner, capped| {
+        Status::Over(Outcome {
+            winner,
+            capped,
+            score: None,
+        })
+    };
+    if men[0] == 0 {
+        over(Some(Player::First), false)
+    } else if men[1] == 0 {
+        over(Some(Player::Second), false)
+    } else if decisions >= cap {
+        over(None, true)
+    } else if in_hand {
+        Status::Move(turn)
+    } else {
+        Status::Throw(turn)
+    }
 }
 
 /// The pieces of `own` that can step `n` squares forward to a square no higher than `limit`
