@@ -1,5 +1,6 @@
 //! Times expectimax variants on positions from greedy self-play (one thread).
-//! `cargo run --release -p senet-bots --example searchbench -- kendall5 3 400`
+//! `cargo run --release -p senet-bots --example searchbench -- kendall5 3 400 [VARIANT] [linear]`
+//! (the network evaluator in use, or the linear one it grew from).
 use senet_bots::ladder::timing_positions;
 use senet_bots::search::{SearchOptions, Searcher};
 use senet_rules::{AnyGame, RuleSet};
@@ -77,7 +78,8 @@ fn main() {
         ("tt0", SearchOptions { tt_bits: 0, ..base }),
         ("plain", SearchOptions::plain(depth)),
     ];
-    let only = args.get(4).cloned();
+    let only = args.get(4).cloned().filter(|o| o != "all");
+    let linear = args.get(5).is_some_and(|a| a == "linear");
     for (name, opt) in variants {
         if only.as_deref().is_some_and(|o| o != name) {
             continue;
@@ -88,8 +90,12 @@ fn main() {
         let mut s4 = Searcher::new(opt.tt_bits);
         for g in &pos {
             let (r, _, cpu) = senet_bots::duel::timed(|| match g {
-                AnyGame::Kendall5(k) => s5.search(k, &senet_bots::weights::KENDALL5, &opt),
-                AnyGame::Kendall(k) => s4.search(k, &senet_bots::weights::KENDALL, &opt),
+                AnyGame::Kendall5(k) if linear => {
+                    s5.search(k, &senet_bots::weights::KENDALL5, &opt)
+                }
+                AnyGame::Kendall(k) if linear => s4.search(k, &senet_bots::weights::KENDALL, &opt),
+                AnyGame::Kendall5(k) => s5.search(k, &*senet_bots::weights::KENDALL5_NET, &opt),
+                AnyGame::Kendall(k) => s4.search(k, &*senet_bots::weights::KENDALL_NET, &opt),
                 #[allow(unreachable_patterns)]
                 _ => panic!("searchbench knows kendall and kendall5"),
             });

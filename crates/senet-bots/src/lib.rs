@@ -33,6 +33,7 @@ pub mod duel;
 pub mod eval;
 pub mod ladder;
 pub mod mcts;
+pub mod net;
 pub mod pyramid;
 pub mod search;
 pub mod track;
@@ -54,6 +55,9 @@ pub enum EvalKind {
     Tuned,
     /// The hand-set weights of the rule set's evaluator (falls back like `Tuned`).
     Hand,
+    /// On the track rule sets, the trained linear evaluator that the network grew from
+    /// (elsewhere the same as `Tuned`).
+    Linear,
     /// The generic census evaluator, whatever the rule set.
     Census,
 }
@@ -74,6 +78,10 @@ macro_rules! dispatch {
                 senet_rules::with_game!($any, $g => { let $e = &$crate::eval::Census; $body })
             }
             (senet_rules::AnyGame::Kendall5($g), K::Tuned) => {
+                let $e = &*$crate::weights::KENDALL5_NET;
+                $body
+            }
+            (senet_rules::AnyGame::Kendall5($g), K::Linear) => {
                 let $e = &$crate::weights::KENDALL5;
                 $body
             }
@@ -82,6 +90,10 @@ macro_rules! dispatch {
                 $body
             }
             (senet_rules::AnyGame::Kendall($g), K::Tuned) => {
+                let $e = &*$crate::weights::KENDALL_NET;
+                $body
+            }
+            (senet_rules::AnyGame::Kendall($g), K::Linear) => {
                 let $e = &$crate::weights::KENDALL;
                 $body
             }
@@ -90,6 +102,10 @@ macro_rules! dispatch {
                 $body
             }
             (senet_rules::AnyGame::Senat($g), K::Tuned) => {
+                let $e = &*$crate::weights::SENAT_NET;
+                $body
+            }
+            (senet_rules::AnyGame::Senat($g), K::Linear) => {
                 let $e = &$crate::weights::SENAT;
                 $body
             }
@@ -98,6 +114,10 @@ macro_rules! dispatch {
                 $body
             }
             (senet_rules::AnyGame::Houses($g), K::Tuned) => {
+                let $e = &*$crate::weights::HOUSES_NET;
+                $body
+            }
+            (senet_rules::AnyGame::Houses($g), K::Linear) => {
                 let $e = &$crate::weights::HOUSES;
                 $body
             }
@@ -246,9 +266,10 @@ impl FromStr for BotSpec {
             Some((n, "census")) => (n, Some(EvalKind::Census)),
             Some((n, "hand")) => (n, Some(EvalKind::Hand)),
             Some((n, "tuned")) => (n, Some(EvalKind::Tuned)),
+            Some((n, "linear")) => (n, Some(EvalKind::Linear)),
             Some((_, e)) => {
                 return Err(format!(
-                    "unknown evaluator {e:?} in bot {s:?}: use @census, @hand or @tuned"
+                    "unknown evaluator {e:?} in bot {s:?}: use @census, @hand, @linear or @tuned"
                 ))
             }
         };
@@ -296,6 +317,7 @@ impl fmt::Display for BotSpec {
             EvalKind::Tuned => f.write_str("@tuned"),
             EvalKind::Hand => f.write_str("@hand"),
             EvalKind::Census => f.write_str("@census"),
+            EvalKind::Linear => f.write_str("@linear"),
         }
     }
 }

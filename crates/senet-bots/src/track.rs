@@ -63,13 +63,13 @@ pub const FEATURES: [&str; NF] = [
     "behind_blockade",
 ];
 
-const F_OFF: usize = 30;
-const F_PROTECTED: usize = 31;
-const F_BLOCKADE: usize = 32;
-const F_EXPOSED_NOW: usize = 33;
-const F_EXPOSED_LATER: usize = 34;
-const F_TEMPO: usize = 35;
-const F_BEHIND: usize = 36;
+pub(crate) const F_OFF: usize = 30;
+pub(crate) const F_PROTECTED: usize = 31;
+pub(crate) const F_BLOCKADE: usize = 32;
+pub(crate) const F_EXPOSED_NOW: usize = 33;
+pub(crate) const F_EXPOSED_LATER: usize = 34;
+pub(crate) const F_TEMPO: usize = 35;
+pub(crate) const F_BEHIND: usize = 36;
 
 /// For every throw value 0-7, the squares a forward move by it may land on (ignoring what
 /// stands there): 27 is never a landing square (the water), the houses 28-30 only bear off,
@@ -214,6 +214,24 @@ impl TrackSpec {
         e
     }
 
+    /// The board terms of the side owning `own` against `opp`: pieces protected by a
+    /// neighbour, pieces in a blockade, opposing pieces stuck behind it (within six squares
+    /// of its first piece), and the expected swing of the opponent's best attack, in tens of
+    /// squares.
+    #[inline(always)]
+    pub fn terms(&self, own: u32, opp: u32) -> [f64; 4] {
+        let protected = (protected(own) & !bit(28) & !bit(29) & !bit(30)).count_ones() as f64;
+        let wall = self.blockade(own);
+        let mut behind = 0.0;
+        if wall != 0 {
+            let first = wall.trailing_zeros();
+            behind = (opp & ((1u32 << first) - 1) & !((1u32 << first.saturating_sub(6)) - 1))
+                .count_ones() as f64;
+        }
+        let exposure = self.exposure(opp, own) / 10.0;
+        [protected, wall.count_ones() as f64, behind, exposure]
+    }
+
     /// The features of the side owning `own` against `opp`; `to_throw` says whether this side
     /// throws next.
     #[inline]
@@ -225,16 +243,10 @@ impl TrackSpec {
             f[s - 1] += 1.0;
         }
         f[F_OFF] += (self.pieces - own.count_ones()) as f64;
-        f[F_PROTECTED] += (protected(own) & !bit(28) & !bit(29) & !bit(30)).count_ones() as f64;
-        let wall = self.blockade(own);
-        f[F_BLOCKADE] += wall.count_ones() as f64;
-        if wall != 0 {
-            // Opposing pieces stuck behind the wall (within six squares of its first piece).
-            let first = wall.trailing_zeros();
-            let behind = opp & ((1u32 << first) - 1) & !((1u32 << first.saturating_sub(6)) - 1);
-            f[F_BEHIND] += behind.count_ones() as f64;
-        }
-        let x = self.exposure(opp, own) / 10.0;
+        let [protected, wall, behind, x] = self.terms(own, opp);
+        f[F_PROTECTED] += protected;
+        f[F_BLOCKADE] += wall;
+        f[F_BEHIND] += behind;
         if to_throw {
             f[F_EXPOSED_LATER] += x;
             f[F_TEMPO] += 1.0;
@@ -292,16 +304,8 @@ impl TrackEval {
             }
             let sp = self.spec;
             z += w[F_OFF] * (sp.pieces - own.count_ones()) as f64;
-            z += w[F_PROTECTED]
-                * (protected(own) & !bit(28) & !bit(29) & !bit(30)).count_ones() as f64;
-            let wall = sp.blockade(own);
-            if wall != 0 {
-                z += w[F_BLOCKADE] * wall.count_ones() as f64;
-                let first = wall.trailing_zeros();
-                let behind = opp & ((1u32 << first) - 1) & !((1u32 << first.saturating_sub(6)) - 1);
-                z += w[F_BEHIND] * behind.count_ones() as f64;
-            }
-            let x = sp.exposure(opp, own) / 10.0;
+            let [protected, wall, behind, x] = sp.terms(own, opp);
+            z += w[F_PROTECTED] * protected + w[F_BLOCKADE] * wall + w[F_BEHIND] * behind;
             if to_throw {
                 z += w[F_EXPOSED_LATER] * x + w[F_TEMPO];
             } else {

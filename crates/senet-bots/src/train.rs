@@ -239,3 +239,67 @@ pub fn train_rules(
         to_rust(&ev, spec, &format!("{rules}-td"))
     ))
 }
+
+/// Trains the network evaluator ([`crate::net`]) of a track rule set and returns its weights
+/// file, with the mean squared error of the starting and trained evaluators. Without
+/// `resume`, training starts from the trained linear evaluator (the skip connection) and
+/// random hidden units; with it, from the network in use.
+pub fn train_net_rules(
+    rules: senet_rules::RuleSet,
+    opt: &TrainOptions,
+    resume: bool,
+) -> Result<String, String> {
+    use crate::net::{train_net, NetEval};
+    use crate::weights;
+    use senet_rules::AnyGame;
+    fn run<G: TrackGame>(
+        g: &G,
+        lin: &TrackEval,
+        cur: &NetEval,
+        resume: bool,
+        opt: &TrainOptions,
+    ) -> (NetEval, f64, f64) {
+        let init = if resume {
+            cur.clone()
+        } else {
+            NetEval::from_linear(lin, opt.seed, cur.label)
+        };
+        let net = train_net(g, &init, opt);
+        let before = if resume {
+            check(g, cur, 2000, 99)
+        } else {
+            check(g, lin, 2000, 99)
+        };
+        (net.clone(), before, check(g, &net, 2000, 99))
+    }
+    let start = AnyGame::new(rules, &[] as &[&str]).map_err(|e| e.to_string())?;
+    let (net, before, after) = match start {
+        AnyGame::Kendall5(g) => run(&g, &weights::KENDALL5, &weights::KENDALL5_NET, resume, opt),
+        AnyGame::Kendall(g) => run(&g, &weights::KENDALL, &weights::KENDALL_NET, resume, opt),
+        AnyGame::Senat(g) => run(&g, &weights::SENAT, &weights::SENAT_NET, resume, opt),
+        AnyGame::Houses(g) => run(&g, &weights::HOUSES, &weights::HOUSES_NET, resume, opt),
+        #[allow(unreachable_patterns)]
+        _ => {
+            return Err(format!(
+                "{rules} has no trainable evaluator yet (the track rule sets have one)"
+            ))
+        }
+    };
+    let from = if resume {
+        "the network in use"
+    } else {
+        "the linear evaluator"
+    };
+    Ok(net.to_text(&format!(
+        "{rules}: senet train --rules {rules} --net{} --games {} --seed {} --alpha {}\n\
+         {} self-play games from {from}, lambda {}, epsilon {}\n\
+         mean squared error on 2000 greedy games: before {before:.5}, after {after:.5}",
+        if resume { " --resume" } else { "" },
+        opt.games,
+        opt.seed,
+        opt.alpha,
+        opt.games,
+        opt.lambda,
+        opt.epsilon,
+    )))
+}

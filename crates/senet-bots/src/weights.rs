@@ -1,6 +1,84 @@
 //! The evaluators of each rule set, as statics the bots refer to.
 
+use crate::net::NetEval;
 use crate::track::{TrackEval, HOUSES_SPEC, KENDALL5_SPEC, KENDALL_SPEC, SENAT_SPEC};
+use std::sync::LazyLock;
+
+/// Reads a network's weights file (embedded in the binary), or, when it holds none yet,
+/// starts a network from the linear evaluator. A committed file that does not parse fails
+/// the test `every_network_weights_file_parses`.
+fn net(
+    spec: &'static crate::track::TrackSpec,
+    text: &str,
+    lin: &TrackEval,
+    label: &'static str,
+) -> NetEval {
+    if text.trim().is_empty() {
+        return NetEval::from_linear(lin, 1, label);
+    }
+    NetEval::parse(spec, text, label).unwrap_or_else(|e| {
+        // Never reached with the committed files (a test parses each); play on with the
+        // linear evaluator's values rather than stop.
+        eprintln!("senet-bots: the {label} weights do not parse ({e}); using the linear evaluator");
+        NetEval::from_linear(lin, 1, label)
+    })
+}
+
+/// `kendall5`, the network.
+pub static KENDALL5_NET: LazyLock<NetEval> = LazyLock::new(|| {
+    net(
+        &KENDALL5_SPEC,
+        include_str!("nets/kendall5.txt"),
+        &KENDALL5,
+        "kendall5-net",
+    )
+});
+/// `kendall`, the network.
+pub static KENDALL_NET: LazyLock<NetEval> = LazyLock::new(|| {
+    net(
+        &KENDALL_SPEC,
+        include_str!("nets/kendall.txt"),
+        &KENDALL,
+        "kendall-net",
+    )
+});
+/// `senat`, the network.
+pub static SENAT_NET: LazyLock<NetEval> = LazyLock::new(|| {
+    net(
+        &SENAT_SPEC,
+        include_str!("nets/senat.txt"),
+        &SENAT,
+        "senat-net",
+    )
+});
+/// `houses`, the network.
+pub static HOUSES_NET: LazyLock<NetEval> = LazyLock::new(|| {
+    net(
+        &HOUSES_SPEC,
+        include_str!("nets/houses.txt"),
+        &HOUSES,
+        "houses-net",
+    )
+});
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_network_weights_file_parses() {
+        for (spec, text) in [
+            (&KENDALL5_SPEC, include_str!("nets/kendall5.txt")),
+            (&KENDALL_SPEC, include_str!("nets/kendall.txt")),
+            (&SENAT_SPEC, include_str!("nets/senat.txt")),
+            (&HOUSES_SPEC, include_str!("nets/houses.txt")),
+        ] {
+            if !text.trim().is_empty() {
+                NetEval::parse(spec, text, "test").unwrap();
+            }
+        }
+    }
+}
 
 /// `kendall5`, hand-set weights.
 pub static KENDALL5_HAND: TrackEval = TrackEval::hand(&KENDALL5_SPEC);

@@ -98,9 +98,17 @@ pub enum BotCommand {
         /// Seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Start from the tuned weights instead of the hand-set ones.
+        /// Start from the tuned weights instead of the hand-set ones (with --net: from the
+        /// network in use instead of the linear evaluator).
         #[arg(long)]
         resume: bool,
+        /// Train the network evaluator and print its weights file (for
+        /// crates/senet-bots/src/nets/RULES.txt) instead of the linear weights.
+        #[arg(long)]
+        net: bool,
+        /// Learning rate at the start (it decays linearly to a tenth).
+        #[arg(long)]
+        alpha: Option<f64>,
     },
 }
 
@@ -227,14 +235,26 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             games,
             seed,
             resume,
+            net,
+            alpha,
         } => {
             let r: RuleSet = rules.parse()?;
-            let opt = senet_bots::train::TrainOptions {
+            let mut opt = senet_bots::train::TrainOptions {
                 games,
                 seed,
                 ..Default::default()
             };
-            senet_bots::train::train_rules(r, &opt, resume).map_err(bad)
+            if let Some(a) = alpha {
+                if !(a > 0.0 && a < 1.0) {
+                    return Err(bad(format!("--alpha must lie between 0 and 1, got {a}")));
+                }
+                opt.alpha = a;
+            }
+            if net {
+                senet_bots::train::train_net_rules(r, &opt, resume).map_err(bad)
+            } else {
+                senet_bots::train::train_rules(r, &opt, resume).map_err(bad)
+            }
         }
     }
 }

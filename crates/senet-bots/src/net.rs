@@ -1,0 +1,420 @@
+//! A small neural network evaluator for the track games (`kendall`, `kendall5`, `senat`,
+//! `houses`), trained by TD(λ) self-play as TD-Gammon was ([`train_net`]), written by hand
+//! (a few hundred multiply-adds per position; no framework).
+//!
+//! The network sees the position from the side about to throw (the *mover*), so what it
+//! learns for one seat serves the other:
+//! - per side ([`SIDE`] inputs, the mover's first): a piece on each square 1-30 (one input
+//!   per square), pieces borne off (five inputs: one, two, ... five pieces off), and
+//!   the board terms of the linear evaluator (pieces protected, pieces in a blockade, enemies
+//!   stuck behind it, exposure to the opponent's best attack; [`TrackSpec::terms`]);
+//! - one input: +1 when the mover is the first player, -1 otherwise (the seat advantage).
+//!
+//! It has one hidden layer of [`H`] rectified units, a sigmoid output (the mover's chance of
+//! winning), and a linear skip connection from the inputs to the output. The skip
+//! connection starts as the trained linear evaluator ([`crate::track::TrackEval`]), so
+//! training starts from that evaluator's play and the hidden units learn what it misses.
+//!
+//! The weights are text files in `src/nets/` (`senet train --net` writes one), read once on
+//! first use.
+
+use crate::eval::{sigmoid, terminal_value, Evaluator};
+use crate::mcts::turn_value;
+use crate::track::{
+    TrackEval, TrackGame, TrackSpec, F_BEHIND, F_BLOCKADE, F_EXPOSED_LATER, F_EXPOSED_NOW, F_OFF,
+    F_PROTECTED, F_TEMPO,
+};
+use crate::train::TrainOptions;
+use arrayvec::ArrayVec;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use senet_rules::{MoveList, Player, Status};
+
+/// Hidden units.
+pub const H: usize = 16;
+/// Inputs per side: 30 squares, 5 for the number of pieces off, 4 board terms.
+pub const SIDE: usize = 39;
+/// All inputs: both sides and the seat.
+pub const NI: usize = 2 * SIDE + 1;
+/// Offset of the skip weights, the hidden biases, the output weights and the output bias in
+/// the parameter vector (after the `NI x H` hidden weights, row by row).
+const P_SKIP: usize = NI * H;
+const P_C: usize = P_SKIP + NI;
+const P_V: usize = P_C + H;
+const P_B: usize = P_V + H;
+/// Number of parameters.
+pub const NP: usize = P_B + 1;
+
+/// The first line of a weights file.
+const HEADER: &str = "senet-net/1";
+
+/// The inputs of a position that are not zero, as (index, value).
+type Inputs = ArrayVec<(u8, f32), 40>;
+
+/// The network: its parameters in one vector (see the `P_*` offsets).
+#[derive(Clone, Debug)]
+pub struct NetEval {
+    /// The movement rules.
+    pub spec: &'static TrackSpec,
+    /// The parameters.
+    pub p: Vec<f32>,
+    /// Name for reports.
+    pub label: &'static str,
+}
+
+impl NetEval {
+    /// A network that computes exactly `lin` (the skip connection holds its weights, the
+    /// output weights are small random numbers, so the first value differs a little).
+    pub fn from_linear(lin: &TrackEval, seed: u64, label: &'static str) -> NetEval {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let mut p = vec![0.0f32; NP];
+        for x in &mut p[..P_SKIP] {
+            *x = (rng.random::<f32>() - 0.5) * 0.4;
+        }
+        for x in &mut p[P_C..P_V] {
+            *x = 0.1;
+        }
+        for x in &mut p[P_V..P_B] {
+            *x = (rng.random::<f32>() - 0.5) * 0.02;
+        }
+        let w = &lin.w;
+        let skip = &mut p[P_SKIP..P_C];
+        for (side, sign) in [(0, 1.0), (SIDE, -1.0)] {
+            for s in 0..30 {
+                skip[side + s] = sign * w[s] as f32;
+            }
+            for k in 0..5 {
+                skip[side + 30 + k] = sign * (k + 1) as f32 * w[F_OFF] as f32;
+            }
+            skip[side + 35] = sign * w[F_PROTECTED] as f32;
+            skip[side + 36] = sign * w[F_BLOCKADE] as f32;
+            skip[side + 37] = sign * w[F_BEHIND] as f32;
+        }
+        // The mover's exposure counts "later" (it throws first), the other side's "now".
+        skip[35 + 3] = w[F_EXPOSED_LATER] as f32;
+        skip[SIDE + 35 + 3] = -w[F_EXPOSED_NOW] as f32;
+        skip[NI - 1] = lin.bias as f32;
+        p[P_B] = w[F_TEMPO] as f32;
+        NetEval {
+            spec: lin.spec,
+            p,
+            label,
+        }
+    }
+
+    /// Reads a weights file (as written by [`NetEval::to_text`]).
+    pub fn parse(
+        spec: &'static TrackSpec,
+        text: &str,
+        label: &'static str,
+    ) -> Result<NetEval, String> {
+        let mut lines = text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
+        let head = lines.next().unwrap_or("");
+        let want = format!("{HEADER} {} H={H} NI={NI}", spec.id);
+        if head.trim() != want {
+            return Err(format!(
+                "weights file starts with {head:?}, expected {want:?}"
+            ));
+        }
+        let mut p = Vec::with_capacity(NP);
+        for (i, tok) in lines.flat_map(str::split_whitespace).enumerate() {
+            let x: f32 = tok
+                .parse()
+                .map_err(|_| format!("weight {i} is {tok:?}, not a number"))?;
+            if !x.is_finite() {
+                return Err(format!("weight {i} is not finite"));
+            }
+            p.push(x);
+        }
+        if p.len() != NP {
+            return Err(format!("{} weights, expected {NP}", p.len()));
+        }
+        Ok(NetEval { spec, p, label })
+    }
+
+    /// The weights as text (comment lines start with `#`), eight to a line.
+    pub fn to_text(&self, comment: &str) -> String {
+        let mut s = String::new();
+        for l in comment.lines() {
+            s.push_str(&format!("# {l}\n"));
+        }
+        s.push_str(&format!("{HEADER} {} H={H} NI={NI}\n", self.spec.id));
+        for row in self.p.chunks(8) {
+            let items: Vec<String> = row.iter().map(|x| format!("{x:.6}")).collect();
+            s.push_str(&items.join(" "));
+            s.push('\n');
+        }
+        s
+    }
+
+    /// The non-zero inputs of a position with `mover` about to throw.
+    #[inline]
+    fn inputs(&self, men: [u32; 2], mover: Player) -> Inputs {
+        let mut x = Inputs::new();
+        let (own, opp) = match mover {
+            Player::First => (men[0], men[1]),
+            Player::Second => (men[1], men[0]),
+        };
+        for (base, a, b) in [(0u8, own, opp), (SIDE as u8, opp, own)] {
+            let mut m = a;
+            while m != 0 {
+                x.push((base + m.trailing_zeros() as u8 - 1, 1.0));
+                m &= m - 1;
+            }
+            let off = self.spec.pieces.saturating_sub(a.count_ones()).min(5) as u8;
+            if off > 0 {
+                x.push((base + 29 + off, 1.0));
+            }
+            for (k, t) in self.spec.terms(a, b).into_iter().enumerate() {
+                if t != 0.0 {
+                    x.push((base + 35 + k as u8, t as f32));
+                }
+            }
+        }
+        let seat = if mover == Player::First { 1.0 } else { -1.0 };
+        x.push((NI as u8 - 1, seat));
+        x
+    }
+
+    /// The output before the sigmoid, and the hidden units' inputs.
+    #[inline]
+    fn forward(&self, x: &[(u8, f32)]) -> (f32, [f32; H]) {
+        let p = &self.p;
+        let mut h: [f32; H] = p[P_C..P_V].try_into().expect("H hidden biases");
+        let mut z = p[P_B];
+        for &(i, xi) in x {
+            let i = i as usize;
+            let row: &[f32; H] = p[i * H..(i + 1) * H].try_into().expect("a row of H");
+            for (hk, wk) in h.iter_mut().zip(row) {
+                *hk += xi * wk;
+            }
+            z += p[P_SKIP + i] * xi;
+        }
+        let v: &[f32; H] = p[P_V..P_B].try_into().expect("H output weights");
+        for (hk, vk) in h.iter().zip(v) {
+            z += vk * hk.max(0.0);
+        }
+        (z, h)
+    }
+
+    /// The output before the sigmoid for the mover: the same as `forward(&inputs(..)).0`,
+    /// without building the input list (this is the search's hot path).
+    #[inline]
+    fn mover_z(&self, men: [u32; 2], mover: Player) -> f32 {
+        let p = &self.p;
+        let mut h: [f32; H] = p[P_C..P_V].try_into().expect("H hidden biases");
+        let mut z = p[P_B];
+        let mut add = |i: usize, xi: f32| {
+            let row: &[f32; H] = p[i * H..(i + 1) * H].try_into().expect("a row of H");
+            for (hk, wk) in h.iter_mut().zip(row) {
+                *hk += xi * wk;
+            }
+            z += p[P_SKIP + i] * xi;
+        };
+        let (own, opp) = match mover {
+            Player::First => (men[0], men[1]),
+            Player::Second => (men[1], men[0]),
+        };
+        for (base, a, b) in [(0, own, opp), (SIDE, opp, own)] {
+            let mut m = a;
+            while m != 0 {
+                add(base + m.trailing_zeros() as usize - 1, 1.0);
+                m &= m - 1;
+            }
+            let off = self.spec.pieces.saturating_sub(a.count_ones()).min(5) as usize;
+            if off > 0 {
+                add(base + 29 + off, 1.0);
+            }
+            for (k, t) in self.spec.terms(a, b).into_iter().enumerate() {
+                if t != 0.0 {
+                    add(base + 35 + k, t as f32);
+                }
+            }
+        }
+        add(NI - 1, if mover == Player::First { 1.0 } else { -1.0 });
+        let v: &[f32; H] = p[P_V..P_B].try_into().expect("H output weights");
+        for (hk, vk) in h.iter().zip(v) {
+            z += vk * hk.max(0.0);
+        }
+        z
+    }
+
+    /// The mover's chance of winning.
+    #[inline]
+    pub fn mover_value(&self, men: [u32; 2], mover: Player) -> f64 {
+        sigmoid(self.mover_z(men, mover) as f64)
+    }
+
+    /// The first player's chance of winning, with `thrower` to throw.
+    #[inline]
+    pub fn value(&self, men: [u32; 2], thrower: Player) -> f64 {
+        let v = self.mover_value(men, thrower);
+        match thrower {
+            Player::First => v,
+            Player::Second => 1.0 - v,
+        }
+    }
+}
+
+impl<G: TrackGame> Evaluator<G> for NetEval {
+    #[inline]
+    fn eval(&self, g: &G) -> f64 {
+        self.value(g.masks(), TrackEval::thrower(g))
+    }
+    fn name(&self) -> &'static str {
+        self.label
+    }
+}
+
+/// Trains the network for the track game `start` belongs to, starting from `init`, by
+/// TD(λ) self-play: each decision is greedy with the current network (a whole turn, with a
+/// small chance of a random move), and after each throw position every parameter moves
+/// toward the value of the next throw position (or the result) along its eligibility trace.
+/// Seeded: the same options give the same network.
+pub fn train_net<G: TrackGame>(start: &G, init: &NetEval, opt: &TrainOptions) -> NetEval {
+    let mut net = init.clone();
+    let mut rng = Pcg64Mcg::seed_from_u64(opt.seed);
+    let mut ms = MoveList::new();
+    let mut trace = vec![0.0f32; NP];
+    let lambda = opt.lambda as f32;
+    for game in 0..opt.games {
+        let alpha = (opt.alpha * (1.0 - 0.9 * game as f64 / opt.games.max(1) as f64)) as f32;
+        let mut g = *start;
+        trace.iter_mut().for_each(|t| *t = 0.0);
+        let mut prev: Option<f32> = None;
+        loop {
+            while let Status::Move(p) = g.status() {
+                ms.clear();
+                g.legal_moves(&mut ms);
+                let m = if ms.len() == 1 {
+                    ms[0]
+                } else if rng.random::<f64>() < opt.epsilon {
+                    ms[rng.random_range(0..ms.len())]
+                } else {
+                    let mut best = ms[0];
+                    let mut bv = f64::NEG_INFINITY;
+                    for &m in &ms {
+                        let mut c = g;
+                        c.play_unchecked(m);
+                        let v = turn_value(&c, &net);
+                        let v = if p == Player::First { v } else { 1.0 - v };
+                        if v > bv {
+                            bv = v;
+                            best = m;
+                        }
+                    }
+                    best
+                };
+                g.play_unchecked(m);
+            }
+            // A throw position or the end: a TD step, values from the first player's side.
+            let (y, x, mover) = match g.status() {
+                Status::Over(o) => (terminal_value(&o) as f32, None, Player::First),
+                Status::Throw(p) => {
+                    let x = net.inputs(g.masks(), p);
+                    let v = sigmoid(net.forward(&x).0 as f64) as f32;
+                    let y = if p == Player::First { v } else { 1.0 - v };
+                    (y, Some(x), p)
+                }
+                Status::Move(_) => unreachable!("decisions were played above"),
+            };
+            if let Some(py) = prev {
+                let step = alpha * (y - py);
+                for (w, t) in net.p.iter_mut().zip(&trace) {
+                    *w += step * t;
+                }
+            }
+            let Some(x) = x else { break };
+            // The gradient of the first player's value, added to the decayed trace.
+            let (z, h) = net.forward(&x);
+            let v = sigmoid(z as f64) as f32;
+            let d = v * (1.0 - v) * if mover == Player::First { 1.0 } else { -1.0 };
+            trace.iter_mut().for_each(|t| *t *= lambda);
+            trace[P_B] += d;
+            for k in 0..H {
+                let a = h[k].max(0.0);
+                trace[P_V + k] += d * a;
+                if h[k] > 0.0 {
+                    let dh = d * net.p[P_V + k];
+                    trace[P_C + k] += dh;
+                    for &(i, xi) in &x {
+                        trace[i as usize * H + k] += dh * xi;
+                    }
+                }
+            }
+            for &(i, xi) in &x {
+                trace[P_SKIP + i as usize] += d * xi;
+            }
+            prev = Some(if mover == Player::First { v } else { 1.0 - v });
+            let t = g.throw_dist().sample(rng.random());
+            g.set_throw_unchecked(t);
+        }
+    }
+    net
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::weights;
+    use senet_rules::{Game, Kendall5};
+
+    #[test]
+    fn a_fresh_network_is_close_to_the_linear_evaluator_it_starts_from() {
+        let lin = &weights::KENDALL5;
+        let net = NetEval::from_linear(lin, 1, "test");
+        let mut g = Kendall5::start(&Default::default());
+        let mut rng = Pcg64Mcg::seed_from_u64(3);
+        let mut ms = MoveList::new();
+        for _ in 0..300 {
+            match g.status() {
+                Status::Over(_) => break,
+                Status::Throw(_) => {
+                    let a = lin.eval(&g);
+                    let b = net.eval(&g);
+                    // The search's fused forward pass agrees with the trainer's.
+                    let (men, p) = (g.men(), TrackEval::thrower(&g));
+                    let z = net.forward(&net.inputs(men, p)).0;
+                    assert!((net.mover_z(men, p) - z).abs() < 1e-4);
+                    assert!((a - b).abs() < 0.1, "linear {a} vs net {b}");
+                    g.set_throw_unchecked(g.throw_dist().sample(rng.random()));
+                }
+                Status::Move(_) => {
+                    ms.clear();
+                    g.legal_moves(&mut ms);
+                    g.play_unchecked(ms[rng.random_range(0..ms.len())]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn weights_round_trip_through_text_and_bad_files_are_refused() {
+        let net = NetEval::from_linear(&weights::KENDALL5, 2, "test");
+        let text = net.to_text("a comment");
+        let back = NetEval::parse(net.spec, &text, "test").unwrap();
+        for (a, b) in net.p.iter().zip(&back.p) {
+            assert!((a - b).abs() < 1e-5);
+        }
+        let short = text
+            .rsplit_once('\n')
+            .unwrap()
+            .0
+            .rsplit_once('\n')
+            .unwrap()
+            .0;
+        assert!(NetEval::parse(net.spec, short, "t")
+            .unwrap_err()
+            .contains("expected"));
+        let bad = text.replacen("senet-net/1 kendall5", "senet-net/1 senat", 1);
+        assert!(NetEval::parse(net.spec, &bad, "t")
+            .unwrap_err()
+            .contains("starts with"));
+        let nan = text.replacen(" 0.", " x.", 1);
+        assert!(NetEval::parse(net.spec, &nan, "t")
+            .unwrap_err()
+            .contains("not a number"));
+    }
+}
