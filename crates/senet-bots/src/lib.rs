@@ -208,15 +208,16 @@ impl Level {
     /// The bot the level stands for, chosen by measurement (see `docs/bots.md`):
     /// - `beginner`: `greedy@census`, greedy with the generic evaluator: it bears off and
     ///   captures when it can but has no sense of the board (beats `random` only narrowly);
-    /// - `casual`: `greedy` with the rule set's tuned evaluator (beats `random` by far);
-    /// - `strong`: `expectimax:2`, a small but significant step above `greedy`, in well
-    ///   under a millisecond;
+    /// - `casual`: `greedy`, one decision ahead with the hand-set terms of the rule set's
+    ///   evaluator (beats `random` by far);
+    /// - `strong`: `expectimax:2` with the trained evaluator, a clear step above `greedy`,
+    ///   in well under a millisecond on the stick games;
     /// - `expert`: `expectimax:3`, the strongest bot measured that stays near half a
     ///   millisecond per move (`mcts:1000` is no stronger and slower).
     pub fn spec(self) -> (BotKind, EvalKind) {
         match self {
             Level::Beginner => (BotKind::Greedy, EvalKind::Census),
-            Level::Casual => (BotKind::Greedy, EvalKind::Tuned),
+            Level::Casual => (BotKind::Greedy, EvalKind::Hand),
             Level::Strong => (BotKind::Expectimax(2), EvalKind::Tuned),
             Level::Expert => (BotKind::Expectimax(3), EvalKind::Tuned),
         }
@@ -293,7 +294,7 @@ impl FromStr for BotSpec {
             _ => return Err(format!("unknown bot {s:?}; {help}")),
         };
         // A level brings its evaluator; a suffix overrides it.
-        let eval = eval.unwrap_or(level.map_or(EvalKind::Tuned, |l| l.spec().1));
+        let eval = eval.unwrap_or(BotSpec::default_eval(kind, level));
         Ok(BotSpec { kind, eval, level })
     }
 }
@@ -309,7 +310,7 @@ impl fmt::Display for BotSpec {
                 BotKind::Mcts(n) => write!(f, "mcts:{n}")?,
             },
         }
-        let default = self.level.map_or(EvalKind::Tuned, |l| l.spec().1);
+        let default = BotSpec::default_eval(self.kind, self.level);
         if self.eval == default {
             return Ok(());
         }
@@ -323,6 +324,18 @@ impl fmt::Display for BotSpec {
 }
 
 impl BotSpec {
+    /// The evaluator a bot uses unless a suffix says otherwise: a level's own; for `greedy`
+    /// the hand-set weights (the one-decision player with the rule set's sensible terms;
+    /// `greedy@tuned` looks one decision ahead with the trained evaluator); for the search
+    /// bots the trained evaluator.
+    pub fn default_eval(kind: BotKind, level: Option<Level>) -> EvalKind {
+        match (level, kind) {
+            (Some(l), _) => l.spec().1,
+            (None, BotKind::Greedy) => EvalKind::Hand,
+            (None, _) => EvalKind::Tuned,
+        }
+    }
+
     /// Builds the bot.
     pub fn build(self) -> Box<dyn Bot> {
         Box::new(Engine {
