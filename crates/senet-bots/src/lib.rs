@@ -34,6 +34,7 @@ pub mod eval;
 pub mod ladder;
 pub mod mcts;
 pub mod net;
+pub mod parker;
 pub mod pyramid;
 pub mod search;
 pub mod track;
@@ -127,6 +128,10 @@ macro_rules! dispatch {
             }
             (senet_rules::AnyGame::Pyramid($g), _) => {
                 let $e = &$crate::pyramid::PYRAMID;
+                $body
+            }
+            (senet_rules::AnyGame::Parker($g), _) => {
+                let $e = &$crate::parker::PARKER;
                 $body
             }
             #[allow(unreachable_patterns)]

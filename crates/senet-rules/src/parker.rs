@@ -432,6 +432,11 @@ impl Parker {
         (i != NONE).then_some(i)
     }
 
+    /// Whether waiting for a One (P8, option `wait_for_one`) is in force.
+    pub fn wait_for_one(&self) -> bool {
+        self.wait_for_one
+    }
+
     /// The board cell (1-30) of path index `i` (0-19) of player `p` (P1).
     pub fn cell(p: Player, i: u8) -> u8 {
         CELL[p.index()][i as usize % 20]
