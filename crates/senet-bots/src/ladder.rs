@@ -17,18 +17,23 @@ pub const LADDER: [&str; 5] = [
     "expectimax:3",
 ];
 
-/// Extra matches of the ladder document: the bar for `expectimax:2`, the beginner
-/// level against `random`, MCTS against expectimax, and the tuned evaluator against the
-/// hand-set one.
+/// Matches played with the ladder's pairs besides the steps: the bar for
+/// `expectimax:2`.
+pub const BAR: [(&str, &str); 1] = [("expectimax:2", "greedy")];
+
+/// Extra matches of the ladder document (with `extra_pairs`): the beginner level against
+/// `random`, MCTS against expectimax, the trained evaluator against the hand-set terms one
+/// decision ahead, and on the track games the network against the linear evaluator it grew
+/// from.
 pub const EXTRA: [(&str, &str); 4] = [
-    ("expectimax:2", "greedy"),
     ("beginner", "random"),
     ("mcts:1000", "expectimax:2"),
-    ("greedy", "greedy@hand"),
+    ("greedy@tuned", "greedy"),
+    ("expectimax:2", "expectimax:2@linear"),
 ];
 
 /// Bots timed besides the ladder's.
-pub const EXTRA_TIMED: [&str; 2] = ["mcts:1000", "beginner"];
+pub const EXTRA_TIMED: [&str; 3] = ["mcts:1000", "beginner", "greedy@tuned"];
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -48,6 +53,8 @@ pub struct LadderConfig {
     pub timing_positions: usize,
     /// Extra matches `(a, b)` played on every rule set (e.g. MCTS against expectimax).
     pub extra: Vec<(String, String)>,
+    /// Pairs of the extra matches (at most the rule set's pairs).
+    pub extra_pairs: u32,
     /// Bots timed besides the ladder's.
     pub extra_timed: Vec<String>,
 }
@@ -148,28 +155,36 @@ pub fn time_bot(bot: &mut dyn Bot, positions: &[AnyGame]) -> Timing {
 }
 
 /// Runs the ladder. `progress(rules, a, b)` is called before each match; `tick` after each
-/// pair.
+/// pair; `done(ladders)` after each rule set, with the rule sets finished so far (so that a
+/// long run can write its document as it goes).
 pub fn run_ladder(
     cfg: &LadderConfig,
     progress: &dyn Fn(RuleSet, &str, &str),
     tick: &(dyn Fn() + Sync),
+    done: &dyn Fn(&[RuleLadder]),
 ) -> Result<Vec<RuleLadder>, String> {
     let mut out = Vec::new();
     for &rules in &cfg.rules {
         let start = AnyGame::new(rules, &[] as &[&str]).map_err(|e| e.to_string())?;
-        let mut pairs: Vec<(String, String)> = LADDER
+        let mut pairs: Vec<(String, String, bool)> = LADDER
             .windows(2)
-            .map(|w| (w[1].to_string(), w[0].to_string()))
+            .map(|w| (w[1].to_string(), w[0].to_string(), false))
+            .chain(BAR.iter().map(|(a, b)| (a.to_string(), b.to_string(), false)))
             .collect();
-        pairs.extend(cfg.extra.iter().cloned());
+        pairs.extend(cfg.extra.iter().map(|(a, b)| (a.clone(), b.clone(), true)));
         let mut matches = Vec::new();
-        for (a, b) in pairs {
+        for (a, b, extra) in pairs {
             progress(rules, &a, &b);
-            let pairs = cfg
+            let full = cfg
                 .pairs_for
                 .iter()
                 .find(|(r, _)| *r == rules)
                 .map_or(cfg.pairs, |p| p.1);
+            let pairs = if extra {
+                full.min(cfg.extra_pairs)
+            } else {
+                full
+            };
             let mc = MatchConfig {
                 start,
                 a: a.parse()?,
@@ -196,6 +211,7 @@ pub fn run_ladder(
             matches,
             timings,
         });
+        done(&out);
     }
     Ok(out)
 }
@@ -280,6 +296,15 @@ pub fn document(cfg: &LadderConfig, ladders: &[RuleLadder], command: &str) -> St
         pairs = cfg.pairs,
         seed = cfg.seed,
     ));
+    if ladders.len() < cfg.rules.len() {
+        let done: Vec<&str> = ladders.iter().map(|l| l.rules.id()).collect();
+        s.push_str(&format!(
+            "**Incomplete:** the run had finished {} of {} rule sets ({}) when this was written.\n\n",
+            ladders.len(),
+            cfg.rules.len(),
+            done.join(", ")
+        ));
+    }
     s.push_str(&bars(ladders));
     s.push_str(&markdown(cfg, ladders));
     s

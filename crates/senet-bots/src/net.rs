@@ -365,7 +365,7 @@ mod tests {
     fn a_fresh_network_is_close_to_the_linear_evaluator_it_starts_from() {
         let lin = &weights::KENDALL5;
         let net = NetEval::from_linear(lin, 1, "test");
-        let mut g = Kendall5::start(&Default::default());
+        let mut g = Kendall5::start(&senet_rules::Options::defaults(Kendall5::option_specs()));
         let mut rng = Pcg64Mcg::seed_from_u64(3);
         let mut ms = MoveList::new();
         for _ in 0..300 {

@@ -266,11 +266,21 @@ fn bot_names_parse_and_print() {
         "strong",
         "expert",
         "expectimax:2@census",
-        "greedy@hand",
+        "expectimax:2@linear",
+        "greedy@tuned",
+        "expectimax:1@hand",
     ] {
         let s: BotSpec = name.parse().unwrap();
         assert_eq!(s.to_string(), name);
     }
+    // `greedy` plays the hand-set terms, the search bots the trained evaluator; a suffix
+    // naming the default is dropped when printed.
+    let greedy: BotSpec = "greedy".parse().unwrap();
+    assert_eq!(greedy.eval, senet_bots::EvalKind::Hand);
+    assert_eq!("greedy@hand".parse::<BotSpec>().unwrap().to_string(), "greedy");
+    let deep: BotSpec = "expectimax:2".parse().unwrap();
+    assert_eq!(deep.eval, senet_bots::EvalKind::Tuned);
+    assert_eq!("casual".parse::<BotSpec>().unwrap().eval, senet_bots::EvalKind::Hand);
     for bad in [
         "",
         "minimax",

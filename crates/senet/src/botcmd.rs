@@ -82,6 +82,10 @@ pub enum BotCommand {
         /// Positions for the one-thread timings.
         #[arg(long, default_value_t = 400)]
         timing_positions: usize,
+        /// Pairs of the extra matches (MCTS, evaluators compared; default: --pairs), at most
+        /// the rule set's pairs.
+        #[arg(long)]
+        extra_pairs: Option<u32>,
         /// Pairs per match for one rule set, as RULES=N (repeatable), e.g. pyramid=150 where
         /// the deep searches are slow.
         #[arg(long = "pairs-for", value_name = "RULES=N")]
@@ -165,6 +169,7 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             seed,
             threads,
             timing_positions,
+            extra_pairs,
             pairs_for,
         } => {
             let pairs_for = pairs_for
@@ -203,8 +208,28 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
                     .map(|(a, b)| (a.to_string(), b.to_string()))
                     .collect(),
                 extra_timed: ladder::EXTRA_TIMED.iter().map(|s| s.to_string()).collect(),
+                extra_pairs: extra_pairs.unwrap_or(pairs),
             };
+            let extra: String = pairs_for
+                .iter()
+                .map(|(r, n)| format!(" --pairs-for {r}={n}"))
+                .collect();
+            let extra_arg = extra_pairs.map_or(String::new(), |n| format!(" --extra-pairs {n}"));
+            let command = format!(
+                "senet ladder{rules_arg} --pairs {pairs}{extra_arg}{extra} --seed {seed} --timing-positions {timing_positions}"
+            );
             let bar = progress_bar(pairs as u64, "");
+            // The document is rewritten after each rule set, so a long run keeps what it has
+            // measured.
+            let write = |res: &[ladder::RuleLadder]| -> Result<(), Error> {
+                if out != "-" {
+                    let doc = ladder::document(&cfg, res, &command);
+                    std::fs::write(&out, &doc)
+                        .map_err(|e| bad(format!("cannot write {out}: {e}")))?;
+                }
+                Ok(())
+            };
+            let failed = std::cell::RefCell::new(None);
             let res = ladder::run_ladder(
                 &cfg,
                 &|r, a, b| {
@@ -212,21 +237,20 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
                     bar.set_message(format!("{r}: {a} vs {b}"));
                 },
                 &|| bar.inc(1),
+                &|res| {
+                    if let Err(e) = write(res) {
+                        failed.borrow_mut().get_or_insert(e);
+                    }
+                },
             )
             .map_err(bad)?;
             bar.finish_and_clear();
-            let extra: String = pairs_for
-                .iter()
-                .map(|(r, n)| format!(" --pairs-for {r}={n}"))
-                .collect();
-            let command = format!(
-                "senet ladder{rules_arg} --pairs {pairs}{extra} --seed {seed} --timing-positions {timing_positions}"
-            );
-            let doc = ladder::document(&cfg, &res, &command);
+            if let Some(e) = failed.into_inner() {
+                return Err(e);
+            }
             if out == "-" {
-                Ok(doc)
+                Ok(ladder::document(&cfg, &res, &command))
             } else {
-                std::fs::write(&out, &doc).map_err(|e| bad(format!("cannot write {out}: {e}")))?;
                 Ok(ladder::markdown(&cfg, &res))
             }
         }
