@@ -138,3 +138,39 @@ fn match_text_names_the_result() {
         "{out}"
     );
 }
+
+#[test]
+fn ladder_writes_the_document_with_the_bars_and_the_command_that_made_it() {
+    let dir = std::env::temp_dir().join(format!("senet-ladder-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("bots.md");
+    let out_s = out.to_str().unwrap();
+    let (code, stdout, err) = senet(&[
+        "ladder",
+        "--rules",
+        "kendall5",
+        "--pairs",
+        "3",
+        "--extra-pairs",
+        "2",
+        "--timing-positions",
+        "4",
+        "--threads",
+        "1",
+        "--out",
+        out_s,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.contains("| expectimax:3 | expectimax:2 | 3 |"), "{stdout}");
+    let doc = std::fs::read_to_string(&out).unwrap();
+    assert!(doc.starts_with("# Bots"), "{doc}");
+    assert!(doc.contains("senet ladder --rules kendall5 --pairs 3 --extra-pairs 2 --seed 1"));
+    assert!(doc.contains("`kendall5`: expectimax:2 beats greedy in at least 60%"));
+    assert!(doc.contains("| mcts:1000 | expectimax:2 | 2 |"), "{doc}");
+    assert!(!doc.contains("Incomplete"));
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    let (code, _, err) = senet(&["ladder", "--pairs-for", "pyramid:5", "--out", "-"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("RULES=N"), "{err}");
+}
