@@ -1,6 +1,7 @@
 //! Times expectimax variants on positions from greedy self-play (one thread).
 //! `cargo run --release -p senet-bots --example searchbench -- kendall5 3 400 [VARIANT] [linear]`
-//! (the network evaluator in use, or the linear one it grew from).
+//! (the network evaluator in use, or the linear one it grew from; `parker` and `pyramid` use
+//! their hand-set evaluators).
 use senet_bots::ladder::timing_positions;
 use senet_bots::search::{SearchOptions, Searcher};
 use senet_rules::{AnyGame, RuleSet};
@@ -76,10 +77,23 @@ fn main() {
             },
         ),
         ("tt0", SearchOptions { tt_bits: 0, ..base }),
+        (
+            "no-dedup bounds-root",
+            SearchOptions {
+                dedup: false,
+                exact_root: false,
+                ..base
+            },
+        ),
         ("plain", SearchOptions::plain(depth)),
     ];
     let only = args.get(4).cloned().filter(|o| o != "all");
     let linear = args.get(5).is_some_and(|a| a == "linear");
+    // SB_DUMP=FILE: write each position's best move and root values (exact bits), to check
+    // that a change of the search leaves its results alone.
+    let mut dump = std::env::var("SB_DUMP")
+        .ok()
+        .map(|f| std::io::BufWriter::new(std::fs::File::create(f).expect("SB_DUMP file")));
     for (name, opt) in variants {
         if only.as_deref().is_some_and(|o| o != name) {
             continue;
@@ -88,6 +102,8 @@ fn main() {
         let mut nodes = 0u64;
         let mut s5 = Searcher::new(opt.tt_bits);
         let mut s4 = Searcher::new(opt.tt_bits);
+        let mut sp = Searcher::new(opt.tt_bits);
+        let mut sy = Searcher::new(opt.tt_bits);
         for g in &pos {
             let (r, _, cpu) = senet_bots::duel::timed(|| match g {
                 AnyGame::Kendall5(k) if linear => {
@@ -96,10 +112,21 @@ fn main() {
                 AnyGame::Kendall(k) if linear => s4.search(k, &senet_bots::weights::KENDALL, &opt),
                 AnyGame::Kendall5(k) => s5.search(k, &*senet_bots::weights::KENDALL5_NET, &opt),
                 AnyGame::Kendall(k) => s4.search(k, &*senet_bots::weights::KENDALL_NET, &opt),
+                AnyGame::Parker(k) => sp.search(k, &senet_bots::parker::PARKER, &opt),
+                AnyGame::Pyramid(k) => sy.search(k, &senet_bots::pyramid::PYRAMID, &opt),
                 #[allow(unreachable_patterns)]
-                _ => panic!("searchbench knows kendall and kendall5"),
+                _ => panic!("searchbench knows kendall, kendall5, parker and pyramid"),
             });
             times.push(cpu);
+            if let Some(d) = dump.as_mut() {
+                use std::io::Write;
+                let bits: Vec<String> = r
+                    .values
+                    .iter()
+                    .map(|(m, v)| format!("{m:?}={:016x}", v.to_bits()))
+                    .collect();
+                writeln!(d, "{name} best {} {}", r.best, bits.join(" ")).unwrap();
+            }
             nodes += r.nodes;
         }
         let med = senet_bots::duel::median(&mut times);

@@ -169,7 +169,10 @@ pub fn run_ladder(
         let mut pairs: Vec<(String, String, bool)> = LADDER
             .windows(2)
             .map(|w| (w[1].to_string(), w[0].to_string(), false))
-            .chain(BAR.iter().map(|(a, b)| (a.to_string(), b.to_string(), false)))
+            .chain(
+                BAR.iter()
+                    .map(|(a, b)| (a.to_string(), b.to_string(), false)),
+            )
             .collect();
         pairs.extend(cfg.extra.iter().map(|(a, b)| (a.clone(), b.clone(), true)));
         let mut matches = Vec::new();

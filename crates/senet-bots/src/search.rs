@@ -43,6 +43,9 @@ pub struct SearchOptions {
     /// Search every root move with a full window, so that every move's score is exact; if
     /// false, moves that cannot be best get only a bound.
     pub exact_root: bool,
+    /// Search a position reached twice within one turn at depth 0 (die a then die b, and b
+    /// then a) only once. Values are unchanged.
+    pub dedup: bool,
 }
 
 impl SearchOptions {
@@ -56,6 +59,7 @@ impl SearchOptions {
             order_depth: 1,
             tt_bits: 16,
             exact_root: true,
+            dedup: true,
         }
     }
 
@@ -69,6 +73,7 @@ impl SearchOptions {
             order_depth: 1,
             tt_bits: 0,
             exact_root: true,
+            dedup: false,
         }
     }
 }
@@ -200,6 +205,67 @@ impl<G: Game> Table<G> {
     }
 }
 
+/// The positions searched so far within the current turn at depth 0, keyed by the two moves
+/// that reached them (see [`Search::decide_in`]): a small direct-mapped table; an entry lost
+/// to a collision only costs a search. Each turn gets a new stamp, so nothing is cleared.
+struct TurnSeen<G> {
+    slots: Vec<Option<(u32, u64, G)>>,
+    stamp: u32,
+}
+
+/// The turn table has 2^`SEEN_BITS` slots.
+const SEEN_BITS: u32 = 8;
+
+impl<G: Game> TurnSeen<G> {
+    fn new() -> TurnSeen<G> {
+        TurnSeen {
+            slots: vec![None; 1 << SEEN_BITS],
+            stamp: 0,
+        }
+    }
+
+    /// A new turn: its stamp.
+    fn begin(&mut self) -> u32 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.slots.iter_mut().for_each(|s| *s = None);
+            self.stamp = 1;
+        }
+        self.stamp
+    }
+
+    /// A key that both orders of the same two moves share: the unordered pair, or for one
+    /// piece moved twice, where it started and ended (the other order goes by another square).
+    #[inline]
+    fn key(first: Move, second: Move) -> u64 {
+        if first.to == second.from && !first.is_pass() {
+            1 << 63 | (first.from as u64) << 8 | second.to as u64
+        } else {
+            let m = |m: Move| u32::from_le_bytes([m.from, m.to, m.die, m.tag]) as u64;
+            let (x, y) = (m(first), m(second));
+            x.min(y) << 32 | x.max(y)
+        }
+    }
+
+    #[inline]
+    fn index(key: u64) -> usize {
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SEEN_BITS)) as usize
+    }
+
+    /// Whether `g`, reached by `first` then `second` in turn `stamp`, was searched.
+    #[inline]
+    fn contains(&self, stamp: u32, first: Move, second: Move, g: &G) -> bool {
+        let key = Self::key(first, second);
+        matches!(&self.slots[Self::index(key)], Some((s, k, h)) if *s == stamp && *k == key && h == g)
+    }
+
+    #[inline]
+    fn insert(&mut self, stamp: u32, first: Move, second: Move, g: &G) {
+        let key = Self::key(first, second);
+        self.slots[Self::index(key)] = Some((stamp, key, *g));
+    }
+}
+
 /// The result of a search at the root.
 #[derive(Clone, Debug)]
 pub struct RootResult {
@@ -218,6 +284,7 @@ pub struct RootResult {
 /// An expectimax searcher over one rule-set type, owning its transposition cache.
 pub struct Searcher<G: Game> {
     table: Table<G>,
+    seen: TurnSeen<G>,
 }
 
 impl<G: Game> Searcher<G> {
@@ -225,6 +292,7 @@ impl<G: Game> Searcher<G> {
     pub fn new(tt_bits: u32) -> Searcher<G> {
         Searcher {
             table: Table::new(tt_bits),
+            seen: TurnSeen::new(),
         }
     }
 
@@ -239,6 +307,7 @@ impl<G: Game> Searcher<G> {
         let mut s = Search {
             e,
             table: &mut self.table,
+            seen: &mut self.seen,
             opt: *opt,
             nodes: 1,
         };
@@ -246,9 +315,13 @@ impl<G: Game> Searcher<G> {
     }
 }
 
+/// Indexes into a move list, in search order.
+type Order = ArrayVec<u8, { senet_rules::game::MAX_MOVES }>;
+
 struct Search<'a, G: Game, E> {
     e: &'a E,
     table: &'a mut Table<G>,
+    seen: &'a mut TurnSeen<G>,
     opt: SearchOptions,
     nodes: u64,
 }
@@ -266,7 +339,7 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
         // others are refuted cheaply.
         let order = self.order(g, &ms, maxer, self.opt.depth, None);
         let mut vals = vec![0.0; ms.len()];
-        for &i in &order {
+        for i in order.iter().map(|&i| i as usize) {
             let mut c = *g;
             c.play_unchecked(ms[i]);
             let (alpha, beta) = match (self.opt.exact_root, best) {
@@ -358,16 +431,18 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
 
     /// The order in which to search the moves: the cached best move first, then by a static
     /// look at the results (when the subtrees are deep enough to pay for it).
-    fn order(
-        &self,
-        g: &G,
-        ms: &MoveList,
-        maxer: bool,
-        depth: u32,
-        hint: Option<Move>,
-    ) -> ArrayVec<usize, { senet_rules::game::MAX_MOVES }> {
-        let mut idx: ArrayVec<usize, { senet_rules::game::MAX_MOVES }> = (0..ms.len()).collect();
+    fn order(&self, g: &G, ms: &MoveList, maxer: bool, depth: u32, hint: Option<Move>) -> Order {
+        // (Indexes as bytes: the list is returned by value at every node.)
+        let mut idx: Order = (0..ms.len() as u8).collect();
         if !self.opt.ordering || ms.len() < 2 {
+            return idx;
+        }
+        if depth < self.opt.order_depth.max(1) {
+            // No static look: the cached best move (if any) first, the rest in generator
+            // order (what sorting by the keys below would give, without computing them).
+            if let Some(h) = hint.and_then(|h| ms.iter().position(|&m| m == h)) {
+                idx[..=h].rotate_right(1);
+            }
             return idx;
         }
         let mut key: ArrayVec<f64, { senet_rules::game::MAX_MOVES }> = ArrayVec::new();
@@ -383,15 +458,40 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
             }
         }
         if maxer {
-            idx.sort_by(|&a, &b| key[b].total_cmp(&key[a]).then(a.cmp(&b)));
+            idx.sort_by(|&a, &b| key[b as usize].total_cmp(&key[a as usize]).then(a.cmp(&b)));
         } else {
-            idx.sort_by(|&a, &b| key[a].total_cmp(&key[b]).then(a.cmp(&b)));
+            idx.sort_by(|&a, &b| key[a as usize].total_cmp(&key[b as usize]).then(a.cmp(&b)));
         }
         idx
     }
 
     /// A decision node: alpha-beta over the legal moves. Returns the value and the best move.
     fn decide(&mut self, g: &G, p: Player, depth: u32, alpha: f64, beta: f64) -> (f64, Move) {
+        self.decide_in(g, p, depth, alpha, beta, None)
+    }
+
+    /// [`Search::decide`], for a node that is (with `turn` set) the same player's next
+    /// decision after move `turn.0` of a depth-0 decision node whose children are being
+    /// searched under turn stamp `turn.1`.
+    ///
+    /// Within one turn the same position is often reached twice, by die a then die b and by
+    /// die b then die a. Such a position is searched once: a child that equals one already
+    /// searched under an earlier child of the same turn node (or of this node) is skipped.
+    /// That leaves every value alone: the turn node's player is to move throughout, and the
+    /// earlier copy's result already counts in the turn node's best (had it cut off, the turn
+    /// node would have too), so the skipped copy could not change the turn node's result,
+    /// its best move (the first of equals is kept) or, when it fails, the bound. This node's
+    /// own result may then be a worse bound than its value (no better than what the turn
+    /// node already has), so it is never cached, and depth-0 nodes are not.
+    fn decide_in(
+        &mut self,
+        g: &G,
+        p: Player,
+        depth: u32,
+        alpha: f64,
+        beta: f64,
+        turn: Option<(Move, u32)>,
+    ) -> (f64, Move) {
         let (hit, hint) = self.probe_table(g, depth, alpha, beta);
         if let (Some(v), Some(m)) = (hit, hint) {
             return (v, m);
@@ -401,22 +501,45 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
         let maxer = p == Player::First;
         let order = self.order(g, &ms, maxer, depth, hint);
         let prune = self.opt.star1;
+        // A depth-0 node with a choice starts a turn for its children that are decisions of
+        // the same player (depth-0 nodes are not cached, so nothing else reaches them).
+        let stamp = if turn.is_none() && depth == 0 && self.opt.dedup && ms.len() > 1 {
+            Some(self.seen.begin())
+        } else {
+            None
+        };
         let (mut a, mut b) = (alpha, beta);
         let mut best = if maxer {
             f64::NEG_INFINITY
         } else {
             f64::INFINITY
         };
-        let mut best_move = ms[order[0]];
+        let mut best_move = ms[order[0] as usize];
         for &i in &order {
+            let m = ms[i as usize];
             let mut c = *g;
-            c.play_unchecked(ms[i]);
+            c.play_unchecked(m);
+            if let Some((first, t)) = turn {
+                // Searched already in the other order?
+                if self.seen.contains(t, first, m, &c) {
+                    continue;
+                }
+            }
             let (wa, wb) = if prune { (a, b) } else { (-1.0, 2.0) };
-            let v = self.value(&c, depth, wa, wb);
+            let v = match stamp {
+                Some(t) if c.status() == Status::Move(p) => {
+                    self.nodes += 1;
+                    self.decide_in(&c, p, depth, wa, wb, Some((m, t))).0
+                }
+                _ => self.value(&c, depth, wa, wb),
+            };
+            if let Some((first, t)) = turn {
+                self.seen.insert(t, first, m, &c);
+            }
             if maxer {
                 if v > best {
                     best = v;
-                    best_move = ms[i];
+                    best_move = m;
                 }
                 if prune {
                     if best >= b {
@@ -427,7 +550,7 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
             } else {
                 if v < best {
                     best = v;
-                    best_move = ms[i];
+                    best_move = m;
                 }
                 if prune {
                     if best <= a {
@@ -437,7 +560,9 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
                 }
             }
         }
-        self.store(g, depth, alpha, beta, best, best_move);
+        if turn.is_none() {
+            self.store(g, depth, alpha, beta, best, best_move);
+        }
         (best, best_move)
     }
 
@@ -471,7 +596,7 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
         }
         let order = self.order(c, &ms, maxer, depth, hint);
         let mut d = *c;
-        d.play_unchecked(ms[order[0]]);
+        d.play_unchecked(ms[order[0] as usize]);
         (self.value(&d, depth, alpha, beta), false)
     }
 

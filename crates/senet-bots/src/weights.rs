@@ -61,25 +61,6 @@ pub static HOUSES_NET: LazyLock<NetEval> = LazyLock::new(|| {
     )
 });
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_network_weights_file_parses() {
-        for (spec, text) in [
-            (&KENDALL5_SPEC, include_str!("nets/kendall5.txt")),
-            (&KENDALL_SPEC, include_str!("nets/kendall.txt")),
-            (&SENAT_SPEC, include_str!("nets/senat.txt")),
-            (&HOUSES_SPEC, include_str!("nets/houses.txt")),
-        ] {
-            if !text.trim().is_empty() {
-                NetEval::parse(spec, text, "test").unwrap();
-            }
-        }
-    }
-}
-
 /// `kendall5`, hand-set weights.
 pub static KENDALL5_HAND: TrackEval = TrackEval::hand(&KENDALL5_SPEC);
 /// `kendall`, hand-set weights.
@@ -278,3 +259,22 @@ pub static KENDALL: TrackEval = TrackEval {
     bias: -0.091570,
     label: "kendall-td",
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_network_weights_file_parses() {
+        for (spec, text) in [
+            (&KENDALL5_SPEC, include_str!("nets/kendall5.txt")),
+            (&KENDALL_SPEC, include_str!("nets/kendall.txt")),
+            (&SENAT_SPEC, include_str!("nets/senat.txt")),
+            (&HOUSES_SPEC, include_str!("nets/houses.txt")),
+        ] {
+            if !text.trim().is_empty() {
+                NetEval::parse(spec, text, "test").unwrap();
+            }
+        }
+    }
+}

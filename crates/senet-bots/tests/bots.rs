@@ -277,10 +277,16 @@ fn bot_names_parse_and_print() {
     // naming the default is dropped when printed.
     let greedy: BotSpec = "greedy".parse().unwrap();
     assert_eq!(greedy.eval, senet_bots::EvalKind::Hand);
-    assert_eq!("greedy@hand".parse::<BotSpec>().unwrap().to_string(), "greedy");
+    assert_eq!(
+        "greedy@hand".parse::<BotSpec>().unwrap().to_string(),
+        "greedy"
+    );
     let deep: BotSpec = "expectimax:2".parse().unwrap();
     assert_eq!(deep.eval, senet_bots::EvalKind::Tuned);
-    assert_eq!("casual".parse::<BotSpec>().unwrap().eval, senet_bots::EvalKind::Hand);
+    assert_eq!(
+        "casual".parse::<BotSpec>().unwrap().eval,
+        senet_bots::EvalKind::Hand
+    );
     for bad in [
         "",
         "minimax",

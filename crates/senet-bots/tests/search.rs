@@ -106,3 +106,54 @@ fn pruned_search_equals_plain_expectimax_on_every_rule_set() {
         }
     }
 }
+
+/// In the two-dice rule sets the search skips a position reached twice within a turn at
+/// depth 0 (die a then die b, and b then a): the values and the chosen move are exactly those
+/// without the skipping, in both root modes, and those of plain expectimax.
+#[test]
+fn turn_dedup_changes_no_value_in_two_dice_rule_sets() {
+    use senet_bots::{dispatch, EvalKind};
+    use senet_rules::with_game;
+    for r in [RuleSet::Parker, RuleSet::Pyramid] {
+        let start = AnyGame::new(r, &[] as &[&str]).unwrap();
+        let positions: Vec<AnyGame> = with_game!(&start, g => corpus(g, 11, 16, false).into_iter().map(AnyGame::from).collect());
+        let (mut with, mut without) = (0, 0);
+        for g in &positions {
+            for depth in 0..=2 {
+                for exact_root in [true, false] {
+                    let opt = SearchOptions {
+                        exact_root,
+                        ..SearchOptions::new(depth)
+                    };
+                    let off = SearchOptions {
+                        dedup: false,
+                        ..opt
+                    };
+                    let (a, b) = dispatch!(g, EvalKind::Tuned, gg, e => {
+                        (Searcher::new(10).search(gg, e, &opt), Searcher::new(10).search(gg, e, &off))
+                    });
+                    assert_eq!(a.best, b.best, "{r} depth {depth} {g}");
+                    for (x, y) in a.values.iter().zip(&b.values) {
+                        assert_eq!(x.0, y.0);
+                        assert_eq!(x.1.to_bits(), y.1.to_bits(), "{r} depth {depth} {g}");
+                    }
+                    with += a.nodes;
+                    without += b.nodes;
+                }
+            }
+            // And against plain expectimax where that is affordable.
+            let (a, b) = dispatch!(g, EvalKind::Tuned, gg, e => {
+                (Searcher::new(10).search(gg, e, &SearchOptions::new(1)),
+                 Searcher::new(0).search(gg, e, &SearchOptions::plain(1)))
+            });
+            for (x, y) in a.values.iter().zip(&b.values) {
+                assert!((x.1 - y.1).abs() < 1e-9, "{r} {g}: {x:?} {y:?}");
+            }
+        }
+        assert!(
+            with < without,
+            "{r}: {with} nodes with dedup, {without} without"
+        );
+        eprintln!("{r}: {with} nodes with dedup, {without} without");
+    }
+}
