@@ -161,7 +161,10 @@ fn ladder_writes_the_document_with_the_bars_and_the_command_that_made_it() {
         out_s,
     ]);
     assert_eq!(code, 0, "{err}");
-    assert!(stdout.contains("| expectimax:3 | expectimax:2 | 3 |"), "{stdout}");
+    assert!(
+        stdout.contains("| expectimax:3 | expectimax:2 | 3 |"),
+        "{stdout}"
+    );
     let doc = std::fs::read_to_string(&out).unwrap();
     assert!(doc.starts_with("# Bots"), "{doc}");
     assert!(doc.contains("senet ladder --rules kendall5 --pairs 3 --extra-pairs 2 --seed 1"));
