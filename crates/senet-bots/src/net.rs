@@ -19,12 +19,11 @@
 //! first use.
 
 use crate::eval::{sigmoid, terminal_value, Evaluator};
-use crate::mcts::turn_value;
 use crate::track::{
     TrackEval, TrackGame, TrackSpec, F_BEHIND, F_BLOCKADE, F_EXPOSED_LATER, F_EXPOSED_NOW, F_OFF,
     F_PROTECTED, F_TEMPO,
 };
-use crate::train::TrainOptions;
+use crate::train::{play_decisions, TrainOptions};
 use arrayvec::ArrayVec;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -285,30 +284,7 @@ pub fn train_net<G: TrackGame>(start: &G, init: &NetEval, opt: &TrainOptions) ->
         trace.iter_mut().for_each(|t| *t = 0.0);
         let mut prev: Option<f32> = None;
         loop {
-            while let Status::Move(p) = g.status() {
-                ms.clear();
-                g.legal_moves(&mut ms);
-                let m = if ms.len() == 1 {
-                    ms[0]
-                } else if rng.random::<f64>() < opt.epsilon {
-                    ms[rng.random_range(0..ms.len())]
-                } else {
-                    let mut best = ms[0];
-                    let mut bv = f64::NEG_INFINITY;
-                    for &m in &ms {
-                        let mut c = g;
-                        c.play_unchecked(m);
-                        let v = turn_value(&c, &net);
-                        let v = if p == Player::First { v } else { 1.0 - v };
-                        if v > bv {
-                            bv = v;
-                            best = m;
-                        }
-                    }
-                    best
-                };
-                g.play_unchecked(m);
-            }
+            play_decisions(&mut g, &net, opt.epsilon, &mut rng, &mut ms);
             // A throw position or the end: a TD step, values from the first player's side.
             let (y, x, mover) = match g.status() {
                 Status::Over(o) => (terminal_value(&o) as f32, None, Player::First),

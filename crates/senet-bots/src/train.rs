@@ -12,7 +12,7 @@ use crate::mcts::turn_value;
 use crate::track::{TrackEval, TrackGame, FEATURES, NF};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-use senet_rules::{MoveList, Player, Status};
+use senet_rules::{Game, Move, MoveList, Player, Status};
 
 /// Options of a training run.
 #[derive(Copy, Clone, Debug)]
@@ -41,6 +41,47 @@ impl Default for TrainOptions {
     }
 }
 
+/// The move of `ms` (not empty) whose result `e` likes best for `p`, the first of equals.
+fn greedy_move<G: Game, E: Evaluator<G>>(g: &G, ms: &MoveList, e: &E, p: Player) -> Move {
+    let mut best = ms[0];
+    let mut bv = f64::NEG_INFINITY;
+    for &m in ms {
+        let mut c = *g;
+        c.play_unchecked(m);
+        let v = turn_value(&c, e);
+        let v = if p == Player::First { v } else { 1.0 - v };
+        if v > bv {
+            bv = v;
+            best = m;
+        }
+    }
+    best
+}
+
+/// Plays the decisions of a self-play game (whole turns, and openings that start with a
+/// decision) until the next throw or the end: greedily by `e`, with chance `epsilon` of a
+/// uniformly random move. The trainers of the linear weights and of the network share it.
+pub(crate) fn play_decisions<G: Game, E: Evaluator<G>>(
+    g: &mut G,
+    e: &E,
+    epsilon: f64,
+    rng: &mut Pcg64Mcg,
+    ms: &mut MoveList,
+) {
+    while let Status::Move(p) = g.status() {
+        ms.clear();
+        g.legal_moves(ms);
+        let m = if ms.len() == 1 {
+            ms[0]
+        } else if rng.random::<f64>() < epsilon {
+            ms[rng.random_range(0..ms.len())]
+        } else {
+            greedy_move(g, ms, e, p)
+        };
+        g.play_unchecked(m);
+    }
+}
+
 /// Trains weights for the track game `start` belongs to, starting from `init`.
 pub fn train_track<G: TrackGame>(start: &G, init: &TrackEval, opt: &TrainOptions) -> TrackEval {
     let mut ev = init.clone();
@@ -54,30 +95,7 @@ pub fn train_track<G: TrackGame>(start: &G, init: &TrackEval, opt: &TrainOptions
         loop {
             // Play the decisions (whole turns, and openings that start with a decision),
             // greedily with a little exploration, until the next throw or the end.
-            while let Status::Move(p) = g.status() {
-                ms.clear();
-                g.legal_moves(&mut ms);
-                let m = if ms.len() == 1 {
-                    ms[0]
-                } else if rng.random::<f64>() < opt.epsilon {
-                    ms[rng.random_range(0..ms.len())]
-                } else {
-                    let mut best = ms[0];
-                    let mut bv = f64::NEG_INFINITY;
-                    for &m in &ms {
-                        let mut c = g;
-                        c.play_unchecked(m);
-                        let v = turn_value(&c, &ev);
-                        let v = if p == Player::First { v } else { 1.0 - v };
-                        if v > bv {
-                            bv = v;
-                            best = m;
-                        }
-                    }
-                    best
-                };
-                g.play_unchecked(m);
-            }
+            play_decisions(&mut g, &ev, opt.epsilon, &mut rng, &mut ms);
             // A throw position or the end: a TD step.
             let (v, x) = match g.status() {
                 Status::Over(o) => (terminal_value(&o), None),
@@ -142,19 +160,7 @@ pub fn check<G: TrackGame, E: Evaluator<G>>(start: &G, e: &E, games: u32, seed: 
                 Status::Move(p) => {
                     ms.clear();
                     g.legal_moves(&mut ms);
-                    let mut best = ms[0];
-                    let mut bv = f64::NEG_INFINITY;
-                    for &m in &ms {
-                        let mut c = g;
-                        c.play_unchecked(m);
-                        let v = turn_value(&c, e);
-                        let v = if p == Player::First { v } else { 1.0 - v };
-                        if v > bv {
-                            bv = v;
-                            best = m;
-                        }
-                    }
-                    g.play_unchecked(best);
+                    g.play_unchecked(greedy_move(&g, &ms, e, p));
                 }
             }
         };
