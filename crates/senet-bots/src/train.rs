@@ -276,7 +276,8 @@ pub fn train_net_rules(
         } else {
             check(g, lin, 2000, 99)
         };
-        (net.clone(), before, check(g, &net, 2000, 99))
+        let after = check(g, &net, 2000, 99);
+        (net, before, after)
     }
     let start = AnyGame::new(rules, &[] as &[&str]).map_err(|e| e.to_string())?;
     let (net, before, after) = match start {
