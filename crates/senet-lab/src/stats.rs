@@ -52,6 +52,10 @@ pub fn measure(record: &Record) -> Result<GameStats, Error> {
                 throws.push(t);
             }
             Event::Move { mv } => {
+                let after_move = i > 0 && matches!(record.events[i - 1], Event::Move { .. });
+                if senet_rules::is_legacy_pass(&g, mv, after_move) {
+                    continue; // C7: a lost die's pass in a record written before the ruling
+                }
                 let m = g
                     .parse_move(mv)
                     .map_err(|err| Error::Record(format!("event {}: {err}", i + 1)))?;

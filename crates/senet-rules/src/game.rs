@@ -414,6 +414,12 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static {
         }
     }
 
+    /// What the player to move holds, in words for messages, e.g. `the throw 4`; `None` while
+    /// no throw is in hand.
+    fn hand_text(&self) -> Option<String> {
+        self.in_hand().map(|t| format!("the throw {t}"))
+    }
+
     /// For rule sets with two dice: the die or total a move uses, e.g. `"3"` or `"total"`.
     fn die_used(&self, m: Move) -> Option<String> {
         let _ = m;
@@ -473,6 +479,16 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static {
     /// Checks the rule set's structural invariants (no two pieces on one square where the rule
     /// set forbids it, no piece where none may stand, ...), naming the first one broken.
     fn check_invariants(&self) -> Result<(), String>;
+}
+
+/// How a rule set names one side, and the colour its pieces are drawn in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Side {
+    /// The side's name as the sheet gives it, e.g. `black` (pyramid) or `Arms` (senat).
+    pub name: &'static str,
+    /// The colour of its pieces as a word: `light`, `dark`, `black`, `white`, `red` or
+    /// `yellow`.
+    pub colour: &'static str,
 }
 
 /// Where one player's pieces are.

@@ -11,6 +11,18 @@ use crate::options::{cap_option, OptionKind, OptionSpec, OptionValue, Options};
 use crate::track::{self, bit, Fields};
 use crate::{Error, RuleSet};
 
+/// The sides (C2). The sheet names no colours, so senet calls them light and dark.
+pub const SIDES: [crate::game::Side; 2] = [
+    crate::game::Side {
+        name: "light",
+        colour: "light",
+    },
+    crate::game::Side {
+        name: "dark",
+        colour: "dark",
+    },
+];
+
 /// H2, H12: the throws of `sticks` sticks (C3). k marked sides (1 to `sticks`) move k with
 /// weight C(sticks, k); no marked side moves `sticks + 1` with weight C(sticks, 0). The
 /// weights add up to 2^sticks. `N` must be `sticks + 1` (checked at compile time).

@@ -11,6 +11,18 @@ use crate::options::{cap_option, OptionSpec, OptionValue, Options};
 use crate::track::{self, bit, Fields};
 use crate::{Error, RuleSet};
 
+/// The sides (C2). The sheet names no colours, so senet calls them light and dark.
+pub const SIDES: [crate::game::Side; 2] = [
+    crate::game::Side {
+        name: "light",
+        colour: "light",
+    },
+    crate::game::Side {
+        name: "dark",
+        colour: "dark",
+    },
+];
+
 /// K2: four sticks; 1-4 marked sides move 1-4, none marked moves 6 (C3 weights).
 const THROWS: [(Throw, u32); 5] = [
     (Throw::single(1), binomial(4, 1)),

@@ -11,6 +11,18 @@ use crate::options::{cap_option, OptionSpec, Options};
 use crate::track::{self, bit, Fields};
 use crate::{Error, RuleSet};
 
+/// The sides (R1). The rules name no colours, so senet calls them light and dark.
+pub const SIDES: [crate::game::Side; 2] = [
+    crate::game::Side {
+        name: "light",
+        colour: "light",
+    },
+    crate::game::Side {
+        name: "dark",
+        colour: "dark",
+    },
+];
+
 /// R2: four sticks, marked sides counted, none marked counts 5; weights 4:6:4:1:1.
 const THROWS: [(Throw, u32); 5] = [
     (Throw::single(1), binomial(4, 1)),

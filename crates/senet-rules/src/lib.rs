@@ -31,7 +31,7 @@ pub mod track;
 
 pub use game::{
     random_playout, BoardView, CellView, Census, Dist, Effects, Game, Move, MoveList, Outcome,
-    PieceView, Player, Status, Throw, OFF,
+    PieceView, Player, Side, Status, Throw, OFF,
 };
 pub use houses::Houses;
 pub use kendall::Kendall;
@@ -39,7 +39,7 @@ pub use kendall5::Kendall5;
 pub use options::{OptionKind, OptionSpec, OptionValue, Options};
 pub use parker::Parker;
 pub use pyramid::Pyramid;
-pub use record::{Event, Record, Replay};
+pub use record::{is_legacy_pass, Event, Record, Replay};
 pub use senat::Senat;
 
 use std::fmt;
@@ -119,6 +119,11 @@ macro_rules! rule_sets {
             /// Where the rules come from.
             pub fn source(self) -> &'static str {
                 match self { $(RuleSet::$variant => $source,)* }
+            }
+
+            /// The two sides as the sheet names them, first player then second.
+            pub fn sides(self) -> [Side; 2] {
+                match self { $(RuleSet::$variant => $module::SIDES,)* }
             }
 
             /// The options of this rule set.
@@ -249,6 +254,9 @@ impl Game for AnyGame {
     }
     fn in_hand(&self) -> Option<Throw> {
         forward!(self, g => g.in_hand())
+    }
+    fn hand_text(&self) -> Option<String> {
+        forward!(self, g => g.hand_text())
     }
     fn set_throw_unchecked(&mut self, t: Throw) {
         forward!(self, g => g.set_throw_unchecked(t))

@@ -23,6 +23,19 @@ use crate::options::{cap_option, OptionKind, OptionSpec, OptionValue, Options};
 use crate::track::{self, Fields};
 use crate::{Error, RuleSet};
 
+/// The sides: the sheet's red and yellow pegs (its path picture names red first); player 1
+/// is red. Who starts is decided by the dice-off (P3), not by the colour.
+pub const SIDES: [crate::game::Side; 2] = [
+    crate::game::Side {
+        name: "red",
+        colour: "red",
+    },
+    crate::game::Side {
+        name: "yellow",
+        colour: "yellow",
+    },
+];
+
 /// Path index meaning "no such peg" (a captured Pharaoh).
 const NONE: u8 = 0xFF;
 /// Every path index 0-19 (P1).
@@ -774,8 +787,9 @@ impl Game for Parker {
         } else {
             // P5: if some play uses both dice, the turn must use both. The total uses both; a
             // single die may be played first only if the other die can still be played
-            // after it. A move that captures the last opposing peg wins at once, so it is
-            // always allowed (gap, our reading).
+            // after it. C8: a move that captures the last opposing peg ends the game, and so
+            // counts as playing the whole throw: it is always legal, and where one exists a
+            // one-die play that does not end the game is not.
             let opp = self.pegs[1 - me];
             let last_opp = if opp.count_ones() == 1 {
                 mirror(opp)
@@ -785,9 +799,10 @@ impl Game for Parker {
             let mut both = false;
             let mut first = |x: u8, mx: &Movers, y: u8, my: &Movers, moves: &mut MoveList| {
                 self.push_moves(me, mx, x, 0, moves, |s, t| {
-                    let keeps = my.survive(s, t, y) || k.after(s, t).can_play(y);
+                    let wins = last_opp & bit(t) != 0;
+                    let keeps = wins || my.survive(s, t, y) || k.after(s, t).can_play(y);
                     both |= keeps;
-                    keeps || last_opp & bit(t) != 0
+                    keeps
                 });
             };
             let ma = k.movers(a);
@@ -1184,6 +1199,20 @@ impl Parker {
         let [a, b] = self.dice;
         let other = if n == a { b } else { a };
         if what == "die" && b != 0 {
+            let mut legal = MoveList::new();
+            self.legal_moves(&mut legal);
+            let wins = legal.iter().find(|&&m| {
+                let mut g = *self;
+                g.play_unchecked(m);
+                matches!(g.status(), Status::Over(o) if o.winner == Some(self.turn))
+            });
+            if let Some(&w) = wins {
+                return format!(
+                    "playing the {n} alone does not end the game, but {} does, and a move that \
+                     ends the game counts as playing the whole throw (C8)",
+                    self.move_string(w)
+                );
+            }
             format!(
                 "playing the {n} first would leave the {other} unplayable, but both dice can be \
                  used this turn, so they must be (P5)"

@@ -19,6 +19,18 @@ use crate::options::{cap_option, OptionKind, OptionSpec, OptionValue, Options};
 use crate::track::{self, bit, Fields};
 use crate::{Error, RuleSet};
 
+/// The sides (S1): the first player is Arms, the second Sun (piecepack suits).
+pub const SIDES: [crate::game::Side; 2] = [
+    crate::game::Side {
+        name: "Arms",
+        colour: "light",
+    },
+    crate::game::Side {
+        name: "Sun",
+        colour: "dark",
+    },
+];
+
 /// S2: four coins; k suit sides up moves k (1-4), none up moves 6 (C3 weights 4:6:4:1:1).
 const COINS: [(Throw, u32); 5] = [
     (Throw::single(1), binomial(4, 1)),
@@ -461,6 +473,15 @@ impl Game for Senat {
             (0, _) => None,
             (t, 0) => Some(Throw::single(t)),
             (_, l) => Some(Throw::single(l)), // S10: the leftover steps are what is left to play.
+        }
+    }
+
+    fn hand_text(&self) -> Option<String> {
+        match (self.throw, self.left) {
+            (0, _) => None,
+            (t, 0) => Some(format!("the throw {t}")),
+            // S10: after a bear-off, the throw's leftover steps are still to be played.
+            (t, l) => Some(format!("the throw {t}, with {l} leftover steps to play")),
         }
     }
 

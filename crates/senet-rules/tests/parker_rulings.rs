@@ -328,9 +328,9 @@ fn p5_a_roll_with_no_playable_die_is_forfeited() {
 }
 
 #[test]
-fn p5_gap_a_capture_that_wins_may_strand_the_other_die() {
+fn c8_a_capture_that_wins_may_strand_the_other_die() {
     // As in the first P5 test, but O's last peg stands on b2: c2-b2 with the 1 strands the 2,
-    // yet it captures O's last peg and wins at once, so it is allowed (our reading).
+    // yet it captures O's last peg and wins at once, so it counts as the whole throw (C8).
     let mut g = pos("parker ........../xox......./.......... turn=1 throw=1-2 dec=10");
     assert_eq!(legal(&g), sorted(&["a2-a1", "c2-b2"]));
     let e = play(&mut g, "c2-b2");
@@ -338,6 +338,32 @@ fn p5_gap_a_capture_that_wins_may_strand_the_other_die() {
     let o = over(&g);
     assert_eq!(o.winner, Some(Player::First));
     assert_eq!(o.score, Some([20, 0]));
+}
+
+#[test]
+fn c8_only_the_winning_move_when_no_play_uses_both_dice() {
+    // O to play 1-4 with two men on h2 and d2 against X's last man on i2. No play uses both
+    // dice; h2-i2 (the 1) captures X's last peg and wins. d2-e2 uses one die and does not
+    // end the game, so it is not legal (C8).
+    let mut g = pos("parker ........../...o...ox./.......... turn=2 throw=- dec=54");
+    g.set_throw(Throw::dice(1, 4)).unwrap();
+    assert_eq!(legal(&g), sorted(&["h2-i2"]));
+    assert!(why(&g, "d2-e2").contains("C8"), "{}", why(&g, "d2-e2"));
+}
+
+#[test]
+fn c8_a_one_die_play_that_does_not_end_the_game_is_refused_beside_a_winning_move() {
+    // O to play 3-4: b2-e2 (the 3) lands beside X's last peg on e2 and wins. b2-f2 (the 4)
+    // uses one die and ends nothing; before C8 it was offered too, because no play uses both
+    // dice.
+    let mut g = pos("parker ........../.o..X..oo./.......... turn=2 throw=- dec=53");
+    g.set_throw(Throw::dice(3, 4)).unwrap();
+    let l = legal(&g);
+    assert!(l.contains(&"b2-e2".to_string()), "{l:?}");
+    assert!(!l.contains(&"b2-f2".to_string()), "{l:?}");
+    assert!(why(&g, "b2-f2").contains("C8"), "{}", why(&g, "b2-f2"));
+    play(&mut g, "b2-e2");
+    assert_eq!(over(&g).winner, Some(Player::Second));
 }
 
 // ---------------------------------------------------------------- P6: plain pegs
@@ -903,16 +929,14 @@ mod oracle {
             for m in moves(own, x, wait) {
                 singles.push(m);
                 if !moves(&after(own, m), y, wait).is_empty() || wins(m.1) {
-                    keeping.push((m, !moves(&after(own, m), y, wait).is_empty()));
+                    keeping.push(m);
                 }
             }
         }
-        let both = !total.is_empty() || keeping.iter().any(|&(_, k)| k);
+        // C8: a move that wins counts as playing the whole throw.
+        let both = !total.is_empty() || !keeping.is_empty();
         let chosen: Vec<(u8, u8)> = if both {
-            total
-                .into_iter()
-                .chain(keeping.into_iter().map(|(m, _)| m))
-                .collect()
+            total.into_iter().chain(keeping).collect()
         } else {
             singles
         };

@@ -259,18 +259,96 @@ fn y3_only_one_order_plays_both_with_two_pyramids() {
 
 #[test]
 fn y3_when_only_one_die_can_be_played_the_player_chooses_which() {
-    // 25-27 (2) or 25-28 (3): either leaves a pyramid that waits on a numbered square.
+    // 25-27 (2) or 25-28 (3): either leaves a pyramid that waits on a numbered square, so
+    // the other die is lost and the turn passes at once (C7).
     let g = at(&[(25, 'S'), (2, 's')], "turn=1 dice=2-3");
     assert_eq!(moves(&g), ["25-27", "25-28"]);
-    for (m, rest) in [("25-27", 3), ("25-28", 2)] {
+    for m in ["25-27", "25-28"] {
         let mut h = g;
-        assert!(play(&mut h, m).turn_continues);
-        assert_eq!(h.in_hand(), Some(Throw::single(rest)));
-        assert_eq!(moves(&h), ["pass"]);
-        let e = play(&mut h, "pass");
-        assert!(e.has(Effects::FORFEIT) && !e.turn_continues);
+        assert!(!play(&mut h, m).turn_continues);
         assert_eq!(h.status(), Status::Throw(Player::Second));
+        assert!(
+            h.position().ends_with("turn=2 dice=- dec=11"),
+            "{}",
+            h.position()
+        );
     }
+}
+
+#[test]
+fn c7_a_die_left_with_no_move_is_lost_without_a_decision() {
+    // Black on 9, 12 and 30, white on 15 and 16; black throws 1-3. The 1 must bear off the
+    // pyramid on 30 first (Y7). Then the 3 has no move: 9-12 lands on black's own pyramid,
+    // and 12-15 on a white pyramid made safe by its neighbour on 16 (Y4). The 3 is lost and
+    // the turn passes at once; before C7 the player had to play an explicit `pass` for it.
+    let mut g: AnyGame = "pyramid ........S..S..ss.............S off=-,- turn=1 dice=- dec=20"
+        .parse()
+        .unwrap();
+    g.set_throw(Throw::dice(1, 3)).unwrap();
+    assert_eq!(moves(&g), ["30-off"]);
+    let e = play(&mut g, "30-off");
+    assert!(!e.turn_continues && !e.has(Effects::FORFEIT));
+    assert_eq!(g.status(), Status::Throw(Player::Second));
+    assert!(
+        g.position().ends_with("turn=2 dice=- dec=21"),
+        "{}",
+        g.position()
+    );
+    // A throw with no playable die at all is still a forfeit decision (C4).
+    let mut f = at(&[(29, 'S'), (2, 's')], "turn=1 dice=3-4");
+    assert!(play(&mut f, "pass").has(Effects::FORFEIT));
+}
+
+#[test]
+fn c7_records_with_the_old_pass_for_a_lost_die_still_replay() {
+    // A game whose first turn loses a die, finished with fixed throws; then the same record
+    // as it was written before C7: an explicit `pass` after 25-27, counted as a decision.
+    let start = at(&[(25, 'S'), (30, 'S'), (2, 's')], "turn=1 dice=2-3");
+    let mut g = start;
+    let mut rec = senet_rules::Record::new(&start, None);
+    play(&mut g, "25-27");
+    rec.push_move("25-27".into());
+    assert_eq!(
+        g.status(),
+        Status::Throw(Player::Second),
+        "C7: the 3 is lost"
+    );
+    let mut steps = 0;
+    while !matches!(g.status(), Status::Over(_)) {
+        steps += 1;
+        assert!(steps < 100, "the game should end: {}", g.position());
+        if let Status::Throw(_) = g.status() {
+            g.set_throw(Throw::dice(1, 4)).unwrap();
+            rec.push_throw(Throw::dice(1, 4));
+        } else {
+            let m = moves(&g)[0].clone();
+            play(&mut g, &m);
+            rec.push_move(m);
+        }
+    }
+    rec.finish(&g);
+    assert_eq!(rec.replay().unwrap().end, g, "today's record replays");
+
+    let mut old = rec.clone();
+    old.events
+        .insert(1, senet_rules::Event::Move { mv: "pass".into() });
+    let r = old.result.as_mut().unwrap();
+    let dec = g.decisions();
+    r.position = r
+        .position
+        .replace(&format!("dec={dec}"), &format!("dec={}", dec + 1));
+    assert_ne!(r.position, rec.result.as_ref().unwrap().position);
+    let replay = old.replay().expect("a record with the old pass replays");
+    assert_eq!(replay.end, g);
+    assert_eq!(replay.moves, rec.replay().unwrap().moves);
+
+    // A `pass` anywhere else is still checked: after a throw with a playable die it is
+    // illegal.
+    let mut bad = rec.clone();
+    bad.result = None;
+    bad.events
+        .insert(2, senet_rules::Event::Move { mv: "pass".into() });
+    assert!(bad.replay().is_err());
 }
 
 #[test]

@@ -1,8 +1,9 @@
 //! Move-count regression files: for positions from seeded random games (every rule set, its
 //! defaults and each flag option switched on), the number of legal moves for every possible
 //! throw. `tests/regression/<id>.txt` holds one position a line, then `THROW:COUNT` pairs.
-//! Regenerate after an intended rules change with `SENET_BLESS=1 cargo test --test regression`
-//! and review the diff.
+//! After an intended rules change, `SENET_BLESS=1 cargo test --test regression` rewrites the
+//! counts of the same positions, so the diff shows exactly what the change did; review it.
+//! `SENET_BLESS=new` draws a new set of positions instead.
 
 use senet_rules::conformance::corpus;
 use senet_rules::{with_game, AnyGame, Game, MoveList, OptionKind, RuleSet};
@@ -42,12 +43,26 @@ fn generate(rules: RuleSet) -> String {
 #[test]
 fn move_counts_match_the_regression_files() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/regression");
-    let bless = std::env::var_os("SENET_BLESS").is_some();
+    let bless = std::env::var("SENET_BLESS").ok();
     for &rules in RuleSet::ALL {
         let path = dir.join(format!("{}.txt", rules.id()));
-        if bless {
-            std::fs::write(&path, generate(rules)).unwrap();
-            continue;
+        match bless.as_deref() {
+            Some("new") => {
+                std::fs::write(&path, generate(rules)).unwrap();
+                continue;
+            }
+            Some(_) => {
+                let old = std::fs::read_to_string(&path).unwrap_or_default();
+                let mut out = String::new();
+                for line in old.lines() {
+                    let pos = line.split_once('\t').map_or(line, |(p, _)| p);
+                    let g: AnyGame = pos.parse().unwrap();
+                    writeln!(out, "{pos}\t{}", counts(&g)).unwrap();
+                }
+                std::fs::write(&path, out).unwrap();
+                continue;
+            }
+            None => {}
         }
         let text = std::fs::read_to_string(&path)
             .unwrap_or_else(|e| panic!("{}: {e} (generate it with SENET_BLESS=1)", path.display()));

@@ -158,6 +158,19 @@ fn apply(g: &mut AnyGame, e: &StoredEvent, seq: u32) -> Result<EventOut, String>
                 turn_continues: false,
             })
         }
+        StoredEvent::Move(m) if senet_rules::is_legacy_pass(g, m, true) => {
+            // C7: a pyramid game stored before the ruling holds a `pass` for a lost die; the
+            // turn has already passed, so it changes nothing. Stored events were checked
+            // when written, so a `pass` while a throw is pending can be nothing else.
+            Ok(EventOut {
+                seq,
+                player,
+                throw: None,
+                mv: Some("pass".into()),
+                kinds: vec![],
+                turn_continues: false,
+            })
+        }
         StoredEvent::Move(m) => {
             let mv = g.parse_move(m).map_err(|e| e.to_string())?;
             let text = g.move_string(mv);
@@ -249,6 +262,16 @@ fn dist_json(g: &AnyGame) -> Value {
     )
 }
 
+/// The two sides as the rule set names them (from senet-rules), first player then second.
+fn sides_json(r: RuleSet) -> Value {
+    Value::Array(
+        r.sides()
+            .iter()
+            .map(|s| json!({ "name": s.name, "colour": s.colour }))
+            .collect(),
+    )
+}
+
 /// Every rule set with its options, throws, board path and special squares, and the bot
 /// levels: what the lobby and the rules summary show.
 pub fn catalogue() -> Value {
@@ -278,6 +301,7 @@ pub fn catalogue() -> Value {
             let pieces = g.census().map(|c| c.total());
             Some(json!({
                 "id": r.id(), "name": r.name(), "source": r.source(), "options": options,
+                "sides": sides_json(r),
                 "throws": dist_json(&g), "path": view.path, "specials": specials,
                 "pieces": pieces,
             }))
@@ -411,6 +435,7 @@ impl Live {
             "id": self.meta.id,
             "rules": rules.id(),
             "rules_name": rules.name(),
+            "sides": sides_json(rules),
             "options": self.meta.options,
             "mode": self.meta.mode,
             "seats": seats,
@@ -923,4 +948,28 @@ fn presence(l: &Live) -> Value {
         "type": "presence",
         "watchers": { "seats": [l.watchers[0] > 0, l.watchers[1] > 0], "spectators": l.watchers[2] },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn c7_a_stored_pyramid_game_with_the_old_pass_for_a_lost_die_still_loads() {
+        // Black plays 30-off with the 1 of 1-3; the 3 has no move and is lost (C7). A game
+        // stored before C7 holds an explicit `pass` next: it loads, and changes nothing.
+        let mut g: AnyGame = "pyramid ........S..S..ss.............S off=-,- turn=1 dice=- dec=20"
+            .parse()
+            .unwrap();
+        apply(&mut g, &StoredEvent::Throw("1-3".into()), 0).unwrap();
+        apply(&mut g, &StoredEvent::Move("30-off".into()), 1).unwrap();
+        let after = g;
+        let out = apply(&mut g, &StoredEvent::Move("pass".into()), 2).unwrap();
+        assert_eq!(g, after);
+        assert_eq!(out.mv.as_deref(), Some("pass"));
+        assert!(!out.turn_continues);
+        // The next player's throw follows as usual.
+        apply(&mut g, &StoredEvent::Throw("2-4".into()), 3).unwrap();
+        assert!(matches!(g.status(), Status::Move(Player::Second)));
+    }
 }

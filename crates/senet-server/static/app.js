@@ -144,6 +144,22 @@ function markText(special) {
   return short.length <= 8 ? short : '✱';
 }
 
+// The fill and the letter colour of each colour word that senet-rules gives a side.
+const SIDE_COLOURS = {
+  light: ['#fdfaf2', '#2b2118'], dark: ['#3a2a1e', '#f4ecd8'],
+  white: ['#fdfaf2', '#2b2118'], black: ['#1d1a17', '#f4ecd8'],
+  red: ['#b3362b', '#fdfaf2'], yellow: ['#e8c547', '#2b2118'],
+};
+
+// Colours the pieces drawn inside `elem` as the rule set's sides (see `sides` in the API).
+function paintSides(elem, sides) {
+  (sides || []).forEach((sd, i) => {
+    const [fill, ink] = SIDE_COLOURS[sd.colour] || SIDE_COLOURS[i ? 'dark' : 'light'];
+    elem.style.setProperty(`--p${i + 1}`, fill);
+    elem.style.setProperty(`--p${i + 1}-ink`, ink);
+  });
+}
+
 function pieceShape(p, cx, cy, r) {
   const g = s('g', { class: 'piece p' + p.player });
   g.append(s('circle', { cx, cy, r }));
@@ -267,7 +283,15 @@ async function lobby() {
   }
   rulesSel.addEventListener('change', showOptions);
   const levelSel = h('select', { id: 'level' }, cat.levels.map((l) => h('option', { value: l, selected: l === 'casual' }, l)));
-  const seatSel = h('select', { id: 'seat' }, h('option', { value: '1' }, 'first (light)'), h('option', { value: '2' }, 'second (dark)'));
+  const seatSel = h('select', { id: 'seat' });
+  function showSeats() {
+    const sides = current().sides;
+    const was = seatSel.value || '1';
+    seatSel.replaceChildren(...['first', 'second'].map((w, i) =>
+      h('option', { value: String(i + 1), selected: String(i + 1) === was }, `${w} (${sides[i].name})`)));
+  }
+  rulesSel.addEventListener('change', showSeats);
+  showSeats();
   const mode = (v, label, checked) => h('label', { class: 'mode' }, h('input', { type: 'radio', name: 'mode', value: v, checked }), ' ', label);
   const msg = h('p', { class: 'error', id: 'lobby-error', role: 'alert' });
   const create = h('button', { id: 'create', class: 'primary' }, 'Start game');
@@ -374,7 +398,7 @@ async function gamePage(id) {
   const myTurn = () => st().player != null && !!mine(st().player);
   const name = (p) => {
     const seat = G.state.seats[p - 1];
-    const colour = p === 1 ? 'light' : 'dark';
+    const colour = G.state.sides[p - 1].name;
     if (seat.kind === 'bot') return `the bot (${seat.bot}, ${colour})`;
     if (mine(p) && G.state.mode !== 'hotseat') return `you (${colour})`;
     return `player ${p} (${colour})`;
@@ -468,7 +492,7 @@ async function gamePage(id) {
     }
     const who = name(s0.player);
     const verb = s0.state === 'throw' ? 'throw' : `move with ${s0.throw}`;
-    const lead = who.startsWith('you') ? `Your turn: ${verb}` : `${who[0].toUpperCase()}${who.slice(1)} to ${verb}`;
+    const lead = who.startsWith('you') ? `Your turn (${G.state.sides[s0.player - 1].name}): ${verb}` : `${who[0].toUpperCase()}${who.slice(1)} to ${verb}`;
     return lead + (myTurn() || G.state.seats[s0.player - 1].kind === 'bot' ? '.' : ' — waiting.');
   }
 
@@ -560,6 +584,7 @@ async function gamePage(id) {
     return;
   }
   G.events = G.state.events;
+  paintSides(el.board, G.state.sides);
   if (!saved.get(id).seed_hash) saved.put(id, { seed_hash: G.state.seed_hash, rules: G.state.rules, mode: G.state.mode, created: saved.get(id).created || Date.now() });
   catalogue().then((c) => {
     const r = c.rules.find((x) => x.id === G.state.rules);
@@ -626,6 +651,7 @@ async function reviewPage(id) {
   const frames = new Map();
   let at = 0;
   const board = h('div', { class: 'board-wrap' });
+  paintSides(board, st.sides);
   const what = h('p', { id: 'review-event', class: 'status' });
   const slider = h('input', { type: 'range', min: 0, max: total, value: 0, id: 'review-slider' });
   const pos = h('code', { id: 'review-position', class: 'small' });

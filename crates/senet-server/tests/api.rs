@@ -161,6 +161,29 @@ async fn rules_lists_every_rule_set_with_options_throws_and_levels() {
 }
 
 #[tokio::test]
+async fn sides_are_named_as_each_rule_set_names_them() {
+    // Issue 16: the page called the first player "light"; pyramid's first player is black
+    // (Y2), senat's is Arms (S1). The names come from senet-rules.
+    let a = app();
+    let (_, v) = call(&a, "GET", "/api/rules", None, None).await;
+    let sides = |id: &str| {
+        let r = v["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap();
+        [r["sides"][0]["name"].clone(), r["sides"][1]["name"].clone()]
+    };
+    assert_eq!(sides("pyramid"), [json!("black"), json!("white")]);
+    assert_eq!(sides("senat"), [json!("Arms"), json!("Sun")]);
+    assert_eq!(sides("parker"), [json!("red"), json!("yellow")]);
+    let c = create(&a, json!({ "rules": "pyramid", "mode": "hotseat" })).await;
+    assert_eq!(c["state"]["sides"][0]["name"], "black");
+    assert_eq!(c["state"]["sides"][0]["colour"], "black");
+}
+
+#[tokio::test]
 async fn creating_games_in_each_mode_and_every_creation_error() {
     let a = app();
     // Hot-seat: both tokens to the creator; no invite.

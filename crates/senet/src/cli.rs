@@ -269,8 +269,8 @@ fn with_throw(position: &str, throw: Option<&str>) -> Result<AnyGame, Error> {
         }
         (Status::Move(_), Some(t)) => {
             return Err(Error::Throw(format!(
-                "the position already holds the throw {}; --throw {t} is not needed",
-                g.in_hand().map_or("-".into(), |t| t.to_string())
+                "the position already holds {}; --throw {t} is not needed",
+                g.hand_text().unwrap_or_else(|| "a throw".into())
             )))
         }
         (Status::Move(_), None) => {}

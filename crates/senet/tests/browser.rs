@@ -382,6 +382,23 @@ fn screenshots_of_every_rule_set() {
         s.wait_for("#board", 20);
         let (k, seq) = step(&s);
         assert_eq!(k, "throw", "{id}: {}", s.text("#status"));
+        // The sides are named as the rule set names them (issue 16: pyramid's first player is
+        // black, not "light"), and drawn in its colours.
+        let side = r["sides"][1]["name"].as_str().unwrap();
+        assert!(
+            s.text("#status").contains(&format!("Your turn ({side})")),
+            "{id}: {}",
+            s.text("#status")
+        );
+        if id == "pyramid" {
+            let fill =
+                s.js("return getComputedStyle(document.querySelector('.piece.p1 circle')).fill");
+            assert_eq!(
+                fill,
+                json!("rgb(29, 26, 23)"),
+                "pyramid's first player is black"
+            );
+        }
         s.click_css("#throw");
         wait_change(&s, seq);
         s.wait_for(".move-btn", 10);

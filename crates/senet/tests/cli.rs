@@ -115,6 +115,15 @@ fn moves_needs_a_throw_exactly_when_none_is_pending() {
         "3",
     ]);
     assert!(e.contains("already holds the throw 3"), "{e}");
+    // senat after a bear-off: the throw is 4, and 2 of its steps are left (S10).
+    let senat = "senat ...................X....O..... off=4,4 turn=1 throw=4 left=2 dec=21";
+    let e = err(&["moves", senat, "--throw", "1"]);
+    assert!(
+        e.contains("already holds the throw 4, with 2 leftover steps to play"),
+        "{e}"
+    );
+    let e = err(&["bot", senat, "--bot", "random", "--throw", "1"]);
+    assert!(e.contains("the throw 4, with 2 leftover steps"), "{e}");
     let e = err(&["moves", K5, "--throw", "6"]);
     assert!(e.contains("not a possible throw"), "{e}");
     let e = err(&["moves", K5, "--throw", "x"]);
