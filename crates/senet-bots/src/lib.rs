@@ -37,6 +37,7 @@ pub mod net;
 pub mod parker;
 pub mod pyramid;
 pub mod search;
+pub mod speed;
 pub mod track;
 pub mod train;
 pub mod weights;
@@ -215,19 +216,43 @@ impl Level {
     ///   captures when it can but has no sense of the board (beats `random` only narrowly);
     /// - `casual`: `greedy`, one decision ahead with the hand-set terms of the rule set's
     ///   evaluator (beats `random` by far);
-    /// - `strong`: `expectimax:2` with the trained evaluator, a clear step above `greedy`,
-    ///   in well under a millisecond on the stick games;
-    /// - `expert`: `expectimax:3`, the strongest bot measured that stays near half a
-    ///   millisecond per move (`mcts:1000` is no stronger and slower).
+    /// - `strong`: `expectimax:2` with the trained evaluator within the level's node budget
+    ///   ([`Level::budget`]), a clear step above `greedy`;
+    /// - `expert`: up to [`EXPERT_DEPTH`] throws deep within its budget (`mcts:1000` is no
+    ///   stronger and slower).
     pub fn spec(self) -> (BotKind, EvalKind) {
         match self {
             Level::Beginner => (BotKind::Greedy, EvalKind::Census),
             Level::Casual => (BotKind::Greedy, EvalKind::Hand),
             Level::Strong => (BotKind::Expectimax(2), EvalKind::Tuned),
-            Level::Expert => (BotKind::Expectimax(3), EvalKind::Tuned),
+            Level::Expert => (BotKind::Expectimax(EXPERT_DEPTH), EvalKind::Tuned),
+        }
+    }
+
+    /// The level's search budget in nodes on a rule set (`None`: a greedy level, whose one
+    /// turn is bounded by the rules). The search levels deepen iteratively up to their depth
+    /// within it, so every move is answered in bounded time; the budgets were set from the
+    /// measured cost of a node on each rule set so that on one core of the 2-core
+    /// development machine `strong` stays under 20 ms and `expert` under 250 ms at the 99th
+    /// percentile (`senet botspeed`, figures in `docs/bots.md`).
+    pub fn budget(self, rules: senet_rules::RuleSet) -> Option<u64> {
+        use senet_rules::RuleSet as R;
+        let (strong, expert) = match rules {
+            R::Kendall | R::Kendall5 | R::Houses => (20_000, 400_000),
+            R::Senat => (20_000, 300_000),
+            R::Pyramid => (20_000, 300_000),
+            R::Parker => (10_000, 150_000),
+        };
+        match self {
+            Level::Beginner | Level::Casual => None,
+            Level::Strong => Some(strong),
+            Level::Expert => Some(expert),
         }
     }
 }
+
+/// The deepest iteration of the `expert` level (its budget stops it sooner on most moves).
+pub const EXPERT_DEPTH: u32 = 5;
 
 /// The algorithm of a bot.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -251,12 +276,19 @@ pub struct BotSpec {
     pub eval: EvalKind,
     /// The level the spec was named by, if any.
     pub level: Option<Level>,
+    /// A budget in nodes for the search bots (`expectimax:D:NODES`): iterative deepening up
+    /// to depth D within NODES nodes ([`SearchOptions::budget`]). `None` for a level means
+    /// the level's own budget for the rule set ([`Level::budget`]); for `expectimax:D`, a
+    /// fixed depth whatever it costs.
+    pub budget: Option<u64>,
 }
 
 /// The deepest expectimax accepted by name (deeper searches take minutes per move).
 pub const MAX_DEPTH: u32 = 6;
 /// The largest MCTS budget accepted by name.
 pub const MAX_ITERATIONS: u32 = 10_000_000;
+/// The largest search budget accepted by name, in nodes.
+pub const MAX_BUDGET: u64 = 10_000_000_000;
 
 impl FromStr for BotSpec {
     type Err = String;
@@ -264,7 +296,8 @@ impl FromStr for BotSpec {
     /// Parses `random`, `greedy`, `expectimax:N`, `mcts:N`, `beginner`, `casual`, `strong`,
     /// `expert`, optionally followed by `@census` or `@hand`.
     fn from_str(s: &str) -> Result<BotSpec, String> {
-        let help = "bots are random, greedy, expectimax:N (N = 0-6 throws deep), mcts:N \
+        let help = "bots are random, greedy, expectimax:N (N = 0-6 throws deep), \
+                    expectimax:N:NODES (at most N throws deep within NODES nodes), mcts:N \
                     (N iterations), or the levels beginner, casual, strong, expert; add \
                     @census or @hand to use another evaluator";
         let (name, eval) = match s.trim().split_once('@') {
@@ -286,13 +319,30 @@ impl FromStr for BotSpec {
                 .ok_or_else(|| format!("bot {s:?}: {what} must be a number 0-{max}; {help}"))
         };
         let level = Level::ALL.iter().copied().find(|l| l.id() == name);
+        let mut budget = None;
         let kind = match (name.split_once(':'), level) {
             (_, Some(l)) => l.spec().0,
             (None, _) if name == "random" => BotKind::Random,
             (None, _) if name == "greedy" => BotKind::Greedy,
             (None, _) if name == "expectimax" => BotKind::Expectimax(2),
             (None, _) if name == "mcts" => BotKind::Mcts(1000),
-            (Some(("expectimax", n)), _) => BotKind::Expectimax(number(n, MAX_DEPTH, "the depth")?),
+            (Some(("expectimax", n)), _) => match n.split_once(':') {
+                None => BotKind::Expectimax(number(n, MAX_DEPTH, "the depth")?),
+                Some((d, nodes)) => {
+                    budget = Some(
+                        nodes
+                            .parse::<u64>()
+                            .ok()
+                            .filter(|&n| (1..=MAX_BUDGET).contains(&n))
+                            .ok_or_else(|| {
+                                format!(
+                                    "bot {s:?}: the budget must be a number of nodes 1-{MAX_BUDGET}; {help}"
+                                )
+                            })?,
+                    );
+                    BotKind::Expectimax(number(d, MAX_DEPTH, "the depth")?)
+                }
+            },
             (Some(("mcts", n)), _) => {
                 BotKind::Mcts(number(n, MAX_ITERATIONS, "the iterations")?.max(1))
             }
@@ -300,7 +350,12 @@ impl FromStr for BotSpec {
         };
         // A level brings its evaluator; a suffix overrides it.
         let eval = eval.unwrap_or(BotSpec::default_eval(kind, level));
-        Ok(BotSpec { kind, eval, level })
+        Ok(BotSpec {
+            kind,
+            eval,
+            level,
+            budget,
+        })
     }
 }
 
@@ -311,7 +366,10 @@ impl fmt::Display for BotSpec {
             None => match self.kind {
                 BotKind::Random => f.write_str("random")?,
                 BotKind::Greedy => f.write_str("greedy")?,
-                BotKind::Expectimax(n) => write!(f, "expectimax:{n}")?,
+                BotKind::Expectimax(n) => match self.budget {
+                    None => write!(f, "expectimax:{n}")?,
+                    Some(b) => write!(f, "expectimax:{n}:{b}")?,
+                },
                 BotKind::Mcts(n) => write!(f, "mcts:{n}")?,
             },
         }
@@ -418,6 +476,10 @@ impl Engine {
                 };
                 let mut opt = BotSpec::search_options(depth);
                 opt.exact_root = exact;
+                opt.budget = self
+                    .spec
+                    .budget
+                    .or_else(|| self.spec.level.and_then(|l| l.budget(g.rules())));
                 let r = self.searcher::<G>(opt.tt_bits).search(g, e, &opt);
                 Choice {
                     best: r.values[r.best].0,

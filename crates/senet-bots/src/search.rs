@@ -46,6 +46,11 @@ pub struct SearchOptions {
     /// Search a position reached twice within one turn at depth 0 (die a then die b, and b
     /// then a) only once. Values are unchanged.
     pub dedup: bool,
+    /// A budget in nodes. `None`: search `depth` throws deep whatever it costs. `Some(n)`:
+    /// iterative deepening, depth 0, 1, ... up to `depth`, stopping when the next iteration
+    /// would pass `n` nodes in all; the answer is that of the deepest completed iteration
+    /// (depth 0 always completes: it is one turn's moves). Deterministic: nodes, not time.
+    pub budget: Option<u64>,
 }
 
 impl SearchOptions {
@@ -60,6 +65,7 @@ impl SearchOptions {
             tt_bits: 16,
             exact_root: true,
             dedup: true,
+            budget: None,
         }
     }
 
@@ -74,6 +80,7 @@ impl SearchOptions {
             tt_bits: 0,
             exact_root: true,
             dedup: false,
+            budget: None,
         }
     }
 }
@@ -277,8 +284,10 @@ pub struct RootResult {
     pub exact: bool,
     /// Index of the best move in `values` (the first searched of equals).
     pub best: usize,
-    /// Nodes visited.
+    /// Nodes visited (over every iteration, with a budget).
     pub nodes: u64,
+    /// The depth of the answer: `depth`, or with a budget the deepest completed iteration.
+    pub depth: u32,
 }
 
 /// An expectimax searcher over one rule-set type, owning its transposition cache.
@@ -304,14 +313,61 @@ impl<G: Game> Searcher<G> {
             self.table = Table::new(bits);
         }
         self.table.new_generation();
-        let mut s = Search {
-            e,
-            table: &mut self.table,
-            seen: &mut self.seen,
-            opt: *opt,
-            nodes: 1,
+        let Some(budget) = opt.budget else {
+            let mut s = Search {
+                e,
+                table: &mut self.table,
+                seen: &mut self.seen,
+                opt: *opt,
+                nodes: 1,
+                limit: u64::MAX,
+                aborted: false,
+            };
+            return s.root(g);
         };
-        s.root(g)
+        // Iterative deepening in one cache generation: an entry stored at some remaining
+        // depth holds the same value whichever iteration stored it, and its best move orders
+        // the next iteration. The aborted iteration's entries are never read again (the next
+        // search starts a new generation).
+        let mut best: Option<RootResult> = None;
+        let mut spent = 0;
+        let mut last: [u64; 2] = [0, 0]; // nodes of the two latest iterations
+        for depth in 0..=opt.depth {
+            // Skip an iteration that would not fit: each costs at least its predecessor times
+            // the latest growth (and at least twice), so starting it would only waste nodes.
+            if depth >= 2 && last[1] > 0 {
+                let growth = (last[1] as f64 / last[0].max(1) as f64).max(2.0);
+                if spent as f64 + last[1] as f64 * growth > budget as f64 {
+                    break;
+                }
+            }
+            let mut s = Search {
+                e,
+                table: &mut self.table,
+                seen: &mut self.seen,
+                opt: SearchOptions { depth, ..*opt },
+                nodes: 1,
+                limit: if depth == 0 {
+                    u64::MAX
+                } else {
+                    budget.saturating_sub(spent)
+                },
+                aborted: false,
+            };
+            let r = s.root(g);
+            spent += s.nodes;
+            last = [last[1], s.nodes];
+            if s.aborted {
+                break;
+            }
+            best = Some(r);
+            if spent >= budget {
+                break;
+            }
+        }
+        let mut r = best.expect("depth 0 always completes");
+        r.nodes = spent;
+        r
     }
 }
 
@@ -324,9 +380,23 @@ struct Search<'a, G: Game, E> {
     seen: &'a mut TurnSeen<G>,
     opt: SearchOptions,
     nodes: u64,
+    /// Nodes this iteration may visit; past it the search unwinds at once, and its result
+    /// is thrown away.
+    limit: u64,
+    aborted: bool,
 }
 
 impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
+    /// Counts a node; whether the budget is spent (then the caller returns at once).
+    #[inline]
+    fn spend(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes > self.limit {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
     fn root(&mut self, g: &G) -> RootResult {
         let mut ms = MoveList::new();
         g.legal_moves(&mut ms);
@@ -367,13 +437,16 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
             exact: self.opt.exact_root || ms.len() == 1,
             best: best.map_or(0, |b| b.0),
             nodes: self.nodes,
+            depth: self.opt.depth,
         }
     }
 
     /// The value of any node, fail-soft: a result `<= alpha` is an upper bound, `>= beta` a
     /// lower bound, anything between is exact.
     fn value(&mut self, g: &G, depth: u32, alpha: f64, beta: f64) -> f64 {
-        self.nodes += 1;
+        if self.spend() {
+            return 0.5;
+        }
         match g.status() {
             Status::Over(o) => terminal_value(&o),
             Status::Throw(_) if depth == 0 => self.e.eval(g),
@@ -406,7 +479,7 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
 
     #[inline]
     fn store(&mut self, g: &G, depth: u32, alpha: f64, beta: f64, v: f64, best: Move) {
-        if depth == 0 {
+        if depth == 0 || self.aborted {
             return;
         }
         let bound = if v <= alpha {
@@ -528,7 +601,9 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
             let (wa, wb) = if prune { (a, b) } else { (-1.0, 2.0) };
             let v = match stamp {
                 Some(t) if c.status() == Status::Move(p) => {
-                    self.nodes += 1;
+                    if self.spend() {
+                        return (0.5, best_move);
+                    }
                     self.decide_in(&c, p, depth, wa, wb, Some((m, t))).0
                 }
                 _ => self.value(&c, depth, wa, wb),
@@ -570,7 +645,9 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
     /// order), a bound on the outcome's value in the mover's favour. Returns the probe value
     /// and whether it is the outcome's exact value (a single legal move).
     fn probe(&mut self, c: &G, depth: u32, alpha: f64, beta: f64) -> (f64, bool) {
-        self.nodes += 1;
+        if self.spend() {
+            return (0.5, false);
+        }
         let maxer = match c.status() {
             Status::Move(p) => p == Player::First,
             Status::Over(o) => return (terminal_value(&o), true),

@@ -18,16 +18,11 @@ const BOTS: [&str; 7] = [
 ];
 const DEEP_BOTS: [&str; 3] = ["expectimax:2", "strong", "expert"];
 
-/// The bots to try on the `i`-th position `g`: the deep ones on every tenth, and `expert`
-/// (three throws deep) only where a throw has few outcomes (it takes a tenth of a second per
-/// move on the two-dice rule sets even when optimized).
-fn bots_for(i: usize, g: &AnyGame) -> impl Iterator<Item = &'static str> {
-    let dice = g.rules() == RuleSet::Pyramid || g.rules() == RuleSet::Parker;
-    BOTS.into_iter().chain(
-        DEEP_BOTS
-            .into_iter()
-            .filter(move |b| i.is_multiple_of(10) && !(dice && *b == "expert")),
-    )
+/// The bots to try on the `i`-th position: the deep ones on every tenth (the levels are
+/// bounded by their node budgets on every rule set).
+fn bots_for(i: usize, _g: &AnyGame) -> impl Iterator<Item = &'static str> {
+    BOTS.into_iter()
+        .chain(DEEP_BOTS.into_iter().filter(move |_| i.is_multiple_of(10)))
 }
 
 /// Positions awaiting a move from seeded random games of every rule set.
@@ -269,6 +264,8 @@ fn bot_names_parse_and_print() {
         "expectimax:2@linear",
         "greedy@tuned",
         "expectimax:1@hand",
+        "expectimax:4:20000",
+        "expectimax:2:1@census",
     ] {
         let s: BotSpec = name.parse().unwrap();
         assert_eq!(s.to_string(), name);
@@ -294,11 +291,54 @@ fn bot_names_parse_and_print() {
         "expectimax:99",
         "mcts:-1",
         "greedy@nn",
+        "expectimax:3:0",
+        "expectimax:3:x",
+        "expectimax:3:",
+        "expectimax:9:100",
     ] {
         let e = bad.parse::<BotSpec>().unwrap_err();
         assert!(
             e.contains("random, greedy") || e.contains("@census"),
             "{bad}: {e}"
         );
+    }
+}
+
+/// Issue 18: every level answers within its node budget on every rule set, the slowest
+/// positions included (the widest openings, and the pyramid position where `expert` once
+/// searched 110 million nodes), and stays deterministic.
+#[test]
+fn levels_keep_to_their_node_budgets_on_the_slowest_positions() {
+    use senet_bots::Level;
+    let mut slow: AnyGame = "pyramid LlLlMmMmMmSsSsSsSs.sS......... off=-,- turn=2 dice=- dec=1"
+        .parse()
+        .unwrap();
+    slow.set_throw(Throw::dice(1, 3)).unwrap();
+    for &r in RuleSet::ALL {
+        let start = AnyGame::new(r, &[] as &[&str]).unwrap();
+        let mut ps = senet_bots::speed::openings(&start);
+        ps.truncate(12);
+        if r == RuleSet::Pyramid {
+            ps.push(slow);
+        }
+        for l in [Level::Strong, Level::Expert] {
+            let budget = l.budget(r).expect("a search level has a budget");
+            let mut b = bot(l.id());
+            for g in &ps {
+                let c = b.choose(g, 1);
+                // Depth 0 (one turn) always completes; past the budget the aborted
+                // iteration unwinds at once.
+                assert!(
+                    c.nodes < budget + 5_000,
+                    "{r} {}: {} nodes",
+                    l.id(),
+                    c.nodes
+                );
+                assert_eq!(b.choose(g, 1), c, "deterministic");
+            }
+        }
+        for l in [Level::Beginner, Level::Casual] {
+            assert_eq!(l.budget(r), None);
+        }
     }
 }

@@ -157,3 +157,60 @@ fn turn_dedup_changes_no_value_in_two_dice_rule_sets() {
         eprintln!("{r}: {with} nodes with dedup, {without} without");
     }
 }
+
+/// Iterative deepening within a node budget (issue 18): a budget that fits gives exactly the
+/// fixed-depth search's values; a small one stops at the deepest iteration that completed;
+/// the nodes spent stay near the budget; the same budget always gives the same answer.
+#[test]
+fn a_node_budget_keeps_the_deepest_completed_iteration() {
+    let e = &weights::KENDALL5;
+    let mut s = Searcher::new(13);
+    let mut shallower = 0;
+    for g in corpus(&kendall5(), 11, 40, false) {
+        let fixed = s.search(&g, e, &SearchOptions::new(3));
+        let ample = s.search(
+            &g,
+            e,
+            &SearchOptions {
+                budget: Some(100_000_000),
+                ..SearchOptions::new(3)
+            },
+        );
+        assert_eq!(ample.depth, 3);
+        for (x, y) in ample.values.iter().zip(&fixed.values) {
+            assert_eq!(x.0, y.0);
+            assert!((x.1 - y.1).abs() < 1e-9, "{g:?} {x:?} {y:?}");
+        }
+        for budget in [1, 50, 500, 5_000] {
+            let opt = SearchOptions {
+                budget: Some(budget),
+                ..SearchOptions::new(4)
+            };
+            let r = s.search(&g, e, &opt);
+            // The answer is that of a whole search of the depth reached.
+            let whole = s.search(&g, e, &SearchOptions::new(r.depth));
+            assert!((r.values[r.best].1 - whole.values[whole.best].1).abs() < 1e-9);
+            assert_eq!(r.values[r.best].0, whole.values[whole.best].0);
+            // Depth 0 always completes; beyond it the budget is kept up to the unwinding
+            // of the aborted iteration.
+            let depth0 = s.search(&g, e, &SearchOptions::new(0)).nodes;
+            assert!(
+                r.nodes <= budget.max(depth0) + depth0 + 200,
+                "{budget}: {}",
+                r.nodes
+            );
+            let again = s.search(&g, e, &opt);
+            assert_eq!(
+                (again.best, again.nodes, again.depth),
+                (r.best, r.nodes, r.depth)
+            );
+            if r.depth < 3 {
+                shallower += 1;
+            }
+        }
+    }
+    assert!(
+        shallower > 40,
+        "the small budgets should stop early: {shallower}"
+    );
+}

@@ -91,6 +91,25 @@ pub enum BotCommand {
         #[arg(long = "pairs-for", value_name = "RULES=N")]
         pairs_for: Vec<String>,
     },
+    /// Time bots per move on one thread over many positions (seeded greedy and random
+    /// self-play, plus every opening): median, 99th percentile and slowest move.
+    Botspeed {
+        /// Rule sets (comma-separated IDs; default: all).
+        #[arg(long)]
+        rules: Option<String>,
+        /// Bots (comma-separated).
+        #[arg(long, default_value = "beginner,casual,strong,expert")]
+        bots: String,
+        /// Self-play positions per rule set (the openings are added).
+        #[arg(long, default_value_t = 10_000)]
+        positions: usize,
+        /// Seed of the self-play games.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Train a track evaluator by TD(λ) self-play; prints the weights as Rust source.
     Train {
         /// Rule set ID (kendall or kendall5).
@@ -254,6 +273,13 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
                 Ok(ladder::markdown(&cfg, &res))
             }
         }
+        BotCommand::Botspeed {
+            rules,
+            bots,
+            positions,
+            seed,
+            json,
+        } => botspeed(rules.as_deref(), &bots, positions, seed, json),
         BotCommand::Train {
             rules,
             games,
@@ -281,6 +307,64 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             }
         }
     }
+}
+
+fn botspeed(
+    rules: Option<&str>,
+    bots: &str,
+    n: usize,
+    seed: u64,
+    json: bool,
+) -> Result<String, Error> {
+    let rule_sets: Vec<RuleSet> = match rules {
+        None => RuleSet::ALL.to_vec(),
+        Some(list) => list
+            .split(',')
+            .map(|r| r.trim().parse())
+            .collect::<Result<_, _>>()?,
+    };
+    let specs: Vec<BotSpec> = bots
+        .split(',')
+        .map(|b| spec(b.trim()))
+        .collect::<Result<_, _>>()?;
+    let mut rows = Vec::new();
+    let mut text = format!(
+        "# Time per move of the bots\n\nWritten by `senet botspeed --positions {n} --seed {seed} \
+         --bots {bots}`. Thread CPU time per move in play mode, on one thread, over {n} seeded \
+         self-play positions per rule set (half `greedy` games, half random games) plus every \
+         opening position with every throw.\n\n| rule set | bot | positions | median ms | p99 ms | max ms | \
+         mean nodes | max nodes |\n|---|---|---|---|---|---|---|---|\n"
+    );
+    for r in rule_sets {
+        let start = AnyGame::new(r, &[] as &[&str])?;
+        let mut ps = senet_bots::speed::positions(&start, n, seed, 3);
+        ps.extend(senet_bots::speed::openings(&start));
+        for s in &specs {
+            let bar = progress_bar(0, &format!("{r} {s}"));
+            let mut b = s.build();
+            let sp = senet_bots::speed::measure(b.as_mut(), &ps);
+            bar.finish_and_clear();
+            text.push_str(&format!(
+                "| {r} | {} | {} | {:.3} | {:.2} | {:.1} | {:.0} | {} |\n",
+                sp.bot,
+                sp.positions,
+                sp.median_ms,
+                sp.p99_ms,
+                sp.max_ms,
+                sp.mean_nodes,
+                sp.max_nodes
+            ));
+            rows.push(json!({
+                "rules": r.id(), "bot": sp.bot, "positions": sp.positions,
+                "median_ms": sp.median_ms, "p99_ms": sp.p99_ms, "max_ms": sp.max_ms,
+                "slowest": sp.slowest, "mean_nodes": sp.mean_nodes, "max_nodes": sp.max_nodes,
+            }));
+        }
+    }
+    if json {
+        return Ok(serde_json::to_string_pretty(&rows).expect("json"));
+    }
+    Ok(text)
 }
 
 /// A progress bar on standard error when it is a terminal, hidden otherwise.
