@@ -163,3 +163,11 @@ def test_history_and_child():
     assert c.move_number() == 1 and c.get_game() == g
     assert "kendall5" in repr(c) and str(c) == c.position()
     assert "1-6" in [c.action_to_string(a) for a in c.legal_actions()]
+
+
+def test_observation_sizes_are_as_documented():
+    sizes = {r: senet.load_game(r).observation_tensor_size() for r in senet.registered_names()}
+    assert sizes == {"kendall": 75, "kendall5": 73, "pyramid": 194, "senat": 77, "houses": 76, "parker": 195}
+    # The shape does not depend on the options.
+    assert senet.load_game("houses", six_sticks=True).observation_tensor_size() == 76
+    assert senet.load_game("senat", score=True, die=True).observation_tensor_size() == 77
