@@ -14,6 +14,29 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo test"
 cargo test --workspace --locked
 
+# The Python package (python/): built with maturin into a virtual environment under target/
+# (a development build: quicker to compile, and the rules and bots crates are optimised in
+# the dev profile anyway), then its pytest suite, which also compares with the senet binary.
+echo "== Python package: build, install into target/pyenv, pytest"
+if ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; then
+    if [ "$(id -u)" -eq 0 ]; then
+        apt-get update
+        DEBIAN_FRONTEND=noninteractive apt-get install -y python3-venv
+    else
+        echo "the Python tests need python3 with venv; install it as root: apt-get install -y python3-venv" >&2
+        exit 1
+    fi
+fi
+PYENV="$PWD/target/pyenv"
+[ -x "$PYENV/bin/python" ] || python3 -m venv "$PYENV"
+"$PYENV/bin/pip" install --quiet "maturin>=1.16,<2" pytest numpy
+cargo build -p senet --locked
+PATH="$PYENV/bin:$PATH" VIRTUAL_ENV="$PYENV" MATURIN_PEP517_ARGS="--profile dev --locked" \
+    "$PYENV/bin/pip" install --quiet --no-build-isolation --no-deps --force-reinstall ./python
+# -p no:cacheprovider: leave no .pytest_cache in the tree. pytest exits 5 when it collects
+# no test, which fails this script like any failure.
+SENET_BIN="$PWD/target/debug/senet" "$PYENV/bin/pytest" -q -p no:cacheprovider python/tests
+
 # End-to-end tests of `senet serve` in real headless Chromium (driven through chromedriver,
 # against the debug build). They are ignored by a plain `cargo test`; here they always run.
 echo "== browser tests (headless Chromium)"
