@@ -424,6 +424,9 @@ pub struct SeriesMatchResult {
     pub points_per_game: [f64; 2],
     /// Mean points per series of A and of B.
     pub points_per_series: [f64; 2],
+    /// A's points minus B's per game, mean over pairs (each pair's two series pooled) with
+    /// its 95% interval.
+    pub points_diff: (f64, f64, f64),
 }
 
 /// Plays `cfg.pairs` duplicate pairs of series to `target` (A in seat 1, then B in seat 1,
@@ -464,6 +467,7 @@ pub fn run_series_match(
     let mut games = 0;
     let mut games_won = [0u32; 2];
     let mut pts = [0u64; 2];
+    let mut diffs = Vec::new();
     for pair in &pairs {
         for s in pair {
             match s.a_won {
@@ -481,7 +485,14 @@ pub fn run_series_match(
             pts[1] += s.points[1] as u64;
         }
         means.push((pair[0].a_score() + pair[1].a_score()) / 2.0);
+        let n = (pair[0].games.len() + pair[1].games.len()).max(1) as f64;
+        let d: f64 = pair
+            .iter()
+            .map(|s| s.points[0] as f64 - s.points[1] as f64)
+            .sum();
+        diffs.push(d / n);
     }
+    let (dm, dh) = mean_half(&diffs);
     let n = means.len() as f64;
     let mean = means.iter().sum::<f64>() / n;
     let var = if means.len() > 1 {
@@ -507,6 +518,21 @@ pub fn run_series_match(
             pts[1] as f64 / games.max(1) as f64,
         ],
         points_per_series: [pts[0] as f64 / series, pts[1] as f64 / series],
+        points_diff: (dm, dm - dh, dm + dh),
         pairs,
     })
+}
+
+/// The mean of some samples and the half-width of its 95% interval (normal approximation).
+fn mean_half(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    if xs.is_empty() {
+        return (0.0, 0.0);
+    }
+    let mean = xs.iter().sum::<f64>() / n;
+    if xs.len() < 2 {
+        return (mean, 0.0);
+    }
+    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
+    (mean, 1.96 * (var / n).sqrt())
 }

@@ -469,6 +469,7 @@ pub fn series_json(r: &SeriesMatchResult) -> Value {
         "b_games_won": r.games_won[1],
         "points_per_game": { "a": round(r.points_per_game[0], 4), "b": round(r.points_per_game[1], 4) },
         "points_per_series": { "a": round(r.points_per_series[0], 4), "b": round(r.points_per_series[1], 4) },
+        "points_diff_per_game": { "mean": round(r.points_diff.0, 4), "ci95": [round(r.points_diff.1, 4), round(r.points_diff.2, 4)] },
     })
 }
 
@@ -483,7 +484,8 @@ fn series_text(r: &SeriesMatchResult) -> String {
         "{rules}: A = {a}, B = {b}, {p} duplicate pairs of series {t} ({n} series, {g} games)\n\
          series won: A {aw}, B {bw}, drawn {d}; A's series score {rate:.1}% (95% interval {lo:.1}% - {hi:.1}%)\n\
          games won: A {ga}, B {gb}\n\
-         {unit} per game: A {pa:.2}, B {pb:.2}; per series: A {sa:.2}, B {sb:.2}",
+         {unit} per game: A {pa:.2}, B {pb:.2}; per series: A {sa:.2}, B {sb:.2}\n\
+         A minus B per game: {dm:.2} (95% interval {dl:.2} - {dh:.2})",
         rules = r.rules,
         a = r.a,
         b = r.b,
@@ -502,5 +504,8 @@ fn series_text(r: &SeriesMatchResult) -> String {
         pb = r.points_per_game[1],
         sa = r.points_per_series[0],
         sb = r.points_per_series[1],
+        dm = r.points_diff.0,
+        dl = r.points_diff.1,
+        dh = r.points_diff.2,
     )
 }
