@@ -447,3 +447,22 @@ async fn a_series_survives_a_restart_between_games() {
     play_game(&app, &id2, &tokens).await;
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[tokio::test]
+async fn the_series_endpoints_are_documented() {
+    let (app, _) = app_on(SqliteStore::in_memory().unwrap());
+    let (s, doc) = call(&app, "GET", "/api/openapi.json", None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    for p in [
+        "/api/games/{id}/next",
+        "/api/series/{id}",
+        "/api/series/{id}/record",
+    ] {
+        assert!(doc["paths"].get(p).is_some(), "{p} is not documented");
+    }
+    let props = &doc["components"]["schemas"]["NewGame"]["properties"];
+    assert!(props.get("series").is_some() && props.get("starts").is_some());
+    // The series result page is served.
+    let (s, _) = call(&app, "GET", "/s/abc", None, None).await;
+    assert_eq!(s, StatusCode::OK);
+}
