@@ -424,4 +424,32 @@ fn a_saved_unfinished_series_resumes_with_load() {
     let (_, err, code) = run(&["kendall", "--series", "3", "--starts", "loser"], "");
     assert_eq!(code, Some(1));
     assert!(err.contains("alternate or rules"), "{err}");
+    // A corrupt series record is an error of senet replay and of --load, never a panic.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let bad = tmp("series-bad.json");
+    std::fs::write(&bad, text.replace("\"first\": 1", "\"first\": 2")).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args(["replay", &bad])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("game 1: seat 2 plays the first player"),
+        "{err}"
+    );
+    let (_, err, code) = run(&["--load", &bad], "");
+    assert_eq!(code, Some(1));
+    assert!(err.contains("game 1:"), "{err}");
+    std::fs::write(
+        &bad,
+        "{\"format\": \"senet-series/1\", \"rules\": \"kendall\"}",
+    )
+    .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args(["replay", &bad])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a valid series record"));
 }
