@@ -147,7 +147,7 @@ fn mix(a: u64, b: u64) -> u64 {
 /// A fair, seeded draw of the seat (1 or 2) that plays the first player of game `index`
 /// (counted from 0), for [`Starts::Rules`] when the caller has no randomness of its own.
 pub fn draw_first(seed: u64, index: usize) -> u8 {
-    1 + (mix(seed ^ 0x5e71_e5, index as u64) >> 63) as u8
+    1 + (mix(seed ^ 0x005e_71e5, index as u64) >> 63) as u8
 }
 
 /// One game of a series.
