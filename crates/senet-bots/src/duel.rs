@@ -45,6 +45,8 @@ pub struct GameRecord {
     pub winner: Option<Player>,
     /// Whether the turn cap ended the game.
     pub capped: bool,
+    /// Points of the first and second player, for rule sets that score (P11, S12, Y9).
+    pub score: Option<[u32; 2]>,
     /// Decisions played (forfeits included).
     pub decisions: u32,
     /// Every throw, in order.
@@ -59,6 +61,21 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// Series points of A and B in this game ([`senet_rules::series::game_points`]: the rule
+    /// set's score, else 1 for a win; nothing at the turn cap).
+    pub fn series_points(&self) -> [u32; 2] {
+        let p = senet_rules::series::game_points(&senet_rules::Outcome {
+            winner: self.winner,
+            capped: self.capped,
+            score: self.score,
+        });
+        if self.a_first {
+            p
+        } else {
+            [p[1], p[0]]
+        }
+    }
+
     /// A's points: 1 for a win, 1/2 for a draw.
     pub fn a_points(&self) -> f64 {
         match self.winner {
@@ -183,6 +200,7 @@ pub fn play_game(
                     a_first,
                     winner: o.winner,
                     capped: o.capped,
+                    score: o.score,
                     decisions: g.decisions(),
                     throws,
                     moves,
@@ -303,4 +321,218 @@ pub fn summarize(cfg: &MatchConfig, pairs: Vec<[GameRecord; 2]>) -> MatchResult 
         first_player_wins: first,
         pairs,
     }
+}
+
+/// One series of a series match (issue 13).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeriesRecord {
+    /// Whether A sat in series seat 1 (which plays first in game 1 with alternating starts).
+    pub a_seat1: bool,
+    /// The games, in order.
+    pub games: Vec<GameRecord>,
+    /// Series points of A and B.
+    pub points: [u32; 2],
+    /// Whether A won the series (`None`: a drawn series).
+    pub a_won: Option<bool>,
+}
+
+impl SeriesRecord {
+    /// A's series score: 1 for a series won, 1/2 for a drawn one.
+    pub fn a_score(&self) -> f64 {
+        match self.a_won {
+            Some(true) => 1.0,
+            Some(false) => 0.0,
+            None => 0.5,
+        }
+    }
+}
+
+/// Plays one series to `target` with alternating starts: game k of the series seats the bot
+/// of series seat 1 first when k is even. Game k draws its throws from a stream seeded by
+/// `seed` and k, so the two series of a duplicate pair share the throws of each game.
+pub fn play_series(
+    start: &AnyGame,
+    target: senet_rules::Target,
+    a: &mut dyn Bot,
+    b: &mut dyn Bot,
+    seed: u64,
+    a_seat1: bool,
+) -> SeriesRecord {
+    let mut games = Vec::new();
+    let mut points = [0u32; 2];
+    loop {
+        let k = games.len();
+        let st = senet_rules::series::standing(
+            target,
+            if a_seat1 {
+                points
+            } else {
+                [points[1], points[0]]
+            },
+            k,
+        );
+        if st.over {
+            let a_won = st.winner.map(|w| (w == 1) == a_seat1);
+            return SeriesRecord {
+                a_seat1,
+                games,
+                points,
+                a_won,
+            };
+        }
+        // Series seat 1 plays first in even games (counted from 0).
+        let a_first = (k % 2 == 0) == a_seat1;
+        let throw_seed = mix(seed, 2 * k as u64 + 1);
+        let bot_seed = mix(seed, 2 * k as u64 + 2);
+        let g = if a_first {
+            play_game(start, [&mut *a, &mut *b], throw_seed, bot_seed, true)
+        } else {
+            play_game(start, [&mut *b, &mut *a], throw_seed, bot_seed, false)
+        };
+        let p = g.series_points();
+        points = [points[0] + p[0], points[1] + p[1]];
+        games.push(g);
+    }
+}
+
+/// The result of a series match.
+#[derive(Clone, Debug)]
+pub struct SeriesMatchResult {
+    /// Bot A's name.
+    pub a: String,
+    /// Bot B's name.
+    pub b: String,
+    /// The rule set.
+    pub rules: String,
+    /// The target of every series.
+    pub target: senet_rules::Target,
+    /// Whether the rule set scores (points are its points, else games won).
+    pub scores: bool,
+    /// The duplicate pairs of series (A in seat 1, then B in seat 1).
+    pub pairs: Vec<[SeriesRecord; 2]>,
+    /// Series won by A, by B, drawn.
+    pub series_won: [u32; 3],
+    /// A's series score rate, (won + drawn / 2) / series.
+    pub a_rate: f64,
+    /// Its 95% interval over pair means.
+    pub ci95: (f64, f64),
+    /// Games played.
+    pub games: usize,
+    /// Games won by A and by B.
+    pub games_won: [u32; 2],
+    /// Mean points per game of A and of B.
+    pub points_per_game: [f64; 2],
+    /// Mean points per series of A and of B.
+    pub points_per_series: [f64; 2],
+    /// A's points minus B's per game, mean over pairs (each pair's two series pooled) with
+    /// its 95% interval.
+    pub points_diff: (f64, f64, f64),
+}
+
+/// Plays `cfg.pairs` duplicate pairs of series to `target` (A in seat 1, then B in seat 1,
+/// the same throws game by game), in parallel.
+pub fn run_series_match(
+    cfg: &MatchConfig,
+    target: senet_rules::Target,
+    progress: &(dyn Fn() + Sync),
+) -> Result<SeriesMatchResult, String> {
+    if cfg.pairs == 0 {
+        return Err("a match needs at least one pair".into());
+    }
+    target.check().map_err(|e| e.message().to_string())?;
+    if matches!(cfg.start.status(), Status::Over(_)) {
+        return Err("a match cannot start from a finished game".into());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()
+        .map_err(|e| format!("cannot start the worker threads: {e}"))?;
+    let pairs: Vec<[SeriesRecord; 2]> = pool.install(|| {
+        (0..cfg.pairs)
+            .into_par_iter()
+            .map_init(
+                || (cfg.a.build(), cfg.b.build()),
+                |(a, b), i| {
+                    let seed = mix(cfg.seed, i as u64 + 0x5e71e5);
+                    let s1 = play_series(&cfg.start, target, a.as_mut(), b.as_mut(), seed, true);
+                    let s2 = play_series(&cfg.start, target, a.as_mut(), b.as_mut(), seed, false);
+                    progress();
+                    [s1, s2]
+                },
+            )
+            .collect()
+    });
+    let mut won = [0u32; 3];
+    let mut means = Vec::new();
+    let mut games = 0;
+    let mut games_won = [0u32; 2];
+    let mut pts = [0u64; 2];
+    let mut diffs = Vec::new();
+    for pair in &pairs {
+        for s in pair {
+            match s.a_won {
+                Some(true) => won[0] += 1,
+                Some(false) => won[1] += 1,
+                None => won[2] += 1,
+            }
+            games += s.games.len();
+            for g in &s.games {
+                if g.winner.is_some() {
+                    games_won[(g.a_points() < 0.5) as usize] += 1;
+                }
+            }
+            pts[0] += s.points[0] as u64;
+            pts[1] += s.points[1] as u64;
+        }
+        means.push((pair[0].a_score() + pair[1].a_score()) / 2.0);
+        let n = (pair[0].games.len() + pair[1].games.len()).max(1) as f64;
+        let d: f64 = pair
+            .iter()
+            .map(|s| s.points[0] as f64 - s.points[1] as f64)
+            .sum();
+        diffs.push(d / n);
+    }
+    let (dm, dh) = mean_half(&diffs);
+    let n = means.len() as f64;
+    let mean = means.iter().sum::<f64>() / n;
+    let var = if means.len() > 1 {
+        means.iter().map(|m| (m - mean) * (m - mean)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.25
+    };
+    let half = 1.96 * (var / n).sqrt();
+    let series = 2.0 * n;
+    Ok(SeriesMatchResult {
+        a: cfg.a.to_string(),
+        b: cfg.b.to_string(),
+        rules: cfg.start.rules().id().to_string(),
+        target,
+        scores: senet_rules::series::scores(&cfg.start),
+        series_won: won,
+        a_rate: mean,
+        ci95: ((mean - half).max(0.0), (mean + half).min(1.0)),
+        games,
+        games_won,
+        points_per_game: [
+            pts[0] as f64 / games.max(1) as f64,
+            pts[1] as f64 / games.max(1) as f64,
+        ],
+        points_per_series: [pts[0] as f64 / series, pts[1] as f64 / series],
+        points_diff: (dm, dm - dh, dm + dh),
+        pairs,
+    })
+}
+
+/// The mean of some samples and the half-width of its 95% interval (normal approximation).
+fn mean_half(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    if xs.is_empty() {
+        return (0.0, 0.0);
+    }
+    let mean = xs.iter().sum::<f64>() / n;
+    if xs.len() < 2 {
+        return (mean, 0.0);
+    }
+    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
+    (mean, 1.96 * (var / n).sqrt())
 }

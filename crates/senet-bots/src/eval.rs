@@ -24,6 +24,97 @@ pub trait Evaluator<G: Game>: Send + Sync {
 
     /// A short name for reports.
     fn name(&self) -> &'static str;
+
+    /// The value of a finished game from the first player's perspective, in `[0, 1]`: by
+    /// default its win value ([`terminal_value`]); [`Points`] blends in the game's points.
+    #[inline]
+    fn terminal(&self, o: &Outcome) -> f64 {
+        terminal_value(o)
+    }
+}
+
+/// An evaluator for series play where the rule set scores (issue 13; the `+points` bots):
+/// the value of a position is a blend of the first player's win chance and its expected
+/// share of the game's points, `(1 - w) * win + w * share`, where `share` is
+/// `1/2 + (points of the first - points of the second) / (2 * max)` and `max` the most one
+/// game can give (parker 130, P11; senat with `score` 5, S12; pyramid 27, Y9). At a finished
+/// game the points are the outcome's; elsewhere they are estimated cheaply: each side's
+/// points if it won now (parker: its saved pegs, 25 for the Pharaoh, 10 a man, doubled when
+/// all five are left; senat: the opposing pieces on the board; pyramid: the borne-off
+/// points so far), weighted by the inner evaluator's win chance. Values stay in `[0, 1]`, so
+/// the search's pruning bounds hold.
+pub struct Points<'a, E> {
+    /// The evaluator of the win chance.
+    pub inner: &'a E,
+    /// The weight of the points share, `w`.
+    pub weight: f64,
+    /// The most points one game can give.
+    pub max: f64,
+}
+
+/// The weight of the points share in the `+points` bots.
+pub const POINTS_WEIGHT: f64 = 0.5;
+
+/// The most points one game of this rule set and options can give, if it scores.
+pub fn max_points<G: Game>(g: &G) -> Option<f64> {
+    match g.rules() {
+        senet_rules::RuleSet::Parker => Some(130.0),
+        senet_rules::RuleSet::Pyramid => Some(27.0),
+        senet_rules::RuleSet::Senat => {
+            let pos = g.position();
+            let head = pos.split_whitespace().next().unwrap_or("");
+            head.split_once(':')
+                .is_some_and(|(_, o)| o.split(',').any(|x| x == "score=true"))
+                .then_some(5.0)
+        }
+        _ => None,
+    }
+}
+
+/// Each side's points if it won now (see [`Points`]).
+fn points_if_won<G: Game>(g: &G) -> [f64; 2] {
+    let any = g as &dyn std::any::Any;
+    if let Some(p) = any.downcast_ref::<senet_rules::Parker>() {
+        let pegs = p.pegs();
+        let prog = p.progress();
+        return [0, 1].map(|i| {
+            let x = prog[i] as f64;
+            if pegs[i].count_ones() == 5 {
+                2.0 * x
+            } else {
+                x
+            }
+        });
+    }
+    if let Some(p) = any.downcast_ref::<senet_rules::Pyramid>() {
+        return p.score().map(f64::from);
+    }
+    let c = g.census();
+    [c[1].board as f64, c[0].board as f64]
+}
+
+impl<G: Game, E: Evaluator<G>> Evaluator<G> for Points<'_, E> {
+    fn eval(&self, g: &G) -> f64 {
+        let v = self.inner.eval(g);
+        let [a, b] = points_if_won(g);
+        let share = if g.rules() == senet_rules::RuleSet::Pyramid {
+            // Y9: both sides keep what they bore off, winner or not.
+            0.5 + (a - b) / (2.0 * self.max)
+        } else {
+            0.5 + (v * a - (1.0 - v) * b) / (2.0 * self.max)
+        };
+        ((1.0 - self.weight) * v + self.weight * share.clamp(0.0, 1.0)).clamp(1e-9, 1.0 - 1e-9)
+    }
+
+    fn name(&self) -> &'static str {
+        "points"
+    }
+
+    fn terminal(&self, o: &Outcome) -> f64 {
+        let p = senet_rules::series::game_points(o);
+        let share = 0.5 + (p[0] as f64 - p[1] as f64) / (2.0 * self.max);
+        (1.0 - self.weight) * terminal_value(o) + self.weight * share.clamp(0.0, 1.0)
+    }
 }
 
 /// The value of a finished game from the first player's perspective: 1 if the first player

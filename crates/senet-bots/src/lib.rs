@@ -154,7 +154,8 @@ pub struct Choice {
     pub scores: Vec<(Move, f64)>,
     /// Nodes searched (expectimax), or iterations (MCTS).
     pub nodes: u64,
-    /// What the scores are: `"win_chance"` or `"pick_chance"`.
+    /// What the scores are: `"win_chance"`, `"pick_chance"`, or `"series_value"` for the
+    /// `+points` bots where the rule set scores ([`eval::Points`]).
     pub score_kind: &'static str,
     /// Whether every score is exact. When false (play mode of the search bots), the
     /// chosen move's score is exact and each other score is an upper bound on that move's
@@ -281,6 +282,9 @@ pub struct BotSpec {
     /// the level's own budget for the rule set ([`Level::budget`]); for `expectimax:D`, a
     /// fixed depth whatever it costs.
     pub budget: Option<u64>,
+    /// Series play (suffix `+points`): where the rule set scores, value positions by a blend
+    /// of the win chance and the share of the game's points ([`eval::Points`]).
+    pub points: bool,
 }
 
 /// The deepest expectimax accepted by name (deeper searches take minutes per move).
@@ -299,7 +303,12 @@ impl FromStr for BotSpec {
         let help = "bots are random, greedy, expectimax:N (N = 0-6 throws deep), \
                     expectimax:N:NODES (at most N throws deep within NODES nodes), mcts:N \
                     (N iterations), or the levels beginner, casual, strong, expert; add \
-                    @census or @hand to use another evaluator";
+                    @census or @hand to use another evaluator, and +points to play for the \
+                    points of series play where the rule set scores";
+        let (s, points) = match s.trim().strip_suffix("+points") {
+            Some(rest) => (rest, true),
+            None => (s.trim(), false),
+        };
         let (name, eval) = match s.trim().split_once('@') {
             None => (s.trim(), None),
             Some((n, "census")) => (n, Some(EvalKind::Census)),
@@ -355,6 +364,7 @@ impl FromStr for BotSpec {
             eval,
             level,
             budget,
+            points,
         })
     }
 }
@@ -374,15 +384,18 @@ impl fmt::Display for BotSpec {
             },
         }
         let default = BotSpec::default_eval(self.kind, self.level);
-        if self.eval == default {
-            return Ok(());
+        if self.eval != default {
+            f.write_str(match self.eval {
+                EvalKind::Tuned => "@tuned",
+                EvalKind::Hand => "@hand",
+                EvalKind::Census => "@census",
+                EvalKind::Linear => "@linear",
+            })?;
         }
-        match self.eval {
-            EvalKind::Tuned => f.write_str("@tuned"),
-            EvalKind::Hand => f.write_str("@hand"),
-            EvalKind::Census => f.write_str("@census"),
-            EvalKind::Linear => f.write_str("@linear"),
+        if self.points {
+            f.write_str("+points")?;
         }
+        Ok(())
     }
 }
 
@@ -509,6 +522,17 @@ impl Bot for Engine {
     }
 
     fn choose_with(&mut self, g: &AnyGame, seed: u64, exact_scores: bool) -> Choice {
-        dispatch!(g, self.spec.eval, gg, e => self.run(gg, e, seed, exact_scores))
+        let points = self.spec.points;
+        dispatch!(g, self.spec.eval, gg, e => match eval::max_points(gg).filter(|_| points) {
+            Some(max) => {
+                let p = eval::Points { inner: e, weight: eval::POINTS_WEIGHT, max };
+                let mut c = self.run(gg, &p, seed, exact_scores);
+                if c.score_kind == "win_chance" {
+                    c.score_kind = "series_value";
+                }
+                c
+            }
+            None => self.run(gg, e, seed, exact_scores),
+        })
     }
 }

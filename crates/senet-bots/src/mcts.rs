@@ -9,7 +9,7 @@
 //! playout: Senet games are long and random playouts say little. Values are the first
 //! player's win chance, as everywhere in this crate.
 
-use crate::eval::{terminal_value, Evaluator};
+use crate::eval::Evaluator;
 use senet_rules::{Game, Move, MoveList, Player, Status};
 
 /// Options of a Monte-Carlo search.
@@ -63,7 +63,7 @@ pub struct MctsResult {
 /// remaining decisions, each result valued statically.
 pub fn turn_value<G: Game, E: Evaluator<G>>(g: &G, e: &E) -> f64 {
     match g.status() {
-        Status::Over(o) => terminal_value(&o),
+        Status::Over(o) => e.terminal(&o),
         Status::Throw(_) => e.eval(g),
         Status::Move(p) => {
             let mut ms = MoveList::new();
@@ -125,7 +125,7 @@ impl<G: Game, E: Evaluator<G>> Tree<'_, G, E> {
         let value = loop {
             let g = self.nodes[n].g;
             let next = match g.status() {
-                Status::Over(o) => break terminal_value(&o),
+                Status::Over(o) => break self.e.terminal(&o),
                 Status::Throw(_) => {
                     // The outcome furthest below its share of the visits.
                     let node = &self.nodes[n];

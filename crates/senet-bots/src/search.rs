@@ -12,7 +12,7 @@
 //! Pruning is exact: the value and the best move at the root are those of plain expectimax of
 //! the same depth (the tests check this against an unpruned search), only cheaper.
 
-use crate::eval::{terminal_value, Evaluator};
+use crate::eval::Evaluator;
 use arrayvec::ArrayVec;
 use senet_rules::{Game, Move, MoveList, Player, Status};
 use std::hash::Hasher;
@@ -448,7 +448,7 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
             return 0.5;
         }
         match g.status() {
-            Status::Over(o) => terminal_value(&o),
+            Status::Over(o) => self.e.terminal(&o),
             Status::Throw(_) if depth == 0 => self.e.eval(g),
             Status::Throw(p) => self.chance(g, p, depth, alpha, beta),
             Status::Move(p) => self.decide(g, p, depth, alpha, beta).0,
@@ -496,7 +496,7 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
     #[inline]
     fn guess(&self, c: &G) -> f64 {
         match c.status() {
-            Status::Over(o) => terminal_value(&o),
+            Status::Over(o) => self.e.terminal(&o),
             Status::Throw(_) => self.e.eval(c),
             Status::Move(_) => 0.5,
         }
@@ -650,7 +650,7 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
         }
         let maxer = match c.status() {
             Status::Move(p) => p == Player::First,
-            Status::Over(o) => return (terminal_value(&o), true),
+            Status::Over(o) => return (self.e.terminal(&o), true),
             Status::Throw(_) => return (self.value(c, depth, alpha, beta), true),
         };
         let (hit, hint) = self.probe_table(c, depth, alpha, beta);

@@ -342,3 +342,63 @@ fn levels_keep_to_their_node_budgets_on_the_slowest_positions() {
         }
     }
 }
+
+/// Issue 13: `+points` bots value the game's points where the rule set scores (P11, S12,
+/// Y9) and are the plain bots elsewhere; their values stay in [0, 1].
+#[test]
+fn points_bots_parse_and_value_points_only_where_the_rule_set_scores() {
+    use senet_bots::eval::{Evaluator, Points};
+    use senet_rules::{Outcome, Player};
+    let spec: senet_bots::BotSpec = "expectimax:1+points".parse().unwrap();
+    assert!(spec.points);
+    assert_eq!(spec.to_string(), "expectimax:1+points");
+    assert_eq!(
+        "greedy@census+points"
+            .parse::<senet_bots::BotSpec>()
+            .unwrap()
+            .to_string(),
+        "greedy@census+points"
+    );
+    let mut bot = spec.build();
+    for (pos, kind) in [
+        ("parker", "series_value"),
+        ("kendall", "win_chance"),
+        ("senat", "win_chance"),
+        ("senat:score=true", "series_value"),
+    ] {
+        let (rules, opts) = pos.split_once(':').unwrap_or((pos, ""));
+        let opts: Vec<&str> = opts.split(',').filter(|o| !o.is_empty()).collect();
+        let mut g = senet_rules::AnyGame::new(rules.parse().unwrap(), &opts).unwrap();
+        let mut rng = 5u32;
+        while !matches!(g.status(), senet_rules::Status::Move(_)) {
+            let t = g.throw_dist().sample(rng.wrapping_mul(2_654_435_761));
+            rng += 1;
+            g.set_throw(t).unwrap();
+        }
+        let c = bot.choose(&g, 1);
+        assert_eq!(c.score_kind, kind, "{pos}");
+        assert!(c.scores.iter().all(|s| (0.0..=1.0).contains(&s.1)));
+    }
+    // P11: a win that saves more pegs is worth more; a win is worth more than a loss.
+    let e = senet_bots::eval::Census;
+    let p = Points {
+        inner: &e,
+        weight: 0.5,
+        max: 130.0,
+    };
+    let win = |s: u32| Outcome {
+        winner: Some(Player::First),
+        capped: false,
+        score: Some([s, 0]),
+    };
+    let t = |o: &Outcome| Evaluator::<senet_rules::Parker>::terminal(&p, o);
+    assert!(t(&win(130)) > t(&win(45)));
+    assert!(t(&win(10)) > 0.5);
+    assert!((t(&win(130)) - 1.0).abs() < 1e-12);
+    let loss = Outcome {
+        winner: Some(Player::Second),
+        capped: false,
+        score: Some([0, 130]),
+    };
+    assert!(t(&loss).abs() < 1e-12);
+}

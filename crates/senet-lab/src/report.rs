@@ -108,6 +108,10 @@ pub struct RuleSetReport {
     /// For scored rule sets: the winner's score and the margin.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scores: Option<ScoreSummary>,
+    /// For scored rule sets: the games grouped into series to a target (issue 13), set by
+    /// the caller with [`RuleSetReport::with_series`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub series: Option<SeriesSummary>,
     /// Decisions of every game, for the length plot.
     #[serde(skip)]
     pub lengths: Vec<u32>,
@@ -124,6 +128,25 @@ pub struct ScoreSummary {
     pub margin: Summary,
     /// Counts of each margin, smallest first: (margin, games).
     pub margins: Vec<(u32, u32)>,
+    /// Series points a game gives, both sides together (the winner's score in parker P11
+    /// and senat S12, both sides' in pyramid Y9; nothing at the turn cap).
+    pub points_per_game: Summary,
+}
+
+/// The games of one configuration played as consecutive series to a target of points
+/// between the two bots (each bot keeps its seat; the games alternate who moves first).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SeriesSummary {
+    /// Points a series is played to.
+    pub target: u32,
+    /// Complete series (games left over at the end are not counted).
+    pub series: u32,
+    /// Games per series.
+    pub games: Summary,
+    /// Points per series, both bots together.
+    pub points: Summary,
+    /// Series won by the first bot named.
+    pub first_bot_won: u32,
 }
 
 impl RuleSetReport {
@@ -142,6 +165,20 @@ impl RuleSetReport {
             .count() as f64;
         let draws = games.iter().filter(|g| g.winner.is_none()).count() as u32;
         let scored: Vec<[u32; 2]> = games.iter().filter_map(|g| g.score).collect();
+        let awarded: Vec<u32> = games
+            .iter()
+            .filter(|g| g.score.is_some())
+            .map(|g| {
+                let p = senet_rules::series::game_points(&senet_rules::Outcome {
+                    winner: g
+                        .winner
+                        .map(|w| senet_rules::Player::from_index(w as usize - 1)),
+                    capped: g.capped,
+                    score: g.score,
+                });
+                p[0] + p[1]
+            })
+            .collect();
         let scores = (!scored.is_empty()).then(|| {
             let margins: Vec<u32> = scored.iter().map(|s| s[0].abs_diff(s[1])).collect();
             let mut counts: Vec<(u32, u32)> = Vec::new();
@@ -158,6 +195,7 @@ impl RuleSetReport {
                 second: Summary::of(&scored.iter().map(|s| s[1]).collect::<Vec<_>>()),
                 margin: Summary::of(&margins),
                 margins: counts,
+                points_per_game: Summary::of(&awarded),
             }
         });
         RuleSetReport {
@@ -179,8 +217,37 @@ impl RuleSetReport {
             traps: col(|g| g.traps),
             lead_changes: col(|g| g.lead_changes),
             scores,
+            series: None,
             lengths: games.iter().map(|g| g.decisions).collect(),
         }
+    }
+
+    /// Groups games into consecutive series to `target` points: `points` holds each game's
+    /// series points of the first and the second bot named, in the order played.
+    pub fn with_series(mut self, target: u32, points: &[[u32; 2]]) -> RuleSetReport {
+        let (mut games, mut pts) = (Vec::new(), Vec::new());
+        let (mut acc, mut n, mut won) = ([0u32; 2], 0u32, 0u32);
+        for p in points {
+            acc = [acc[0] + p[0], acc[1] + p[1]];
+            n += 1;
+            let st =
+                senet_rules::series::standing(senet_rules::Target::Points(target), acc, n as usize);
+            if st.over {
+                games.push(n);
+                pts.push(acc[0] + acc[1]);
+                won += (st.winner == Some(1)) as u32;
+                acc = [0, 0];
+                n = 0;
+            }
+        }
+        self.series = Some(SeriesSummary {
+            target,
+            series: games.len() as u32,
+            games: Summary::of(&games),
+            points: Summary::of(&pts),
+            first_bot_won: won,
+        });
+        self
     }
 
     /// A label such as `houses (swap=true)`.
@@ -249,6 +316,27 @@ pub fn markdown(title: &str, command: &str, reports: &[RuleSetReport]) -> String
                 s3(&s.second),
                 s3(&s.margin),
                 dist.join(", ")
+            ));
+        }
+        md.push_str("\n## Series\n\nThe points a series adds up (parker P11 and senat S12: the winner's score; pyramid Y9: both sides' pyramids; nothing at the turn cap), per game and per series when the games are played in turn as series to the target (mean / median / 90th percentile).\n\n| rule set | bots | points per game | series to | series | games per series | points per series | series won by the first bot |\n|---|---|---|---:|---:|---|---|---:|\n");
+        for r in reports.iter().filter(|r| r.scores.is_some()) {
+            let s = r.scores.as_ref().expect("filtered");
+            let (to, n, g, p, w) = match &r.series {
+                Some(x) => (
+                    x.target.to_string(),
+                    x.series.to_string(),
+                    s3(&x.games),
+                    s3(&x.points),
+                    x.first_bot_won.to_string(),
+                ),
+                None => ("-".into(), "-".into(), "-".into(), "-".into(), "-".into()),
+            };
+            md.push_str(&format!(
+                "| {} | {} vs {} | {} | {to} | {n} | {g} | {p} | {w} |\n",
+                r.label(),
+                r.bots[0],
+                r.bots[1],
+                s3(&s.points_per_game),
             ));
         }
     }

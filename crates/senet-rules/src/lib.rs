@@ -27,6 +27,7 @@ pub mod parker;
 pub mod pyramid;
 pub mod record;
 pub mod senat;
+pub mod series;
 pub mod track;
 
 pub use game::{
@@ -41,6 +42,7 @@ pub use parker::Parker;
 pub use pyramid::Pyramid;
 pub use record::{is_legacy_pass, Event, Record, Replay};
 pub use senat::Senat;
+pub use series::{Series, Starts, Target};
 
 use std::fmt;
 use std::str::FromStr;

@@ -249,6 +249,38 @@ async fn record(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult 
         .into_response())
 }
 
+async fn next(State(s): State<AppState>, Path(id): Path<String>, h: HeaderMap) -> Response {
+    let r = async {
+        let v = s.svc.next(&id, token(&h)?).await?;
+        Ok::<Response, Failure>((StatusCode::CREATED, axum::Json(v)).into_response())
+    }
+    .await;
+    r.unwrap_or_else(IntoResponse::into_response)
+}
+
+async fn series(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult {
+    ok_json(s.svc.series(&id).await?)
+}
+
+async fn series_record(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult {
+    let text = s.svc.series_record(&id).await?;
+    let name = format!("attachment; filename=\"senet-series-{id}.json\"");
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                HeaderValue::from_str(&name).unwrap_or(HeaderValue::from_static("attachment")),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
 #[derive(Deserialize)]
 struct ReviewQuery {
     at: Option<usize>,
@@ -386,6 +418,10 @@ pub fn router(svc: Arc<Service>, limits: Limits) -> Router {
         .route("/api/games/{id}/review", get(review))
         .route("/api/games/{id}/throws", get(throws))
         .route("/api/games/{id}/ws", get(ws))
+        .route("/api/games/{id}/next", post(next))
+        .route("/api/series/{id}", get(series))
+        .route("/api/series/{id}/record", get(series_record))
+        .route("/s/{id}", get(web::page))
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(state.clone(), limit))
         .layer(DefaultBodyLimit::max(limits.body_bytes))

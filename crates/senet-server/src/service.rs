@@ -9,7 +9,11 @@
 
 use crate::opponent;
 use crate::seeds;
-use crate::store::{GameMeta, Seat, Snapshot, Store, StoreError, StoredEvent, StoredGame, Summary};
+use crate::store::{
+    GameMeta, Seat, SeriesLink, SeriesMeta, Snapshot, Store, StoreError, StoredEvent, StoredGame,
+    Summary,
+};
+use senet_rules::series::{self, Starts, Target};
 use senet_rules::{AnyGame, Game, MoveList, OptionKind, Player, Record, RuleSet, Status, Throw};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -84,9 +88,17 @@ pub struct NewGame {
     /// The bot level for `bot` games.
     #[serde(default)]
     pub bot: Option<String>,
-    /// The creator's seat (1 or 2) for `bot` and `online` games; 1 when absent.
+    /// The creator's seat (1 or 2) for `bot` and `online` games; 1 when absent. In a series
+    /// it is the creator's series seat (seat 1 plays first in game 1 with alternating starts).
     #[serde(default)]
     pub seat: Option<u8>,
+    /// Play a series of games to this target (`{"points": N}` or `{"games": N}`) instead of
+    /// a single game.
+    #[serde(default)]
+    pub series: Option<Target>,
+    /// Who starts each game of a series: `alternate` (default) or `rules`.
+    #[serde(default)]
+    pub starts: Option<String>,
 }
 
 /// A created game: its ID, the creator's seat tokens and, for online games, the invite
@@ -102,6 +114,9 @@ pub struct Created {
     pub invite: Option<String>,
     /// The game's state.
     pub state: Value,
+    /// The series' ID, for the first game of a series.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub series: Option<String>,
 }
 
 /// One throw or move as shown to players.
@@ -135,6 +150,128 @@ struct Live {
     tx: broadcast::Sender<Arc<str>>,
     /// Open live connections of seat 1, seat 2, and spectators.
     watchers: [u32; 3],
+    /// The game's place in its series, if it belongs to one.
+    series: Option<LiveSeries>,
+}
+
+/// A game's place in its series (issue 13).
+#[derive(Clone, Debug)]
+struct LiveSeries {
+    meta: SeriesMeta,
+    target: Target,
+    starts: Starts,
+    /// This game's index, from 0.
+    index: u32,
+    /// The series seat playing the first player in this game.
+    first: u8,
+    /// Points of series seats 1 and 2 before this game.
+    before: [u32; 2],
+    /// The next game's ID, once created.
+    next: Option<String>,
+}
+
+/// `points:N` or `games:N`, as stored.
+fn target_text(t: Target) -> String {
+    match t {
+        Target::Points(n) => format!("points:{n}"),
+        Target::Games(n) => format!("games:{n}"),
+    }
+}
+
+fn parse_target(s: &str) -> Result<Target, String> {
+    let t = match s.split_once(':') {
+        Some(("points", n)) => n.parse().ok().map(Target::Points),
+        Some(("games", n)) => n.parse().ok().map(Target::Games),
+        _ => None,
+    };
+    t.ok_or_else(|| format!("bad series target {s:?}"))
+}
+
+fn parse_starts(s: &str) -> Result<Starts, String> {
+    s.parse::<Starts>().map_err(|e| e.message().to_string())
+}
+
+fn starts_text(s: Starts) -> &'static str {
+    match s {
+        Starts::Alternate => "alternate",
+        Starts::Rules => "rules",
+    }
+}
+
+/// The series seat (1 or 2) that plays the first player in game `index` of a series.
+fn first_seat(rules: &str, starts: Starts, index: u32) -> u8 {
+    match starts {
+        Starts::Alternate => 1 + (index % 2) as u8,
+        // P3: parker's dice-off inside each game decides who starts; seats keep colours.
+        Starts::Rules if rules == RuleSet::Parker.id() => 1,
+        Starts::Rules => 1 + rand::random::<bool>() as u8,
+    }
+}
+
+/// Series seats' values arranged as the players of a game whose first player is `first`.
+fn arrange<T: Clone>(first: u8, v: &[T; 2]) -> [T; 2] {
+    if first == 1 {
+        v.clone()
+    } else {
+        [v[1].clone(), v[0].clone()]
+    }
+}
+
+impl LiveSeries {
+    /// This game's points (by series seat) once it is over, and the score after it.
+    fn points(&self, g: &AnyGame) -> (Option<[u32; 2]>, [u32; 2]) {
+        match g.status() {
+            Status::Over(o) => {
+                let p = series::by_seat(self.first, series::game_points(&o));
+                (Some(p), [self.before[0] + p[0], self.before[1] + p[1]])
+            }
+            _ => (None, self.before),
+        }
+    }
+
+    fn standing(&self, g: &AnyGame) -> series::Standing {
+        let (p, score) = self.points(g);
+        series::standing(
+            self.target,
+            score,
+            self.index as usize + p.is_some() as usize,
+        )
+    }
+
+    fn json(&self, g: &AnyGame, start: &AnyGame) -> Value {
+        let (points, score) = self.points(g);
+        let st = self.standing(g);
+        let seats: Vec<Value> = self
+            .meta
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let player = if self.first as usize == i + 1 { 1 } else { 2 };
+                match s {
+                    Seat::Human => json!({ "seat": i + 1, "player": player, "kind": "human" }),
+                    Seat::Bot(l) => {
+                        json!({ "seat": i + 1, "player": player, "kind": "bot", "bot": l })
+                    }
+                }
+            })
+            .collect();
+        json!({
+            "id": self.meta.id,
+            "game": self.index + 1,
+            "target": self.target,
+            "starts": starts_text(self.starts),
+            "first": self.first,
+            "seats": seats,
+            "scores": series::scores(start),
+            "before": self.before,
+            "points": points,
+            "score": score,
+            "over": st.over,
+            "winner": st.winner,
+            "next": self.next,
+        })
+    }
 }
 
 /// Applies one stored event to `g`, checking it.
@@ -359,6 +496,7 @@ impl Live {
             throws,
             tx: broadcast::channel(64).0,
             watchers: [0; 3],
+            series: None,
         })
     }
 
@@ -451,6 +589,7 @@ impl Live {
             "watchers": { "seats": [self.watchers[0] > 0, self.watchers[1] > 0], "spectators": self.watchers[2] },
             "events_from": from.min(self.events.len()),
             "events": &self.events[from.min(self.events.len())..],
+            "series": self.series.as_ref().map(|s| s.json(g, &self.start)),
         })
     }
 
@@ -587,8 +726,11 @@ impl Service {
         let stored = blocking(move || store.load(&key))
             .await?
             .ok_or_else(missing)?;
-        let live = Live::from_stored(stored)
+        let mut live = Live::from_stored(stored)
             .map_err(|m| Failure::Internal(format!("game {id} cannot be replayed: {m}")))?;
+        if let Some(link) = live.meta.series.clone() {
+            live.series = Some(self.live_series(&link).await?);
+        }
         let mut cache = self.cache();
         if cache.len() >= MAX_LIVE {
             cache.retain(|_, l| {
@@ -599,6 +741,45 @@ impl Service {
             .entry(id.to_string())
             .or_insert_with(|| Arc::new(AsyncMutex::new(live)))
             .clone())
+    }
+
+    /// A game's place in its series, from the stored series and its games' positions.
+    async fn live_series(&self, link: &SeriesLink) -> Res<LiveSeries> {
+        let store = self.store.clone();
+        let sid = link.id.clone();
+        let stored = blocking(move || store.load_series(&sid))
+            .await?
+            .ok_or_else(|| Failure::Internal(format!("the series {} is missing", link.id)))?;
+        let bad = |m: String| Failure::Internal(format!("series {}: {m}", link.id));
+        let target = parse_target(&stored.meta.target).map_err(bad)?;
+        let starts = parse_starts(&stored.meta.starts).map_err(bad)?;
+        let mut before = [0u32; 2];
+        for row in stored.games.iter().take(link.index as usize) {
+            let g: AnyGame = row
+                .position
+                .parse()
+                .map_err(|e: senet_rules::Error| bad(format!("game {}: {e}", row.id)))?;
+            let Status::Over(o) = g.status() else {
+                return Err(bad(format!(
+                    "game {} is not over but a later game exists",
+                    row.id
+                )));
+            };
+            let p = series::by_seat(row.first, series::game_points(&o));
+            before = [before[0] + p[0], before[1] + p[1]];
+        }
+        Ok(LiveSeries {
+            meta: stored.meta,
+            target,
+            starts,
+            index: link.index,
+            first: link.first,
+            before,
+            next: stored
+                .games
+                .get(link.index as usize + 1)
+                .map(|r| r.id.clone()),
+        })
     }
 
     fn forget(&self, id: &str) {
@@ -658,6 +839,7 @@ impl Service {
             }
         }
         let seed: u64 = rand::random();
+        // `seats` are the players of a single game, or the series seats of a series.
         let mut tokens = [None, None];
         let mut hashes = [None, None];
         for p in Player::BOTH {
@@ -667,6 +849,40 @@ impl Service {
                 tokens[p.index()] = Some(t);
             }
         }
+        let series_meta = match req.series {
+            None if req.starts.is_some() => {
+                return Err(Failure::Unprocessable(
+                    "\"starts\" is only for a series (with \"series\")".into(),
+                ))
+            }
+            None => None,
+            Some(t) => {
+                let target = t
+                    .check()
+                    .map_err(|e| Failure::Unprocessable(e.message().to_string()))?;
+                let starts = parse_starts(req.starts.as_deref().unwrap_or("alternate"))
+                    .map_err(Failure::Unprocessable)?;
+                Some((
+                    SeriesMeta {
+                        id: random_id(),
+                        rules: rules.id().into(),
+                        options: senet_rules::record::options_of(&start),
+                        target: target_text(target),
+                        starts: starts_text(starts).into(),
+                        mode: req.mode.clone(),
+                        seats: seats.clone(),
+                        token_hashes: hashes.clone(),
+                        created: now(),
+                    },
+                    target,
+                    starts,
+                ))
+            }
+        };
+        // In a series, game 1's players are the series seats arranged by who starts.
+        let first = series_meta
+            .as_ref()
+            .map_or(1, |(m, _, starts)| first_seat(&m.rules, *starts, 0));
         let mut meta = GameMeta {
             id: random_id(),
             rules: rules.id().into(),
@@ -674,22 +890,40 @@ impl Service {
             seed,
             seed_hash: seeds::commitment(seed),
             mode: req.mode.clone(),
-            seats,
-            token_hashes: hashes,
+            seats: arrange(first, &seats),
+            token_hashes: arrange(first, &hashes),
             created: now(),
+            series: series_meta.as_ref().map(|(m, _, _)| SeriesLink {
+                id: m.id.clone(),
+                index: 0,
+                first,
+            }),
         };
         let (g, throws, new) = bots_blocking(&meta, start, 0, 0).await?;
         let stored: Vec<StoredEvent> = new.iter().map(|(s, _)| s.clone()).collect();
         let snap = snapshot(&g);
         // A clash of random IDs is astronomically rare; retry a few times anyway.
         let mut tries = 0;
+        let mut series_meta = series_meta;
         loop {
             let store = self.store.clone();
             let (m, ev, sn) = (meta.clone(), stored.clone(), snap.clone());
-            match blocking(move || store.create(&m, &ev, &sn)).await {
+            let sm = series_meta.as_ref().map(|(m, _, _)| m.clone());
+            let r = blocking(move || match sm {
+                Some(sm) => store.create_series(&sm, &m, &ev, &sn),
+                None => store.create(&m, &ev, &sn),
+            })
+            .await;
+            match r {
                 Err(Failure::Internal(_)) if tries < 3 => {
                     tries += 1;
                     meta.id = random_id();
+                    if let Some((m, _, _)) = &mut series_meta {
+                        m.id = random_id();
+                        if let Some(l) = &mut meta.series {
+                            l.id = m.id.clone();
+                        }
+                    }
                 }
                 r => break r?,
             }
@@ -702,6 +936,15 @@ impl Service {
             throws,
             tx: broadcast::channel(64).0,
             watchers: [0; 3],
+            series: series_meta.as_ref().map(|(m, target, starts)| LiveSeries {
+                meta: m.clone(),
+                target: *target,
+                starts: *starts,
+                index: 0,
+                first,
+                before: [0, 0],
+                next: None,
+            }),
         };
         let state = live.state(0);
         self.cache()
@@ -709,11 +952,13 @@ impl Service {
         let mut mine = BTreeMap::new();
         let mut invite = None;
         for p in Player::BOTH {
+            // `p` is the seat of `seats`; its player in this game is by `first`.
+            let player = series::seat_of(first, p);
             if let Some(t) = &tokens[p.index()] {
                 if req.mode == "online" && p != own {
-                    invite = Some(format!("/g/{}#seat={}&token={t}", meta.id, p.index() + 1));
+                    invite = Some(format!("/g/{}#seat={player}&token={t}", meta.id));
                 } else {
-                    mine.insert((p.index() + 1).to_string(), t.clone());
+                    mine.insert(player.to_string(), t.clone());
                 }
             }
         }
@@ -722,7 +967,230 @@ impl Service {
             tokens: mine,
             invite,
             state,
+            series: series_meta.map(|(m, _, _)| m.id),
         })
+    }
+
+    /// Starts the next game of the series that game `id` belongs to, for the seat of
+    /// `token` (either seat may; the second request gets the game the first created). The
+    /// game must be over and the series not. Returns the new game's ID, the caller's seat
+    /// (player) in it, and its state.
+    pub async fn next(&self, id: &str, token: Option<&str>) -> Res<Value> {
+        let arc = self.get(id).await?;
+        let mut l = arc.lock().await;
+        let Some(ls) = l.series.clone() else {
+            return Err(Failure::Unprocessable(format!(
+                "game {id} is not part of a series; start a new game from the lobby"
+            )));
+        };
+        let player = l.seat_of(token)?;
+        let seat = series::seat_of(ls.first, player);
+        if !matches!(l.game.status(), Status::Over(_)) {
+            return Err(Failure::Conflict(
+                "the game is not over yet: the next game of the series starts when this one has ended"
+                    .into(),
+            ));
+        }
+        let st = ls.standing(&l.game);
+        if st.over {
+            return Err(Failure::Conflict(format!(
+                "the series is over ({} - {}): there is no next game",
+                st.score[0], st.score[1]
+            )));
+        }
+        let next_id = match &ls.next {
+            Some(n) => n.clone(),
+            None => {
+                let n = self.create_next(&ls, st.score).await?;
+                if let Some(s) = &mut l.series {
+                    s.next = Some(n.clone());
+                }
+                let mut out = l.state(l.events.len());
+                out["type"] = "update".into();
+                l.publish(out);
+                n
+            }
+        };
+        drop(l);
+        let arc = self.get(&next_id).await?;
+        let l = arc.lock().await;
+        let first = l.series.as_ref().map_or(1, |s| s.first);
+        let me = if first == seat { 1 } else { 2 };
+        Ok(json!({
+            "id": next_id,
+            "seat": me,
+            "series": ls.meta.id,
+            "state": l.state(0),
+        }))
+    }
+
+    /// Creates game `ls.index + 1` of a series whose score is `score`; returns its ID (or
+    /// the ID of the game another server created in that place first).
+    async fn create_next(&self, ls: &LiveSeries, score: [u32; 2]) -> Res<String> {
+        let m = &ls.meta;
+        let index = ls.index + 1;
+        let first = first_seat(&m.rules, ls.starts, index);
+        let rules: RuleSet = m
+            .rules
+            .parse()
+            .map_err(|e: senet_rules::Error| Failure::Internal(e.to_string()))?;
+        let start =
+            AnyGame::new(rules, &m.options).map_err(|e| Failure::Internal(e.to_string()))?;
+        let seed: u64 = rand::random();
+        let mut meta = GameMeta {
+            id: random_id(),
+            rules: m.rules.clone(),
+            options: m.options.clone(),
+            seed,
+            seed_hash: seeds::commitment(seed),
+            mode: m.mode.clone(),
+            seats: arrange(first, &m.seats),
+            token_hashes: arrange(first, &m.token_hashes),
+            created: now(),
+            series: Some(SeriesLink {
+                id: m.id.clone(),
+                index,
+                first,
+            }),
+        };
+        let (g, throws, new) = bots_blocking(&meta, start, 0, 0).await?;
+        let stored: Vec<StoredEvent> = new.iter().map(|(s, _)| s.clone()).collect();
+        let snap = snapshot(&g);
+        for _ in 0..4 {
+            let store = self.store.clone();
+            let (mm, ev, sn) = (meta.clone(), stored.clone(), snap.clone());
+            let r = tokio::task::spawn_blocking(move || store.create(&mm, &ev, &sn))
+                .await
+                .map_err(|e| Failure::Internal(format!("store task failed: {e}")))?;
+            match r {
+                Ok(()) => {
+                    let live = Live {
+                        meta: meta.clone(),
+                        start,
+                        game: g,
+                        events: new.into_iter().map(|(_, e)| e).collect(),
+                        throws,
+                        tx: broadcast::channel(64).0,
+                        watchers: [0; 3],
+                        series: Some(LiveSeries {
+                            index,
+                            first,
+                            before: score,
+                            next: None,
+                            ..ls.clone()
+                        }),
+                    };
+                    self.cache()
+                        .insert(meta.id.clone(), Arc::new(AsyncMutex::new(live)));
+                    return Ok(meta.id);
+                }
+                Err(StoreError::Exists) => {
+                    // Another server may have created this place of the series first.
+                    let store = self.store.clone();
+                    let sid = m.id.clone();
+                    let s = blocking(move || store.load_series(&sid)).await?;
+                    if let Some(row) = s.and_then(|s| s.games.into_iter().nth(index as usize)) {
+                        return Ok(row.id);
+                    }
+                    meta.id = random_id();
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(Failure::Internal("could not create the next game".into()))
+    }
+
+    /// A series: its settings, seats, games (ID, first seat, points, running score) and
+    /// standing.
+    pub async fn series(&self, sid: &str) -> Res<Value> {
+        let (stored, games) = self.series_games(sid).await?;
+        let m = &stored.meta;
+        let target = parse_target(&m.target).map_err(Failure::Internal)?;
+        let mut score = [0u32; 2];
+        let mut finished = 0;
+        let mut list = Vec::new();
+        for (row, g) in stored.games.iter().zip(&games) {
+            let (state, points, winner) = match g.status() {
+                Status::Over(o) => {
+                    let p = series::by_seat(row.first, series::game_points(&o));
+                    score = [score[0] + p[0], score[1] + p[1]];
+                    finished += 1;
+                    (
+                        "over",
+                        Some(p),
+                        o.winner.map(|w| series::seat_of(row.first, w)),
+                    )
+                }
+                _ => ("playing", None, None),
+            };
+            list.push(json!({
+                "id": row.id, "game": row.index + 1, "first": row.first, "state": state,
+                "points": points, "winner": winner, "score": score, "moves": g.decisions(),
+            }));
+        }
+        let st = series::standing(target, score, finished);
+        let seats: Vec<Value> = m
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| match s {
+                Seat::Human => json!({ "seat": i + 1, "kind": "human" }),
+                Seat::Bot(l) => json!({ "seat": i + 1, "kind": "bot", "bot": l }),
+            })
+            .collect();
+        let start = AnyGame::new(
+            m.rules
+                .parse()
+                .map_err(|e: senet_rules::Error| Failure::Internal(e.to_string()))?,
+            &m.options,
+        )
+        .map_err(|e| Failure::Internal(e.to_string()))?;
+        Ok(json!({
+            "id": m.id, "rules": m.rules, "options": m.options, "mode": m.mode,
+            "target": target, "starts": m.starts, "seats": seats,
+            "scores": series::scores(&start),
+            "games": list, "score": st.score, "finished": st.finished,
+            "over": st.over, "winner": st.winner,
+        }))
+    }
+
+    async fn series_games(&self, sid: &str) -> Res<(crate::store::StoredSeries, Vec<AnyGame>)> {
+        let missing = || Failure::NotFound(format!("there is no series {sid:?}"));
+        if !valid_id(sid) {
+            return Err(missing());
+        }
+        let store = self.store.clone();
+        let key = sid.to_string();
+        let stored = blocking(move || store.load_series(&key))
+            .await?
+            .ok_or_else(missing)?;
+        let mut games = Vec::new();
+        for row in &stored.games {
+            let arc = self.get(&row.id).await?;
+            let l = arc.lock().await;
+            games.push(l.game);
+        }
+        Ok((stored, games))
+    }
+
+    /// The series record (`senet-series/1`) with every game's record.
+    pub async fn series_record(&self, sid: &str) -> Res<String> {
+        let (stored, _) = self.series_games(sid).await?;
+        let m = &stored.meta;
+        let bad = |e: senet_rules::Error| Failure::Internal(format!("series {sid}: {e}"));
+        let rules: RuleSet = m.rules.parse().map_err(bad)?;
+        let target = parse_target(&m.target).map_err(Failure::Internal)?;
+        let starts = parse_starts(&m.starts).map_err(Failure::Internal)?;
+        let mut s =
+            senet_rules::Series::new(rules, &m.options, target, starts, None).map_err(bad)?;
+        s.seats = Some([m.seats[0].to_text(), m.seats[1].to_text()]);
+        for row in &stored.games {
+            let arc = self.get(&row.id).await?;
+            let l = arc.lock().await;
+            s.push_game(row.first, None).map_err(bad)?;
+            s.update_last(l.record()).map_err(bad)?;
+        }
+        Ok(s.to_json())
     }
 
     /// The full state of a game, with every event.

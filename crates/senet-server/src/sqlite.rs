@@ -6,13 +6,17 @@
 //! commits); `--db` on a disk with `synchronous=FULL` semantics is a one-line change in
 //! [`SqliteStore::open`].
 
-use crate::store::{GameMeta, Seat, Snapshot, Store, StoreError, StoredEvent, StoredGame, Summary};
+use crate::store::{
+    GameMeta, Seat, SeriesGameRow, SeriesLink, SeriesMeta, Snapshot, Store, StoreError,
+    StoredEvent, StoredGame, StoredSeries, Summary,
+};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
 use std::sync::Mutex;
 
 /// The schema, one migration per entry; never edit an entry once released, add one.
-const MIGRATIONS: &[&str] = &["
+const MIGRATIONS: &[&str] = &[
+    "
 CREATE TABLE games (
     id        TEXT PRIMARY KEY,
     rules     TEXT NOT NULL,
@@ -39,7 +43,28 @@ CREATE TABLE events (
     value TEXT NOT NULL,
     PRIMARY KEY (game, seq)
 ) WITHOUT ROWID;
-"];
+",
+    "
+-- Issue 13: series of games. Existing games keep every column; their series columns are NULL.
+CREATE TABLE series (
+    id       TEXT PRIMARY KEY,
+    rules    TEXT NOT NULL,
+    options  TEXT NOT NULL,   -- NAME=VALUE joined by commas
+    target   TEXT NOT NULL,   -- points:N or games:N
+    starts   TEXT NOT NULL,   -- alternate or rules
+    mode     TEXT NOT NULL,
+    seat1    TEXT NOT NULL,
+    seat2    TEXT NOT NULL,
+    token1   TEXT,            -- SHA-256 of the series seat's token
+    token2   TEXT,
+    created  INTEGER NOT NULL
+);
+ALTER TABLE games ADD COLUMN series TEXT REFERENCES series(id);
+ALTER TABLE games ADD COLUMN series_index INTEGER;
+ALTER TABLE games ADD COLUMN series_first INTEGER;
+CREATE UNIQUE INDEX games_in_series ON games(series, series_index) WHERE series IS NOT NULL;
+",
+];
 
 /// A SQLite database file holding every game.
 pub struct SqliteStore {
@@ -127,20 +152,28 @@ fn insert_events(
     Ok(())
 }
 
-impl Store for SqliteStore {
-    fn create(
-        &self,
-        meta: &GameMeta,
-        events: &[StoredEvent],
-        snap: &Snapshot,
-    ) -> Result<(), StoreError> {
-        let mut conn = self.conn();
-        let tx = conn.transaction().map_err(backend)?;
+fn split_options(options: &str) -> Vec<String> {
+    options
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+fn insert_game(
+    tx: &rusqlite::Transaction<'_>,
+    meta: &GameMeta,
+    events: &[StoredEvent],
+    snap: &Snapshot,
+) -> Result<(), StoreError> {
+    {
         let n = tx
             .execute(
                 "INSERT OR IGNORE INTO games (id, rules, options, seed, seed_hash, mode, seat1, seat2,
-                    token1, token2, created, updated, nevents, position, state, player, moves)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+                    token1, token2, created, updated, nevents, position, state, player, moves,
+                    series, series_index, series_first)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                    ?18, ?19, ?20)",
                 params![
                     meta.id,
                     meta.rules,
@@ -159,21 +192,144 @@ impl Store for SqliteStore {
                     snap.state,
                     snap.player,
                     snap.moves,
+                    meta.series.as_ref().map(|l| l.id.as_str()),
+                    meta.series.as_ref().map(|l| l.index),
+                    meta.series.as_ref().map(|l| l.first),
                 ],
             )
             .map_err(backend)?;
         if n == 0 {
             return Err(StoreError::Exists);
         }
-        insert_events(&tx, &meta.id, 0, events)?;
+        insert_events(tx, &meta.id, 0, events)
+    }
+}
+
+impl Store for SqliteStore {
+    fn create(
+        &self,
+        meta: &GameMeta,
+        events: &[StoredEvent],
+        snap: &Snapshot,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction().map_err(backend)?;
+        insert_game(&tx, meta, events, snap)?;
         tx.commit().map_err(backend)
+    }
+
+    fn create_series(
+        &self,
+        series: &SeriesMeta,
+        game: &GameMeta,
+        events: &[StoredEvent],
+        snap: &Snapshot,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction().map_err(backend)?;
+        let n = tx
+            .execute(
+                "INSERT OR IGNORE INTO series (id, rules, options, target, starts, mode, seat1, seat2,
+                    token1, token2, created)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                params![
+                    series.id,
+                    series.rules,
+                    series.options.join(","),
+                    series.target,
+                    series.starts,
+                    series.mode,
+                    series.seats[0].to_text(),
+                    series.seats[1].to_text(),
+                    series.token_hashes[0],
+                    series.token_hashes[1],
+                    series.created,
+                ],
+            )
+            .map_err(backend)?;
+        if n == 0 {
+            return Err(StoreError::Exists);
+        }
+        insert_game(&tx, game, events, snap)?;
+        tx.commit().map_err(backend)
+    }
+
+    fn load_series(&self, id: &str) -> Result<Option<StoredSeries>, StoreError> {
+        let conn = self.conn();
+        let row = conn
+            .prepare_cached(
+                "SELECT rules, options, target, starts, mode, seat1, seat2, token1, token2, created
+                 FROM series WHERE id = ?1",
+            )
+            .map_err(backend)?
+            .query_row([id], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, String>(4)?,
+                    r.get::<_, String>(5)?,
+                    r.get::<_, String>(6)?,
+                    r.get::<_, Option<String>>(7)?,
+                    r.get::<_, Option<String>>(8)?,
+                    r.get::<_, i64>(9)?,
+                ))
+            })
+            .optional()
+            .map_err(backend)?;
+        let Some((rules, options, target, starts, mode, s1, s2, t1, t2, created)) = row else {
+            return Ok(None);
+        };
+        let mut st = conn
+            .prepare_cached(
+                "SELECT id, series_index, series_first, position FROM games
+                 WHERE series = ?1 ORDER BY series_index",
+            )
+            .map_err(backend)?;
+        let rows = st
+            .query_map([id], |r| {
+                Ok(SeriesGameRow {
+                    id: r.get(0)?,
+                    index: r.get(1)?,
+                    first: r.get(2)?,
+                    position: r.get(3)?,
+                })
+            })
+            .map_err(backend)?;
+        let mut games = Vec::new();
+        for row in rows {
+            let g = row.map_err(backend)?;
+            if g.index as usize != games.len() || !(1..=2).contains(&g.first) {
+                return Err(StoreError::Corrupt(format!(
+                    "series {id}: game {} has index {} and first seat {}",
+                    g.id, g.index, g.first
+                )));
+            }
+            games.push(g);
+        }
+        Ok(Some(StoredSeries {
+            meta: SeriesMeta {
+                id: id.to_string(),
+                rules,
+                options: split_options(&options),
+                target,
+                starts,
+                mode,
+                seats: [Seat::from_text(&s1)?, Seat::from_text(&s2)?],
+                token_hashes: [t1, t2],
+                created,
+            },
+            games,
+        }))
     }
 
     fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         let conn = self.conn();
         let row = conn
             .prepare_cached(
-                "SELECT rules, options, seed, seed_hash, mode, seat1, seat2, token1, token2, created, nevents
+                "SELECT rules, options, seed, seed_hash, mode, seat1, seat2, token1, token2, created, nevents,
+                    series, series_index, series_first
                  FROM games WHERE id = ?1",
             )
             .map_err(backend)?
@@ -190,13 +346,32 @@ impl Store for SqliteStore {
                     r.get::<_, Option<String>>(8)?,
                     r.get::<_, i64>(9)?,
                     r.get::<_, i64>(10)?,
+                    (
+                        r.get::<_, Option<String>>(11)?,
+                        r.get::<_, Option<u32>>(12)?,
+                        r.get::<_, Option<u8>>(13)?,
+                    ),
                 ))
             })
             .optional()
             .map_err(backend)?;
-        let Some((rules, options, seed, seed_hash, mode, s1, s2, t1, t2, created, nevents)) = row
+        let Some((rules, options, seed, seed_hash, mode, s1, s2, t1, t2, created, nevents, link)) =
+            row
         else {
             return Ok(None);
+        };
+        let series = match link {
+            (None, _, _) => None,
+            (Some(sid), Some(index), Some(first @ 1..=2)) => Some(SeriesLink {
+                id: sid,
+                index,
+                first,
+            }),
+            (Some(sid), index, first) => {
+                return Err(StoreError::Corrupt(format!(
+                    "{id}: series {sid} with index {index:?} and first seat {first:?}"
+                )))
+            }
         };
         let mut st = conn
             .prepare_cached("SELECT seq, kind, value FROM events WHERE game = ?1 ORDER BY seq")
@@ -244,6 +419,7 @@ impl Store for SqliteStore {
                 seats: [Seat::from_text(&s1)?, Seat::from_text(&s2)?],
                 token_hashes: [t1, t2],
                 created,
+                series,
             },
             events,
         }))
@@ -330,6 +506,7 @@ mod tests {
             seats: [Seat::Human, Seat::Bot("casual".into())],
             token_hashes: [Some("t1".into()), None],
             created: 5,
+            series: None,
         }
     }
 
@@ -374,6 +551,69 @@ mod tests {
         assert_eq!(l.len(), 1);
         assert_eq!(l[0].moves, 1);
         assert_eq!(l[0].seats, ["human".to_string(), "bot:casual".to_string()]);
+    }
+
+    #[test]
+    fn the_series_migration_keeps_existing_games() {
+        // A database at schema version 1 (before series) with a game in it.
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(MIGRATIONS[0]).unwrap();
+        conn.execute_batch("PRAGMA user_version = 1").unwrap();
+        conn.execute(
+            "INSERT INTO games (id, rules, options, seed, seed_hash, mode, seat1, seat2, token1,
+                token2, created, updated, nevents, position, state, player, moves)
+             VALUES ('old', 'kendall5', 'cap=500', 1, 'h', 'online', 'human', 'bot:casual', 't1',
+                NULL, 5, 6, 1, 'p', 'move', 1, 0)",
+            [],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO events (game, seq, kind, value) VALUES ('old', 0, 'throw', '3')",
+            [],
+        )
+        .unwrap();
+        let s = SqliteStore::init(conn).unwrap();
+        let g = s.load("old").unwrap().unwrap();
+        assert_eq!(g.meta.series, None);
+        assert_eq!(g.meta.options, ["cap=500"]);
+        assert_eq!(g.events, [StoredEvent::Throw("3".into())]);
+        // New series and their games live beside it.
+        let sm = SeriesMeta {
+            id: "s1".into(),
+            rules: "kendall5".into(),
+            options: vec![],
+            target: "points:3".into(),
+            starts: "alternate".into(),
+            mode: "online".into(),
+            seats: [Seat::Human, Seat::Human],
+            token_hashes: [Some("a".into()), Some("b".into())],
+            created: 9,
+        };
+        let mut m = meta("g1");
+        m.series = Some(SeriesLink {
+            id: "s1".into(),
+            index: 0,
+            first: 1,
+        });
+        s.create_series(&sm, &m, &[], &snap(0)).unwrap();
+        // The same place in the series cannot be taken twice.
+        let mut m2 = meta("g2");
+        m2.series = m.series.clone();
+        assert_eq!(s.create(&m2, &[], &snap(0)), Err(StoreError::Exists));
+        m2.series.as_mut().unwrap().index = 1;
+        m2.series.as_mut().unwrap().first = 2;
+        s.create(&m2, &[], &snap(0)).unwrap();
+        let got = s.load_series("s1").unwrap().unwrap();
+        assert_eq!(got.meta, sm);
+        assert_eq!(
+            got.games
+                .iter()
+                .map(|g| (g.id.as_str(), g.first))
+                .collect::<Vec<_>>(),
+            [("g1", 1), ("g2", 2)]
+        );
+        assert_eq!(s.load("g2").unwrap().unwrap().meta.series, m2.series);
+        assert_eq!(s.load_series("zz").unwrap(), None);
     }
 
     #[test]

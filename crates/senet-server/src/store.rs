@@ -66,6 +66,66 @@ pub struct GameMeta {
     pub token_hashes: [Option<String>; 2],
     /// Creation time, Unix seconds.
     pub created: i64,
+    /// The series this game belongs to, if any.
+    pub series: Option<SeriesLink>,
+}
+
+/// Where a game stands in its series.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeriesLink {
+    /// The series' ID.
+    pub id: String,
+    /// The game's index in the series, from 0.
+    pub index: u32,
+    /// The series seat (1 or 2) that plays the first player in this game.
+    pub first: u8,
+}
+
+/// Everything fixed when a series is created (issue 13). Its games are ordinary games
+/// linked to it by [`GameMeta::series`]; the series seats' tokens are the games' tokens,
+/// arranged by which seat plays the first player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeriesMeta {
+    /// The series' ID (URL-safe).
+    pub id: String,
+    /// Rule set ID.
+    pub rules: String,
+    /// Options as `NAME=VALUE`.
+    pub options: Vec<String>,
+    /// `points:N` or `games:N`.
+    pub target: String,
+    /// `alternate` or `rules`.
+    pub starts: String,
+    /// `bot`, `hotseat` or `online`.
+    pub mode: String,
+    /// Who sits in series seats 1 and 2.
+    pub seats: [Seat; 2],
+    /// SHA-256 (hex) of each human series seat's token.
+    pub token_hashes: [Option<String>; 2],
+    /// Creation time, Unix seconds.
+    pub created: i64,
+}
+
+/// A game of a series as listed by [`Store::load_series`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeriesGameRow {
+    /// Game ID.
+    pub id: String,
+    /// Index in the series, from 0.
+    pub index: u32,
+    /// The series seat playing the first player.
+    pub first: u8,
+    /// The game's current position string (its snapshot).
+    pub position: String,
+}
+
+/// A stored series: its metadata and its games in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredSeries {
+    /// Its metadata.
+    pub meta: SeriesMeta,
+    /// Its games, by index.
+    pub games: Vec<SeriesGameRow>,
 }
 
 /// The denormalised state kept beside the events, for lists.
@@ -145,7 +205,8 @@ impl std::error::Error for StoreError {}
 /// Every method is atomic: when it returns `Ok`, the change is durable.
 pub trait Store: Send + Sync + 'static {
     /// Creates a game with its first events (a bot in the first seat may already have
-    /// played) and its snapshot.
+    /// played) and its snapshot. A game of a series takes its place in the series: fails with
+    /// [`StoreError::Exists`] when that place (series and index) is taken, as when the ID is.
     fn create(
         &self,
         meta: &GameMeta,
@@ -169,4 +230,17 @@ pub trait Store: Send + Sync + 'static {
 
     /// Summaries of the games with these IDs that exist, most recently updated first.
     fn summaries(&self, ids: &[String]) -> Result<Vec<Summary>, StoreError>;
+
+    /// Creates a series with its first game (whose [`GameMeta::series`] names it), in one
+    /// transaction.
+    fn create_series(
+        &self,
+        series: &SeriesMeta,
+        game: &GameMeta,
+        events: &[StoredEvent],
+        snap: &Snapshot,
+    ) -> Result<(), StoreError>;
+
+    /// Loads a series and the list of its games, or `None` if there is no such ID.
+    fn load_series(&self, id: &str) -> Result<Option<StoredSeries>, StoreError>;
 }

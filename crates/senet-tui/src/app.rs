@@ -2,7 +2,7 @@
 //! (see `render.rs`) and touches no terminal, so tests drive it key by key.
 
 use crate::opponent;
-use crate::session::{Seat, Session, Setup};
+use crate::session::{Seat, SeriesPlay, Session, Setup};
 use senet_rules::{Game, Move, Player, Record, RuleSet, Status, Throw};
 
 /// A key press, independent of the terminal library.
@@ -189,6 +189,8 @@ pub struct App {
     pub pace: usize,
     /// The furthest a scrolled screen can scroll, as last drawn (set by the renderer).
     pub scroll_max: std::cell::Cell<u16>,
+    /// The series being played (`--series N`), if any.
+    pub series: Option<SeriesPlay>,
 }
 
 impl App {
@@ -238,6 +240,60 @@ impl App {
             file: None,
             scroll_max: std::cell::Cell::new(u16::MAX),
             pace: 2,
+            series: None,
+        }
+    }
+
+    /// Starts (or resumes) a series: `setup` is its current game's, `record` that game's
+    /// record when it is resumed.
+    pub fn series(sp: SeriesPlay, setup: Setup, record: Option<Record>) -> Result<App, String> {
+        let mut a = match record {
+            Some(r) => App::resume(setup, r, None)?,
+            None => App::new(setup)?,
+        };
+        let line = sp.score_line();
+        a.series = Some(sp);
+        a.say(Tone::Info, line);
+        Ok(a)
+    }
+
+    /// Brings the series' record of the current game up to date; at the end of a game says
+    /// the series score (and result).
+    fn sync_series(&mut self) {
+        let (Some(sp), Some(s)) = (&mut self.series, &self.session) else {
+            return;
+        };
+        let was_over = sp.series.current().is_none();
+        // The session's record always replays: it was built by playing legal moves.
+        let _ = sp.update(s.record());
+        if !was_over && sp.series.current().is_none() {
+            let line = sp.score_line();
+            let res = sp.result_line();
+            self.say(Tone::Info, line);
+            if let Some(r) = res {
+                self.say(Tone::Info, format!("{r} s saves the series record."));
+            }
+        }
+    }
+
+    /// The next game of the series, or a refusal when the series is over.
+    fn next_series_game(&mut self) {
+        let Some(sp) = &mut self.series else {
+            return;
+        };
+        match sp.next_game() {
+            Ok(setup) => {
+                self.setup = setup;
+                if let Err(e) = self.start() {
+                    self.say(Tone::Error, e);
+                    return;
+                }
+                let line = self.series.as_ref().map(|sp| sp.score_line());
+                if let Some(l) = line {
+                    self.say(Tone::Info, l);
+                }
+            }
+            Err(e) => self.say(Tone::Error, format!("{e}: c starts new settings, q quits")),
         }
     }
 
@@ -404,6 +460,7 @@ impl App {
                 self.say(Tone::Event, line);
                 if let Some(r) = result {
                     self.say(Tone::Info, r);
+                    self.sync_series();
                 }
             }
             Err(e) => self.say(Tone::Error, e.to_string()),
@@ -515,22 +572,32 @@ impl App {
         if let Some(f) = &self.file {
             return f.clone();
         }
-        match &self.session {
-            Some(s) => format!("senet-{}-{}.json", s.game().rules().id(), s.seed()),
-            None => "senet-game.json".into(),
+        match (&self.session, &self.series) {
+            (Some(_), Some(sp)) => format!(
+                "senet-series-{}-{}.json",
+                sp.series.rules,
+                sp.series.seed.unwrap_or(0)
+            ),
+            (Some(s), None) => format!("senet-{}-{}.json", s.game().rules().id(), s.seed()),
+            (None, _) => "senet-game.json".into(),
         }
     }
 
     /// Saves the record; says how it went.
     pub fn save(&mut self, path: &str) -> bool {
+        self.sync_series();
         let Some(s) = &self.session else {
             return false;
         };
-        match s.save(path) {
+        let (r, what) = match &self.series {
+            Some(sp) => (sp.save(path), "series record"),
+            None => (s.save(path), "game record"),
+        };
+        match r {
             Ok(()) => {
                 self.dirty = false;
                 self.file = Some(path.to_string());
-                self.say(Tone::Info, format!("Saved the game record to {path}."));
+                self.say(Tone::Info, format!("Saved the {what} to {path}."));
                 true
             }
             Err(e) => {
@@ -542,6 +609,13 @@ impl App {
 
     /// Loads a record and resumes it with the current seats.
     pub fn load(&mut self, path: &str) -> bool {
+        if self.series.is_some() {
+            self.say(
+                Tone::Error,
+                "load is not available during a series (senet play --load FILE resumes a series record)",
+            );
+            return false;
+        }
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) => {
@@ -630,6 +704,13 @@ impl App {
                     Tone::Info,
                     format!("Bots now wait {ms} ms before each action."),
                 );
+            }
+            Key::Char('n') | Key::Char('y') if over && self.series.is_some() => {
+                self.next_series_game()
+            }
+            Key::Char('c') if over && self.series.is_some() => {
+                self.series = None;
+                self.form = Some(SetupForm::from_setup(&self.setup))
             }
             Key::Char('n') | Key::Char('y') if over => {
                 self.setup = self.setup.next();

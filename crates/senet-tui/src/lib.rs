@@ -23,7 +23,7 @@ pub mod session;
 pub mod terminal;
 
 use senet_rules::Record;
-use session::Setup;
+use session::{SeriesPlay, Setup};
 use std::io::IsTerminal;
 
 /// What `senet play` starts with.
@@ -35,6 +35,9 @@ pub enum Start {
     New(Setup),
     /// A recorded game, resumed with these seats (and this seed for further throws, if given).
     Resume(Setup, Record, Option<u64>),
+    /// A series of games (`--series N`): the series, the setup of its current game, and that
+    /// game's record when it is resumed.
+    Series(Box<SeriesPlay>, Setup, Option<Record>),
 }
 
 /// Whether both standard input and standard output are terminals.
@@ -55,6 +58,7 @@ pub fn run(start: Start, plain: bool) -> Result<String, String> {
             Start::Choose(s) => app::App::with_form(s),
             Start::New(s) => app::App::new(s)?,
             Start::Resume(s, r, seed) => app::App::resume(s, r, seed)?,
+            Start::Series(sp, s, rec) => app::App::series(*sp, s, rec)?,
         };
         terminal::run(app)
     }

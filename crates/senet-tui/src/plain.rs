@@ -4,7 +4,7 @@
 
 use crate::render::{board_text, logical_lines, move_list, wrap};
 use crate::rules_doc;
-use crate::session::{Seat, Session, Setup};
+use crate::session::{Seat, SeriesPlay, Session, Setup};
 use crate::Start;
 use senet_rules::{Game, Player, Record, Status, Throw};
 use std::io::{BufRead, Write};
@@ -30,6 +30,7 @@ struct Plain<'a, R: BufRead, W: Write> {
     shown: Option<String>,
     file: Option<String>,
     dirty: bool,
+    series: Option<SeriesPlay>,
 }
 
 /// Runs the line mode until the games end or input ends; returns the last line to print.
@@ -38,7 +39,17 @@ pub fn run<R: BufRead, W: Write>(
     input: &mut R,
     out: &mut W,
 ) -> Result<String, String> {
+    let mut series = None;
     let (setup, s) = match start {
+        Start::Series(sp, setup, rec) => {
+            let s = match rec {
+                Some(r) => Session::resume(r, setup.seats.clone(), None),
+                None => Session::new(&setup),
+            }
+            .map_err(|e| e.to_string())?;
+            series = Some(*sp);
+            (setup, s)
+        }
         Start::Choose(setup) | Start::New(setup) => {
             let s = Session::new(&setup).map_err(|e| e.to_string())?;
             (setup, s)
@@ -56,6 +67,7 @@ pub fn run<R: BufRead, W: Write>(
         shown: None,
         file: None,
         dirty: false,
+        series,
     };
     p.main()
         .map_err(|e| format!("cannot write the output: {e}"))
@@ -91,7 +103,16 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
             self.s.kinds(Player::Second),
             seat(Player::Second),
         );
-        self.line(&text)
+        self.line(&text)?;
+        if let Some(sp) = &self.series {
+            let t = format!(
+                "{}; seat {} plays player 1",
+                sp.score_line(),
+                sp.seat_of(Player::First)
+            );
+            self.line(&t)?;
+        }
+        Ok(())
     }
 
     /// Prints the board when it changed since it was last printed (or when asked).
@@ -125,6 +146,16 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
                 self.board(false)?;
                 let r = self.s.result_text().unwrap_or_default();
                 self.line(&format!("result: {r}"))?;
+                if self.series.is_some() {
+                    self.series_update();
+                    let sp = self.series.as_ref().expect("a series");
+                    let t = sp.score_line();
+                    let res = sp.result_line();
+                    self.line(&t)?;
+                    if let Some(res) = res {
+                        self.line(&format!("series result: {res}"))?;
+                    }
+                }
                 match self.after_game()? {
                     Some(next) => {
                         self.setup = next;
@@ -156,11 +187,23 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
         }
     }
 
+    /// Brings the series' record of the current game up to date.
+    fn series_update(&mut self) {
+        if let Some(sp) = &mut self.series {
+            // The session's record always replays: it was built by playing legal moves.
+            let _ = sp.update(self.s.record());
+        }
+    }
+
     fn farewell(&self) -> String {
-        let state = match self.s.result_text() {
+        let mut state = match self.s.result_text() {
             Some(r) => r,
             None => format!("Game left after {} moves.", self.s.game().decisions()),
         };
+        if let Some(sp) = &self.series {
+            let line = sp.result_line().unwrap_or_else(|| sp.score_line());
+            state = format!("{state} {line}");
+        }
         match (&self.file, self.dirty) {
             (Some(f), false) => format!("{state} Record: {f}."),
             _ => state,
@@ -168,6 +211,35 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
     }
 
     fn after_game(&mut self) -> std::io::Result<Option<Setup>> {
+        if let Some(sp) = &self.series {
+            let over = sp.series.standing().over;
+            loop {
+                let ask = if over {
+                    "> the series is over (save FILE, or Enter to finish)"
+                } else {
+                    "> next game of the series? (y/n, or save FILE)"
+                };
+                self.line(ask)?;
+                let Some(cmd) = self.read()? else {
+                    return Ok(None);
+                };
+                match cmd.as_str() {
+                    "y" | "yes" | "next" if !over => {
+                        let sp = self.series.as_mut().expect("a series");
+                        return match sp.next_game() {
+                            Ok(setup) => Ok(Some(setup)),
+                            Err(e) => {
+                                self.line(&format!("error: {e}"))?;
+                                Ok(None)
+                            }
+                        };
+                    }
+                    c if c.starts_with("save ") => self.save(c[5..].trim())?,
+                    "moves" | "m" => self.moves()?,
+                    _ => return Ok(None),
+                }
+            }
+        }
         loop {
             self.line("> play again? (y/n, or save FILE)")?;
             let Some(cmd) = self.read()? else {
@@ -337,17 +409,27 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
     }
 
     fn save(&mut self, path: &str) -> std::io::Result<()> {
-        match self.s.save(path) {
+        self.series_update();
+        let (r, what) = match &self.series {
+            Some(sp) => (sp.save(path), "series record"),
+            None => (self.s.save(path), "game record"),
+        };
+        match r {
             Ok(()) => {
                 self.file = Some(path.to_string());
                 self.dirty = false;
-                self.line(&format!("Saved the game record to {path}."))
+                self.line(&format!("Saved the {what} to {path}."))
             }
             Err(e) => self.line(&format!("error: {e}")),
         }
     }
 
     fn load(&mut self, path: &str) -> std::io::Result<()> {
+        if self.series.is_some() {
+            return self.line(
+                "error: load is not available during a series (senet play --load FILE resumes a series record)",
+            );
+        }
         let loaded = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {path}: {e}"))
             .and_then(|t| Record::from_json(&t).map_err(|e| e.to_string()))

@@ -322,7 +322,7 @@ pub fn draw(f: &mut Frame, app: &App) {
         return;
     }
     let buf = f.buffer_mut();
-    draw_title(buf, Rect::new(area.x, area.y, area.width, 1), s);
+    draw_title(buf, Rect::new(area.x, area.y, area.width, 1), app, s);
     let board = Rect::new(area.x, area.y + 1, bw, bh);
     let mk = marks(app);
     draw_board(buf, board, &v, cell, &mk);
@@ -353,7 +353,7 @@ pub fn draw(f: &mut Frame, app: &App) {
     draw_overlay(f, area, app, s);
 }
 
-fn draw_title(buf: &mut Buffer, area: Rect, s: &Session) {
+fn draw_title(buf: &mut Buffer, area: Rect, app: &App, s: &Session) {
     let r = s.game().rules();
     let who = |p: Player| match &s.seats()[p.index()] {
         Seat::Human if s.against_bot() => format!("you ({})", s.kinds(p)),
@@ -363,6 +363,9 @@ fn draw_title(buf: &mut Buffer, area: Rect, s: &Session) {
     let mut text = format!(" senet · {} · {players} · seed {}", r.name(), s.seed());
     if text.chars().count() > area.width as usize {
         text = format!(" senet · {} · {players} · seed {}", r.id(), s.seed());
+    }
+    if let Some(sp) = &app.series {
+        text = format!(" senet · {} · {}", r.id(), sp.score_line());
     }
     put(
         buf,
@@ -508,6 +511,19 @@ fn draw_side(buf: &mut Buffer, area: Rect, app: &App, s: &Session, v: &BoardView
 fn state_line(app: &App, s: &Session) -> (String, Style) {
     let bold = Style::new().add_modifier(Modifier::BOLD);
     if let Some(r) = s.result_text() {
+        if let Some(sp) = &app.series {
+            let (res, keys) = match sp.result_line() {
+                Some(res) => (res, "c: settings · s: save the series · q: quit"),
+                None => (
+                    sp.score_line(),
+                    "n: next game · s: save the series · q: quit",
+                ),
+            };
+            return (
+                format!("{r} {res}  {keys}"),
+                bold.fg(Color::Black).bg(Color::LightGreen),
+            );
+        }
         return (
             format!("{r}  n: play again · c: settings · s: save · q: quit"),
             bold.fg(Color::Black).bg(Color::LightGreen),

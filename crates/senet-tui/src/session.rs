@@ -5,6 +5,7 @@
 use crate::opponent;
 use rand::{RngCore, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+use senet_rules::series::{self, Series, Starts, Target};
 use senet_rules::{
     AnyGame, BoardView, Effects, Error, Event, Game, Move, MoveList, Player, Record, RuleSet,
     Status, Throw,
@@ -539,5 +540,168 @@ pub fn capital(s: &str) -> String {
     match c.next() {
         Some(f) => f.to_uppercase().chain(c).collect(),
         None => String::new(),
+    }
+}
+
+/// A series of games (`senet play --series N`): the series record, who sits in its two seats,
+/// and the settings each game is started from. Seats are people (or bots), numbered 1 and 2;
+/// with alternating starts they swap sides from game to game.
+#[derive(Clone, Debug)]
+pub struct SeriesPlay {
+    /// The series so far; the last game's record is brought up to date by
+    /// [`SeriesPlay::update`].
+    pub series: Series,
+    /// Who sits in seat 1 and seat 2.
+    pub seats: [Seat; 2],
+    base: Setup,
+}
+
+impl SeriesPlay {
+    /// A new series: `setup.seats` are seats 1 and 2. Returns the series and the setup of its
+    /// first game.
+    pub fn new(
+        setup: &Setup,
+        target: Target,
+        starts: Starts,
+    ) -> Result<(SeriesPlay, Setup), Error> {
+        let mut series = Series::new(
+            setup.rules,
+            &setup.options,
+            target,
+            starts,
+            Some(setup.seed),
+        )?;
+        series.seats = Some([setup.seats[0].to_string(), setup.seats[1].to_string()]);
+        let mut sp = SeriesPlay {
+            series,
+            seats: setup.seats.clone(),
+            base: setup.clone(),
+        };
+        let first = sp.next_game()?;
+        Ok((sp, first))
+    }
+
+    /// Resumes a series record with these seats (1 and 2): the setup of the game to play
+    /// and, when the last game is unfinished, its record to resume. A finished series gives
+    /// its last game, to look at.
+    pub fn resume(
+        series: Series,
+        seats: [Seat; 2],
+        seed: Option<u64>,
+    ) -> Result<(SeriesPlay, Setup, Option<Record>), Error> {
+        series.replay()?;
+        let rules = series.rule_set()?;
+        let base = Setup {
+            rules,
+            options: series.option_pairs()?,
+            seats,
+            seed: seed.or(series.seed).unwrap_or_else(clock_seed),
+        };
+        let mut sp = SeriesPlay {
+            seats: base.seats.clone(),
+            series,
+            base,
+        };
+        let resume = match sp.series.games.last() {
+            Some(g) if g.points.is_none() || sp.series.standing().over => {
+                let seed = g.record.seed.unwrap_or(sp.base.seed);
+                Some((sp.setup_of(g.first, seed), g.record.clone()))
+            }
+            _ => None,
+        };
+        match resume {
+            Some((setup, rec)) => Ok((sp, setup, Some(rec))),
+            None => {
+                let setup = sp.next_game()?;
+                Ok((sp, setup, None))
+            }
+        }
+    }
+
+    /// Starts the next game; its setup (seats in the order of the sides, the next seed).
+    pub fn next_game(&mut self) -> Result<Setup, Error> {
+        let i = self.series.games.len();
+        let seed = self.base.seed.wrapping_add(i as u64);
+        let base_seed = self.base.seed;
+        let first = self
+            .series
+            .first_seat(i, || series::draw_first(base_seed, i) == 1);
+        self.series.push_game(first, Some(seed))?;
+        Ok(self.setup_of(first, seed))
+    }
+
+    fn setup_of(&self, first: u8, seed: u64) -> Setup {
+        let [a, b] = self.seats.clone();
+        Setup {
+            seats: if first == 1 { [a, b] } else { [b, a] },
+            seed,
+            ..self.base.clone()
+        }
+    }
+
+    /// Brings the last game's record up to date (its points once it is over).
+    pub fn update(&mut self, rec: &Record) -> Result<(), Error> {
+        self.series.update_last(rec.clone())
+    }
+
+    /// The game number being played (from 1).
+    pub fn game_number(&self) -> usize {
+        self.series.games.len()
+    }
+
+    /// The seat (1 or 2) playing `p` in the current game.
+    pub fn seat_of(&self, p: Player) -> u8 {
+        let first = self.series.games.last().map_or(1, |g| g.first);
+        series::seat_of(first, p)
+    }
+
+    fn seat_name(&self, seat: u8) -> String {
+        let s = &self.seats[seat as usize - 1];
+        let against_bot = self.seats[0].is_bot() != self.seats[1].is_bot();
+        match s {
+            Seat::Human if against_bot => "you".into(),
+            Seat::Human => format!("seat {seat}"),
+            Seat::Bot(b) if against_bot => b.clone(),
+            Seat::Bot(b) => format!("seat {seat} ({b})"),
+        }
+    }
+
+    /// `series to 3 points, game 2: you 1 - 0 casual`.
+    pub fn score_line(&self) -> String {
+        let st = self.series.standing();
+        format!(
+            "series {}, game {}: {} {} - {} {}",
+            self.series.target,
+            self.game_number(),
+            self.seat_name(1),
+            st.score[0],
+            st.score[1],
+            self.seat_name(2)
+        )
+    }
+
+    /// The series' result, once it is over.
+    pub fn result_line(&self) -> Option<String> {
+        let st = self.series.standing();
+        st.over.then(|| match st.winner {
+            Some(w) => format!(
+                "{} won the series {} - {} in {} games.",
+                capital(&self.seat_name(w)),
+                st.score[0],
+                st.score[1],
+                st.finished
+            ),
+            None => format!(
+                "The series is drawn {} - {} after {} games.",
+                st.score[0], st.score[1], st.finished
+            ),
+        })
+    }
+
+    /// Writes the series record (with the current game as it stands) to `path`.
+    pub fn save(&self, path: &str) -> Result<(), String> {
+        let mut text = self.series.to_json();
+        text.push('\n');
+        std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))
     }
 }

@@ -571,3 +571,44 @@ fn the_rules_screen_uses_the_rule_sets_document_when_there_is_one() {
         }
     }
 }
+
+/// Issue 13: a series in the full-screen UI, two bots watched: the title shows the game
+/// number and score, `n` starts the next game with the seats swapped, `s` saves the series
+/// record, and after the last game `n` is refused.
+#[test]
+fn a_series_of_two_games_with_next_game_and_the_score_on_screen() {
+    use senet_rules::series::{Starts, Target};
+    use senet_tui::session::SeriesPlay;
+    let s = setup(RuleSet::Kendall5, [bot("greedy"), bot("random")], 4);
+    let (sp, first) = SeriesPlay::new(&s, Target::Games(2), Starts::Alternate).unwrap();
+    let mut app = App::series(sp, first, None).unwrap();
+    assert!(
+        screen(&app).contains("series of 2 games, game 1: seat 1 (greedy) 0 - 0 seat 2 (random)")
+    );
+    app.run_bots();
+    assert!(matches!(status(&app), Status::Over(_)));
+    let text = sized(&app, 160, 30);
+    assert!(text.contains("n: next game"), "{text}");
+    app.handle_key(Key::Char('n'));
+    assert!(!matches!(status(&app), Status::Over(_)));
+    // Game 2: seat 2 (random) plays the first player.
+    assert_eq!(app.session.as_ref().unwrap().seats()[0], bot("random"));
+    assert!(screen(&app).contains("game 2"));
+    app.run_bots();
+    let sp = app.series.as_ref().unwrap();
+    assert!(sp.series.standing().over);
+    assert!(sp.result_line().is_some());
+    let path = std::env::temp_dir().join(format!("senet-tui-series-{}.json", std::process::id()));
+    let path = path.display().to_string();
+    assert!(app.save(&path));
+    let back = senet_rules::Series::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(back.games.len(), 2);
+    assert!(back.replay().unwrap().standing.over);
+    app.handle_key(Key::Char('n'));
+    assert_eq!(last_message(&app).0, Tone::Error);
+    assert!(
+        last_message(&app).1.contains("the series is over"),
+        "{:?}",
+        last_message(&app)
+    );
+}

@@ -4,9 +4,10 @@
 use crate::cli::move_json;
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
-use senet_bots::duel::{run_match, MatchConfig, MatchResult};
+use senet_bots::duel::{run_match, run_series_match, MatchConfig, MatchResult, SeriesMatchResult};
 use senet_bots::ladder::{self, LadderConfig};
 use senet_bots::BotSpec;
+use senet_rules::Target;
 use senet_rules::{AnyGame, Error, Game, RuleSet, Status, Throw};
 use serde_json::{json, Value};
 use std::io::IsTerminal;
@@ -58,6 +59,13 @@ pub enum BotCommand {
         /// Worker threads (default: one per core).
         #[arg(long, default_value_t = 0)]
         threads: usize,
+        /// Play duplicate pairs of series to N points (games won where the rule set does not
+        /// score) instead of pairs of games; reports series won and points.
+        #[arg(long, value_name = "N", conflicts_with = "series_games")]
+        series: Option<u32>,
+        /// Play duplicate pairs of series of exactly N games.
+        #[arg(long, value_name = "N")]
+        series_games: Option<u32>,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -161,6 +169,8 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             pairs,
             seed,
             threads,
+            series,
+            series_games,
             json,
         } => {
             let r: RuleSet = rules.parse()?;
@@ -172,6 +182,21 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
                 seed,
                 threads,
             };
+            let target = match (series, series_games) {
+                (Some(n), _) => Some(Target::Points(n)),
+                (_, Some(n)) => Some(Target::Games(n)),
+                _ => None,
+            };
+            if let Some(t) = target {
+                let bar = progress_bar(pairs as u64, &format!("{a} vs {b}, series {t}"));
+                let res = run_series_match(&cfg, t, &|| bar.inc(1)).map_err(bad)?;
+                bar.finish_and_clear();
+                return Ok(if json {
+                    serde_json::to_string_pretty(&series_json(&res)).expect("json")
+                } else {
+                    series_text(&res)
+                });
+            }
             let bar = progress_bar(pairs as u64, &format!("{a} vs {b}"));
             let res = run_match(&cfg, &|| bar.inc(1)).map_err(bad)?;
             bar.finish_and_clear();
@@ -505,5 +530,66 @@ fn match_text(r: &MatchResult) -> String {
         nb = r.timed_moves[1],
         ca = r.median_cpu_micros[0] / 1e3,
         cb = r.median_cpu_micros[1] / 1e3,
+    )
+}
+
+/// A series match result as JSON.
+pub fn series_json(r: &SeriesMatchResult) -> Value {
+    json!({
+        "rules": r.rules,
+        "a": r.a,
+        "b": r.b,
+        "target": r.target,
+        "scores": r.scores,
+        "pairs": r.pairs.len(),
+        "series": 2 * r.pairs.len(),
+        "a_series_won": r.series_won[0],
+        "b_series_won": r.series_won[1],
+        "series_drawn": r.series_won[2],
+        "a_rate": round(r.a_rate, 5),
+        "ci95": [round(r.ci95.0, 5), round(r.ci95.1, 5)],
+        "games": r.games,
+        "a_games_won": r.games_won[0],
+        "b_games_won": r.games_won[1],
+        "points_per_game": { "a": round(r.points_per_game[0], 4), "b": round(r.points_per_game[1], 4) },
+        "points_per_series": { "a": round(r.points_per_series[0], 4), "b": round(r.points_per_series[1], 4) },
+        "points_diff_per_game": { "mean": round(r.points_diff.0, 4), "ci95": [round(r.points_diff.1, 4), round(r.points_diff.2, 4)] },
+    })
+}
+
+fn series_text(r: &SeriesMatchResult) -> String {
+    let n = 2 * r.pairs.len();
+    let unit = if r.scores {
+        "points"
+    } else {
+        "points (games won)"
+    };
+    format!(
+        "{rules}: A = {a}, B = {b}, {p} duplicate pairs of series {t} ({n} series, {g} games)\n\
+         series won: A {aw}, B {bw}, drawn {d}; A's series score {rate:.1}% (95% interval {lo:.1}% - {hi:.1}%)\n\
+         games won: A {ga}, B {gb}\n\
+         {unit} per game: A {pa:.2}, B {pb:.2}; per series: A {sa:.2}, B {sb:.2}\n\
+         A minus B per game: {dm:.2} (95% interval {dl:.2} - {dh:.2})",
+        rules = r.rules,
+        a = r.a,
+        b = r.b,
+        p = r.pairs.len(),
+        t = r.target,
+        g = r.games,
+        aw = r.series_won[0],
+        bw = r.series_won[1],
+        d = r.series_won[2],
+        rate = 100.0 * r.a_rate,
+        lo = 100.0 * r.ci95.0,
+        hi = 100.0 * r.ci95.1,
+        ga = r.games_won[0],
+        gb = r.games_won[1],
+        pa = r.points_per_game[0],
+        pb = r.points_per_game[1],
+        sa = r.points_per_series[0],
+        sb = r.points_per_series[1],
+        dm = r.points_diff.0,
+        dl = r.points_diff.1,
+        dh = r.points_diff.2,
     )
 }

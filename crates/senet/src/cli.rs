@@ -419,6 +419,9 @@ fn replay(file: &str, json: bool) -> Result<String, Error> {
         std::fs::read_to_string(file)
             .map_err(|e| Error::Record(format!("cannot read {file}: {e}")))?
     };
+    if senet_rules::series::is_series(&text) {
+        return replay_series(&text, json);
+    }
     let rec = Record::from_json(&text)?;
     let r = rec.replay()?;
     let st = status_json(&r.end);
@@ -447,4 +450,79 @@ fn replay(file: &str, json: bool) -> Result<String, Error> {
         r.moves,
         r.end.position()
     ))
+}
+
+/// `senet replay` of a series record: every game checked, then the score after each game.
+fn replay_series(text: &str, json: bool) -> Result<String, Error> {
+    let s = senet_rules::Series::from_json(text)?;
+    let r = s.replay()?;
+    let st = &r.standing;
+    let result = if st.over {
+        match st.winner {
+            Some(w) => format!("seat {w} wins the series {} - {}", st.score[0], st.score[1]),
+            None => format!("drawn series {} - {}", st.score[0], st.score[1]),
+        }
+    } else {
+        format!(
+            "not over: {} - {} after {} games",
+            st.score[0], st.score[1], st.finished
+        )
+    };
+    if json {
+        let games: Vec<Value> = s
+            .games
+            .iter()
+            .zip(&r.games)
+            .map(|(g, (first, o))| {
+                json!({
+                    "first": first,
+                    "winner": o.and_then(|o| o.winner).map(|p| senet_rules::series::seat_of(*first, p)),
+                    "capped": o.map(|o| o.capped),
+                    "points": g.points,
+                    "score": g.score,
+                })
+            })
+            .collect();
+        return Ok(json!({
+            "rules": s.rules,
+            "target": s.target,
+            "starts": s.starts,
+            "games": games,
+            "score": st.score,
+            "over": st.over,
+            "winner": st.winner,
+            "position": r.last.position(),
+        })
+        .to_string());
+    }
+    let mut out = format!(
+        "series {} {}, {} games replayed, all legal",
+        s.rules,
+        s.target,
+        s.games.len()
+    );
+    for (i, (g, (first, o))) in s.games.iter().zip(&r.games).enumerate() {
+        let line = match (o, g.points, g.score) {
+            (Some(o), Some(p), Some(sc)) => {
+                let who = match o.winner {
+                    Some(w) => format!("seat {} wins", senet_rules::series::seat_of(*first, w)),
+                    None if o.capped => "draw (turn cap reached)".into(),
+                    None => "draw".into(),
+                };
+                format!(
+                    "game {}: seat {first} first; {who}; points {}-{}; score {}-{}",
+                    i + 1,
+                    p[0],
+                    p[1],
+                    sc[0],
+                    sc[1]
+                )
+            }
+            _ => format!("game {}: seat {first} first; not over", i + 1),
+        };
+        out.push('\n');
+        out.push_str(&line);
+    }
+    out.push_str(&format!("\nresult: {result}"));
+    Ok(out)
 }

@@ -99,12 +99,17 @@ pub fn run(a: LabArgs) -> Result<String, Error> {
                 .flatten()
                 .map(|g| measure_play(&start, &g.throws, &g.moves))
                 .collect::<Result<Vec<_>, Error>>()?;
-            reports.push(RuleSetReport::new(
-                r.id(),
-                options,
-                [na.clone(), nb.clone()],
-                &stats,
-            ));
+            let mut report = RuleSetReport::new(r.id(), options, [na.clone(), nb.clone()], &stats);
+            if let Some(target) = series_target(&start) {
+                let points: Vec<[u32; 2]> = res
+                    .pairs
+                    .iter()
+                    .flatten()
+                    .map(|g| g.series_points())
+                    .collect();
+                report = report.with_series(target, &points);
+            }
+            reports.push(report);
         }
     }
     let dir = Path::new(&a.out);
@@ -127,4 +132,18 @@ pub fn run(a: LabArgs) -> Result<String, Error> {
         ));
     }
     Ok(s.trim_end().to_string())
+}
+
+/// The series target of the lab's series figures where a rule set scores (issue 13): parker
+/// to 100 points (a win is worth 10 to 130, P11), pyramid to 50 (up to 27 a game for each
+/// side, Y9), senat with `score` to 10 (1 to 5 a win, S12).
+fn series_target(start: &AnyGame) -> Option<u32> {
+    if !senet_rules::series::scores(start) {
+        return None;
+    }
+    Some(match senet_rules::Game::rules(start) {
+        RuleSet::Parker => 100,
+        RuleSet::Pyramid => 50,
+        _ => 10,
+    })
 }

@@ -1,8 +1,9 @@
 //! `senet play`: argument checks, then the terminal UI or the plain line mode of the
 //! `senet-tui` crate.
 
+use senet_rules::series::{Starts, Target};
 use senet_rules::{Error, Game, Record, RuleSet};
-use senet_tui::session::{clock_seed, Seat, Setup};
+use senet_tui::session::{clock_seed, Seat, SeriesPlay, Setup};
 use senet_tui::{opponent, Start};
 
 /// Play a game in the terminal (a line mode when input or output is not a terminal).
@@ -29,6 +30,16 @@ pub struct PlayArgs {
     /// Use the line mode even on a terminal.
     #[arg(long)]
     plain: bool,
+    /// Play a series to N points (games won where the rule set does not score; parker P11,
+    /// senat with score=true S12 and pyramid Y9 add up their points).
+    #[arg(long, value_name = "N", conflicts_with = "series_games")]
+    series: Option<u32>,
+    /// Play a series of exactly N games.
+    #[arg(long, value_name = "N")]
+    series_games: Option<u32>,
+    /// Who starts each game of a series: alternate, or rules (the rule set's own start rule).
+    #[arg(long, value_name = "alternate|rules", default_value = "alternate")]
+    starts: String,
 }
 
 fn seats(vs: &str, seat: &str) -> Result<[Seat; 2], Error> {
@@ -72,6 +83,22 @@ pub fn run(a: PlayArgs) -> Result<String, Error> {
         (Some(file), None) => {
             let text = std::fs::read_to_string(file)
                 .map_err(|e| Error::Record(format!("cannot read {file}: {e}")))?;
+            if senet_rules::series::is_series(&text) {
+                if a.series.is_some() || a.series_games.is_some() {
+                    return Err(Error::Options(
+                        "--series cannot be used with --load of a series record: the record holds the target".into(),
+                    ));
+                }
+                let series = senet_rules::Series::from_json(&text)?;
+                let (sp, setup, rec) = SeriesPlay::resume(series, seats, a.seed)?;
+                return play(Start::Series(Box::new(sp), setup, rec), a.plain);
+            }
+            if a.series.is_some() || a.series_games.is_some() {
+                return Err(Error::Options(
+                    "--series starts a new series; --load takes a series record to resume one"
+                        .into(),
+                ));
+            }
             let rec = Record::from_json(&text)?;
             let replay = rec.replay()?;
             let setup = Setup {
@@ -92,6 +119,21 @@ pub fn run(a: PlayArgs) -> Result<String, Error> {
                 seats,
                 seed: a.seed.unwrap_or_else(clock_seed),
             };
+            let target = match (a.series, a.series_games) {
+                (Some(n), _) => Some(Target::Points(n)),
+                (None, Some(n)) => Some(Target::Games(n)),
+                (None, None) => None,
+            };
+            if let Some(target) = target {
+                if rules.is_none() {
+                    return Err(Error::Options(
+                        "--series needs a rule set, e.g. senet play kendall --series 3".into(),
+                    ));
+                }
+                let starts: Starts = a.starts.parse()?;
+                let (sp, first) = SeriesPlay::new(&setup, target, starts)?;
+                return play(Start::Series(Box::new(sp), first, None), a.plain);
+            }
             if rules.is_none() {
                 Start::Choose(setup)
             } else {
@@ -99,8 +141,12 @@ pub fn run(a: PlayArgs) -> Result<String, Error> {
             }
         }
     };
+    play(start, a.plain)
+}
+
+fn play(start: Start, plain: bool) -> Result<String, Error> {
     // Failures past this point are of the terminal or the output, not of the arguments.
-    senet_tui::run(start, a.plain).or_else(|e| {
+    senet_tui::run(start, plain).or_else(|e| {
         eprintln!("error: {e}");
         std::process::exit(1)
     })

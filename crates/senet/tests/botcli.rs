@@ -177,3 +177,49 @@ fn ladder_writes_the_document_with_the_bars_and_the_command_that_made_it() {
     assert_eq!(code, 1);
     assert!(err.contains("RULES=N"), "{err}");
 }
+
+/// Issue 13: `senet match --series N` plays duplicate series and reports series and points.
+#[test]
+fn match_series_reports_series_won_and_points() {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args([
+            "match",
+            "--rules",
+            "parker",
+            "--a",
+            "greedy+points",
+            "--b",
+            "random",
+            "--pairs",
+            "4",
+            "--series",
+            "100",
+            "--seed",
+            "3",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["series"], 8);
+    assert_eq!(v["target"]["points"], 100);
+    assert_eq!(v["scores"], true);
+    let won = v["a_series_won"].as_u64().unwrap()
+        + v["b_series_won"].as_u64().unwrap()
+        + v["series_drawn"].as_u64().unwrap();
+    assert_eq!(won, 8);
+    // P11: a series to 100 needs at least 100 points from the winner.
+    let per_series = v["points_per_series"]["a"].as_f64().unwrap()
+        + v["points_per_series"]["b"].as_f64().unwrap();
+    assert!(per_series >= 100.0, "{v}");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args([
+            "match", "--rules", "kendall", "--a", "greedy", "--b", "random", "--pairs", "2",
+            "--series", "0",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("1 to 100000 points"));
+}

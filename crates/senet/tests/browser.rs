@@ -420,3 +420,196 @@ fn screenshots_of_every_rule_set() {
     s.wait_for("#create", 20);
     s.screenshot(&out.join("lobby.png"));
 }
+
+// ---------------------------------------------------------------- series (issue 13)
+
+/// Plays the game on the page to its end (move buttons).
+fn play_to_end(s: &Session, secs: u64) {
+    let t = Instant::now();
+    while act(s, false) != "over" {
+        assert!(
+            t.elapsed() < Duration::from_secs(secs),
+            "the game took too long"
+        );
+    }
+}
+
+fn wait_text(s: &Session, css: &str, needle: &str, secs: u64) -> String {
+    let t = Instant::now();
+    loop {
+        let text = s.text(css);
+        if text.contains(needle) {
+            return text;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(secs),
+            "{css}: {text:?} lacks {needle:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn game_id(s: &Session) -> String {
+    s.js("return location.pathname.split('/')[2]")
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Chooses "a series of N games" in the lobby.
+fn choose_series(s: &Session, n: u32) {
+    s.click_css("input[name=play][value=series]");
+    s.js(&format!(
+        "document.querySelector('#series-n').value = '{n}'; return 1"
+    ));
+    set_select(s, "#series-unit", "games");
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn a_series_of_three_games_against_a_bot_in_the_browser() {
+    let dir = temp_dir("series-bot");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let s = driver.session(&dir.join("profile"), 1100, 850);
+    s.goto(&format!("{}/", server.url));
+    s.wait_for("#create", 20);
+    set_select(&s, "#rules", "kendall5");
+    set_select(&s, "#level", "beginner");
+    choose_series(&s, 3);
+    s.click_css("#create");
+    s.wait_for("#board", 20);
+    let mut ids = vec![];
+    for game in 1..=3 {
+        let line = wait_text(&s, "#series-score", &format!("game {game}"), 20);
+        assert!(line.contains("Series of 3 games"), "{line}");
+        ids.push(game_id(&s));
+        play_to_end(&s, 300);
+        let line = wait_text(&s, "#series-score", "this game:", 10);
+        if game < 3 {
+            s.click_css("#next-game");
+            let t = Instant::now();
+            while game_id(&s) == ids[ids.len() - 1] {
+                assert!(t.elapsed() < Duration::from_secs(20), "no next game");
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            s.wait_for("#board", 20);
+        } else {
+            let r = wait_text(&s, "#series-result", "series", 10);
+            assert!(
+                r.contains("You won the series") || r.contains("The bot") || r.contains("drawn"),
+                "{r} / {line}"
+            );
+            s.screenshot(&screenshots().join("series-over.png"));
+        }
+    }
+    assert_eq!(ids.len(), 3);
+    assert!(ids[0] != ids[1] && ids[1] != ids[2]);
+    // The series result page lists the three games with the running score.
+    s.click_css("#series-page");
+    s.wait_for("#series-summary", 20);
+    assert_eq!(
+        s.js("return document.querySelectorAll('.series-table tbody tr').length"),
+        json!(3)
+    );
+    let fin = s.text("#series-final");
+    assert!(fin.contains("series"), "{fin}");
+    // The series record downloads and replays.
+    let sid = s.js("return location.pathname.split('/')[2]");
+    let rec = api(
+        server.port,
+        "GET",
+        &format!("/api/series/{}/record", sid.as_str().unwrap()),
+        None,
+    );
+    let series = senet_rules::Series::from_json(&rec.to_string()).unwrap();
+    let r = series.replay().unwrap();
+    assert!(r.standing.over);
+    assert_eq!(series.games.len(), 3);
+    assert_eq!(
+        series.games.iter().map(|g| g.first).collect::<Vec<_>>(),
+        [1, 2, 1],
+        "starts alternate"
+    );
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn an_online_series_between_two_browsers() {
+    let dir = temp_dir("series-online");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let a = driver.session(&dir.join("a"), 1000, 800);
+    let b = driver.session(&dir.join("b"), 1000, 800);
+    a.goto(&format!("{}/", server.url));
+    a.wait_for("#create", 20);
+    set_select(&a, "#rules", "kendall5");
+    a.click_css("input[name=mode][value=online]");
+    choose_series(&a, 2);
+    a.click_css("#create");
+    a.wait_for("#invite-link", 20);
+    let invite = a.js("return document.querySelector('#invite-link').value");
+    b.goto(invite.as_str().unwrap());
+    b.wait_for("#board", 20);
+    let line = wait_text(&b, "#series-score", "game 1", 10);
+    assert!(line.contains("Series of 2 games"), "{line}");
+    for game in 1..=2 {
+        let t = Instant::now();
+        loop {
+            let ka = act(&a, false);
+            let kb = act(&b, false);
+            if ka == "over" && kb == "over" {
+                break;
+            }
+            assert!(
+                t.elapsed() < Duration::from_secs(400),
+                "game {game} took too long"
+            );
+        }
+        wait_text(&a, "#series-score", "this game:", 10);
+        wait_text(&b, "#series-score", "this game:", 10);
+        // Both see the same score.
+        let score = |s: &Session| s.text("#series-score");
+        let t = Instant::now();
+        while score(&a).replace("you", "seat 1") != score(&b).replace("you", "seat 2") {
+            assert!(
+                t.elapsed() < Duration::from_secs(10),
+                "{} / {}",
+                score(&a),
+                score(&b)
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        if game == 2 {
+            wait_text(&a, "#series-result", "series", 10);
+            wait_text(&b, "#series-result", "series", 10);
+            break;
+        }
+        // Seat 2 starts the next game; seat 1's page learns of it and follows.
+        let old = game_id(&a);
+        b.click_css("#next-game");
+        wait_text(&a, "#series", "Your opponent has started it", 20);
+        a.click_css("#next-game");
+        let t = Instant::now();
+        while game_id(&a) == old || game_id(&b) == old {
+            assert!(t.elapsed() < Duration::from_secs(20), "no next game");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert_eq!(
+            game_id(&a),
+            game_id(&b),
+            "both seats are in the same next game"
+        );
+        a.wait_for("#board", 20);
+        b.wait_for("#board", 20);
+        // With alternating starts seat 2 now plays the first player.
+        let st = api(
+            server.port,
+            "GET",
+            &format!("/api/games/{}", game_id(&a)),
+            None,
+        );
+        assert_eq!(st["series"]["first"], 2);
+        assert_eq!(st["series"]["game"], 2);
+    }
+}

@@ -141,3 +141,36 @@ fn bad_lab_arguments_are_clear_errors() {
         assert!(e.contains(needle), "{args:?}: {e}");
     }
 }
+
+/// Issue 13: where a rule set scores (P11, S12 with `score`, Y9) the report has points per
+/// game and per series; the rule sets that count games won are not in that table.
+#[test]
+fn scored_rule_sets_get_points_per_game_and_per_series() {
+    let d = tmp("series");
+    lab(
+        &d,
+        "3",
+        &[
+            "--rules",
+            "parker,senat,kendall5",
+            "--option",
+            "score=true",
+            "--bots",
+            "greedy,greedy",
+        ],
+    );
+    let md = std::fs::read_to_string(d.join("report.md")).unwrap();
+    let series = md.split("## Series").nth(1).expect("a series section");
+    assert!(series.contains("| parker | greedy vs greedy |"), "{series}");
+    assert!(series.contains("| 100 |"), "{series}");
+    assert!(
+        series.contains("| senat (score=true) | greedy vs greedy |"),
+        "{series}"
+    );
+    assert!(!series.contains("kendall5"), "{series}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("report.json")).unwrap()).unwrap();
+    let text = json.to_string();
+    assert!(text.contains("\"points_per_game\""), "{text}");
+    assert!(text.contains("\"series\":{\"target\":100"), "{text}");
+}

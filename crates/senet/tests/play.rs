@@ -316,3 +316,140 @@ fn a_finished_record_loads_and_shows_its_result() {
     assert!(out.contains("result: "), "{out}");
     assert!(out.contains("   1. player 1 (X) threw"), "{out}");
 }
+
+/// Issue 13: a series in the plain mode for every rule set. You (seat 1) against the random
+/// bot, Enter for every throw and move; `y` continues the series after each game; the series
+/// record is saved at the end and `senet replay` checks it.
+#[test]
+fn a_series_against_a_bot_in_every_rule_set_saves_a_series_record_that_replays() {
+    for rules in [
+        "kendall", "kendall5", "senat", "houses", "pyramid", "parker",
+    ] {
+        let mut child = spawn(&[
+            rules,
+            "--vs",
+            "random",
+            "--seed",
+            "5",
+            "--series-games",
+            "2",
+            "--option",
+            if rules == "senat" {
+                "score=true"
+            } else {
+                "cap=2000"
+            },
+        ]);
+        let mut d = Driver {
+            out: BufReader::new(child.stdout.take().unwrap()),
+            input: child.stdin.take().unwrap(),
+            transcript: vec![],
+        };
+        let path = tmp(&format!("series-{rules}.json"));
+        let mut nexts = 0;
+        loop {
+            let p = d.prompt().expect("a prompt before the end");
+            if p.starts_with("> next game of the series?") {
+                nexts += 1;
+                d.send("y");
+            } else if p.starts_with("> the series is over") {
+                d.send(&format!("save {path}"));
+                assert!(d.prompt().unwrap().starts_with("> the series is over"));
+                d.send("");
+                break;
+            } else {
+                d.send("");
+            }
+        }
+        assert!(child.wait().unwrap().success());
+        assert_eq!(nexts, 1, "{rules}: one next game in a series of two");
+        let all = d.transcript.join("\n");
+        assert!(
+            all.contains("series of 2 games, game 1: you 0 - 0 random"),
+            "{all}"
+        );
+        assert!(
+            all.contains("seat 2 plays player 1"),
+            "{rules}: starts alternate"
+        );
+        assert!(all.contains("series result: "), "{all}");
+        assert!(all.contains("Saved the series record"), "{all}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let s = senet_rules::Series::from_json(&text).unwrap();
+        let r = s.replay().unwrap();
+        assert!(r.standing.over);
+        assert_eq!(s.games.len(), 2);
+        assert_eq!(s.seats, Some(["human".to_string(), "random".to_string()]));
+        let out = Command::new(env!("CARGO_BIN_EXE_senet"))
+            .args(["replay", &path])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}");
+        assert!(stdout.contains("2 games replayed, all legal"), "{stdout}");
+        assert!(stdout.contains("game 2: seat 2 first"), "{stdout}");
+        let last = d.transcript.last().unwrap();
+        assert!(
+            last.contains("the series") || last.contains("The series"),
+            "{last}"
+        );
+    }
+}
+
+#[test]
+fn a_saved_unfinished_series_resumes_with_load() {
+    let path = tmp("series-resume.json");
+    // Save in the middle of game 1, then quit.
+    let input = format!("\n\n\n\n\nsave {path}\nquit\n");
+    let (out, _, code) = run(
+        &["kendall5", "--vs", "random", "--seed", "2", "--series", "2"],
+        &input,
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("Saved the series record"), "{out}");
+    let (out, err, code) = run(&["--load", &path, "--vs", "random"], &"\n".repeat(3000));
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("Resumed after"), "{out}");
+    assert!(
+        out.contains("series to 2 points, game 1: you 0 - 0 random"),
+        "{out}"
+    );
+    // A series flag with --load, or without a rule set, is an error.
+    let (_, err, code) = run(&["--load", &path, "--series", "3"], "");
+    assert_eq!(code, Some(1));
+    assert!(err.contains("--series"), "{err}");
+    let (_, err, code) = run(&["--series", "3"], "");
+    assert_eq!(code, Some(1));
+    assert!(err.contains("needs a rule set"), "{err}");
+    let (_, err, code) = run(&["kendall", "--series", "3", "--starts", "loser"], "");
+    assert_eq!(code, Some(1));
+    assert!(err.contains("alternate or rules"), "{err}");
+    // A corrupt series record is an error of senet replay and of --load, never a panic.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let bad = tmp("series-bad.json");
+    std::fs::write(&bad, text.replace("\"first\": 1", "\"first\": 2")).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args(["replay", &bad])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("game 1: seat 2 plays the first player"),
+        "{err}"
+    );
+    let (_, err, code) = run(&["--load", &bad], "");
+    assert_eq!(code, Some(1));
+    assert!(err.contains("game 1:"), "{err}");
+    std::fs::write(
+        &bad,
+        "{\"format\": \"senet-series/1\", \"rules\": \"kendall\"}",
+    )
+    .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args(["replay", &bad])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a valid series record"));
+}

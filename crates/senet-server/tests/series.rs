@@ -1,0 +1,468 @@
+//! Series of games through the API (issue 13): creating a series, the series score on the
+//! game state, "next game" for both seats online and against a bot, every error of `next`,
+//! the series page data and record, and a restart in the middle of a series.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use senet_rules::Series;
+use senet_server::{router, Limits, Service, SqliteStore};
+use serde_json::{json, Value};
+use std::sync::Arc;
+use tower::ServiceExt;
+
+fn app_on(store: SqliteStore) -> (Router, Arc<Service>) {
+    let svc = Arc::new(Service::new(Arc::new(store)));
+    let r = router(
+        svc.clone(),
+        Limits {
+            per_second: 0.0,
+            ..Limits::default()
+        },
+    );
+    (r, svc)
+}
+
+async fn call(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut r = Request::builder().method(method).uri(uri);
+    if let Some(t) = token {
+        r = r.header("authorization", format!("Bearer {t}"));
+    }
+    let req = r
+        .header("content-type", "application/json")
+        .body(body.map_or(Body::empty(), |b| Body::from(b.to_string())))
+        .unwrap();
+    let res = app.clone().oneshot(req).await.unwrap();
+    let status = res.status();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+fn is_error(r: &(StatusCode, Value), status: StatusCode, needle: &str) {
+    assert_eq!(r.0, status, "{}", r.1);
+    let msg = r.1["error"].as_str().unwrap_or_default().to_lowercase();
+    assert!(
+        msg.contains(&needle.to_lowercase()),
+        "{msg:?} lacks {needle:?}"
+    );
+}
+
+/// The token of whoever is to act now: `tokens` holds series seat 1's and seat 2's.
+fn token_to_act<'a>(st: &Value, tokens: &'a [Option<String>; 2]) -> Option<&'a str> {
+    let player = st["status"]["player"].as_u64()?;
+    let seats = st["series"]["seats"].as_array()?;
+    let seat = seats.iter().find(|s| s["player"] == player)?["seat"].as_u64()?;
+    tokens[seat as usize - 1].as_deref()
+}
+
+/// Plays game `id` to its end with the first legal moves; returns the final state.
+async fn play_game(app: &Router, id: &str, tokens: &[Option<String>; 2]) -> Value {
+    let mut st = call(app, "GET", &format!("/api/games/{id}"), None, None)
+        .await
+        .1;
+    for _ in 0..20_000 {
+        if st["status"]["state"] == "over" {
+            return st;
+        }
+        let tok = token_to_act(&st, tokens)
+            .expect("a person is to act")
+            .to_string();
+        let r = if st["status"]["state"] == "throw" {
+            call(
+                app,
+                "POST",
+                &format!("/api/games/{id}/throw"),
+                Some(&tok),
+                None,
+            )
+            .await
+        } else {
+            let moves = st["legal"].as_array().unwrap();
+            let m = moves[st["seq"].as_u64().unwrap() as usize % moves.len()]["move"].clone();
+            let body = json!({ "move": m, "seq": st["seq"] });
+            call(
+                app,
+                "POST",
+                &format!("/api/games/{id}/move"),
+                Some(&tok),
+                Some(body),
+            )
+            .await
+        };
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        st = r.1;
+    }
+    panic!("the game did not end");
+}
+
+fn token_of(invite: &str) -> String {
+    invite.split("token=").nth(1).unwrap().to_string()
+}
+
+#[tokio::test]
+async fn an_online_series_of_three_games_with_next_game_for_both_seats() {
+    let (app, _) = app_on(SqliteStore::in_memory().unwrap());
+    let c = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({ "rules": "kendall5", "mode": "online", "series": { "games": 3 } })),
+    )
+    .await;
+    assert_eq!(c.0, StatusCode::CREATED, "{}", c.1);
+    let c = c.1;
+    let sid = c["series"].as_str().unwrap().to_string();
+    let mut id = c["id"].as_str().unwrap().to_string();
+    // Game 1: seat 1 (the creator) plays the first player (alternate starts).
+    let t1 = c["tokens"]["1"].as_str().unwrap().to_string();
+    let invite = c["invite"].as_str().unwrap();
+    assert!(invite.contains("#seat=2&token="), "{invite}");
+    let t2 = token_of(invite);
+    let tokens = [Some(t1.clone()), Some(t2.clone())];
+    let s = &c["state"]["series"];
+    assert_eq!(s["game"], 1);
+    assert_eq!(s["first"], 1);
+    assert_eq!(s["score"], json!([0, 0]));
+    assert_eq!(s["target"], json!({ "games": 3 }));
+    assert_eq!(s["scores"], false);
+
+    // Next game before the end, without a token, with a wrong token: refused.
+    let next = format!("/api/games/{id}/next");
+    is_error(
+        &call(&app, "POST", &next, Some(&t1), None).await,
+        StatusCode::CONFLICT,
+        "not over yet",
+    );
+    is_error(
+        &call(&app, "POST", &next, None, None).await,
+        StatusCode::UNAUTHORIZED,
+        "token",
+    );
+    is_error(
+        &call(&app, "POST", &next, Some("nope"), None).await,
+        StatusCode::FORBIDDEN,
+        "not a seat token",
+    );
+
+    let mut total = [0u64, 0];
+    for game in 1..=3u64 {
+        let end = play_game(&app, &id, &tokens).await;
+        let s = &end["series"];
+        assert_eq!(s["game"], game);
+        let p = s["points"].as_array().unwrap();
+        total[0] += p[0].as_u64().unwrap();
+        total[1] += p[1].as_u64().unwrap();
+        assert_eq!(s["score"], json!(total));
+        assert_eq!(
+            p[0].as_u64().unwrap() + p[1].as_u64().unwrap(),
+            1,
+            "a win is a point"
+        );
+        if game == 3 {
+            assert_eq!(s["over"], true);
+            is_error(
+                &call(
+                    &app,
+                    "POST",
+                    &format!("/api/games/{id}/next"),
+                    Some(&t2),
+                    None,
+                )
+                .await,
+                StatusCode::CONFLICT,
+                "the series is over",
+            );
+            break;
+        }
+        assert_eq!(s["over"], false);
+        // Seat 2 asks first, then seat 1 gets the same game.
+        let a = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/next"),
+            Some(&t2),
+            None,
+        )
+        .await;
+        assert_eq!(a.0, StatusCode::CREATED, "{}", a.1);
+        let b = call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/next"),
+            Some(&t1),
+            None,
+        )
+        .await;
+        assert_eq!(b.0, StatusCode::CREATED, "{}", b.1);
+        assert_eq!(a.1["id"], b.1["id"]);
+        // The seats swap sides: in even games seat 2 plays the first player.
+        let even = game % 2 == 1;
+        assert_eq!(a.1["seat"], if even { 1 } else { 2 });
+        assert_eq!(b.1["seat"], if even { 2 } else { 1 });
+        // The old game points to the new one, for the page of the seat that did not ask.
+        let old = call(&app, "GET", &format!("/api/games/{id}"), None, None)
+            .await
+            .1;
+        assert_eq!(old["series"]["next"], a.1["id"]);
+        id = a.1["id"].as_str().unwrap().to_string();
+        let st = &a.1["state"]["series"];
+        assert_eq!(st["game"], game + 1);
+        assert_eq!(st["before"], json!(total));
+        assert_eq!(st["first"], if even { 2 } else { 1 });
+    }
+
+    let s = call(&app, "GET", &format!("/api/series/{sid}"), None, None).await;
+    assert_eq!(s.0, StatusCode::OK, "{}", s.1);
+    assert_eq!(s.1["games"].as_array().unwrap().len(), 3);
+    assert_eq!(s.1["score"], json!(total));
+    assert_eq!(s.1["over"], true);
+    let w = if total[0] > total[1] {
+        json!(1)
+    } else {
+        json!(2)
+    };
+    assert_eq!(s.1["winner"], w);
+
+    let (st, rec) = call(
+        &app,
+        "GET",
+        &format!("/api/series/{sid}/record"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK);
+    let text = serde_json::to_string(&rec).unwrap();
+    let series = Series::from_json(&text).unwrap();
+    let r = series.replay().unwrap();
+    assert!(r.standing.over);
+    assert_eq!(r.standing.score.map(u64::from), total);
+    assert_eq!(
+        series.games.iter().map(|g| g.first).collect::<Vec<_>>(),
+        [1, 2, 1]
+    );
+
+    is_error(
+        &call(&app, "GET", "/api/series/nosuch", None, None).await,
+        StatusCode::NOT_FOUND,
+        "no series",
+    );
+    is_error(
+        &call(&app, "GET", "/api/series/no$such", None, None).await,
+        StatusCode::NOT_FOUND,
+        "no series",
+    );
+}
+
+#[tokio::test]
+async fn a_series_against_a_bot_scores_parker_points_and_bad_requests_are_refused() {
+    let (app, _) = app_on(SqliteStore::in_memory().unwrap());
+    // P11: parker scores the winner's saved pegs.
+    let c = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(
+            json!({ "rules": "parker", "mode": "bot", "bot": "beginner", "seat": 2,
+                     "series": { "points": 1 }, "starts": "rules" }),
+        ),
+    )
+    .await;
+    assert_eq!(c.0, StatusCode::CREATED, "{}", c.1);
+    let id = c.1["id"].as_str().unwrap().to_string();
+    // Creator is series seat 2; with starts=rules in parker the seats keep their colours
+    // (P3: the dice-off decides who starts), so seat 2 plays player 2.
+    assert_eq!(c.1["state"]["series"]["first"], 1);
+    let t = c.1["tokens"]["2"].as_str().unwrap().to_string();
+    let end = play_game(&app, &id, &[None, Some(t.clone())]).await;
+    let s = &end["series"];
+    assert_eq!(s["scores"], true);
+    let p = s["points"].as_array().unwrap();
+    let won = p[0].as_u64().unwrap() + p[1].as_u64().unwrap();
+    assert!(won >= 10, "a parker win is worth 10 to 130 points: {p:?}");
+    assert_eq!(
+        s["over"], true,
+        "a series to 1 point ends with the first win"
+    );
+    is_error(
+        &call(
+            &app,
+            "POST",
+            &format!("/api/games/{id}/next"),
+            Some(&t),
+            None,
+        )
+        .await,
+        StatusCode::CONFLICT,
+        "series is over",
+    );
+
+    // Bad series requests.
+    for (body, needle) in [
+        (
+            json!({ "rules": "kendall", "mode": "hotseat", "series": { "points": 0 } }),
+            "1 to 100000",
+        ),
+        (
+            json!({ "rules": "kendall", "mode": "hotseat", "series": { "games": 5000 } }),
+            "number of games",
+        ),
+        (
+            json!({ "rules": "kendall", "mode": "hotseat", "series": { "points": 3 }, "starts": "loser" }),
+            "alternate or rules",
+        ),
+        (
+            json!({ "rules": "kendall", "mode": "hotseat", "starts": "rules" }),
+            "only for a series",
+        ),
+    ] {
+        is_error(
+            &call(&app, "POST", "/api/games", None, Some(body)).await,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            needle,
+        );
+    }
+    let r = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({ "rules": "kendall", "mode": "hotseat", "series": { "goals": 3 } })),
+    )
+    .await;
+    assert_eq!(r.0, StatusCode::BAD_REQUEST, "{}", r.1);
+    // Next of a single game.
+    let c = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({ "rules": "kendall5", "mode": "hotseat" })),
+    )
+    .await
+    .1;
+    let single = c["id"].as_str().unwrap();
+    let tok = c["tokens"]["1"].as_str().unwrap();
+    assert_eq!(c["state"]["series"], Value::Null);
+    is_error(
+        &call(
+            &app,
+            "POST",
+            &format!("/api/games/{single}/next"),
+            Some(tok),
+            None,
+        )
+        .await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "not part of a series",
+    );
+    is_error(
+        &call(&app, "POST", "/api/games/nosuch/next", Some(tok), None).await,
+        StatusCode::NOT_FOUND,
+        "no game",
+    );
+}
+
+#[tokio::test]
+async fn a_series_survives_a_restart_between_games() {
+    let dir = std::env::temp_dir().join(format!("senet-series-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("s.sqlite");
+    let _ = std::fs::remove_file(&db);
+    let (app, _) = app_on(SqliteStore::open(&db).unwrap());
+    let c = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(
+            json!({ "rules": "senat", "options": ["score=true"], "mode": "hotseat",
+                     "series": { "points": 50 } }),
+        ),
+    )
+    .await
+    .1;
+    let sid = c["series"].as_str().unwrap().to_string();
+    let id = c["id"].as_str().unwrap().to_string();
+    let tokens = [
+        Some(c["tokens"]["1"].as_str().unwrap().to_string()),
+        Some(c["tokens"]["2"].as_str().unwrap().to_string()),
+    ];
+    let end = play_game(&app, &id, &tokens).await;
+    let score = end["series"]["score"].clone();
+    // S12: the winner scores the opposing pieces left on the board (1 to 5).
+    let p = end["series"]["points"].as_array().unwrap();
+    let won = p[0].as_u64().unwrap() + p[1].as_u64().unwrap();
+    assert!((1..=5).contains(&won), "{p:?}");
+    let n = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/next"),
+        tokens[0].as_deref(),
+        None,
+    )
+    .await;
+    assert_eq!(n.0, StatusCode::CREATED, "{}", n.1);
+    let id2 = n.1["id"].as_str().unwrap().to_string();
+    drop(app);
+    // A new server on the same file: both games, the score, the link to the next game.
+    let (app, _) = app_on(SqliteStore::open(&db).unwrap());
+    let old = call(&app, "GET", &format!("/api/games/{id}"), None, None)
+        .await
+        .1;
+    assert_eq!(old["series"]["next"], json!(id2));
+    let st = call(&app, "GET", &format!("/api/games/{id2}"), None, None)
+        .await
+        .1;
+    assert_eq!(st["series"]["before"], score);
+    assert_eq!(st["series"]["game"], 2);
+    // The next game again gives the same game, not a third.
+    let again = call(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/next"),
+        tokens[1].as_deref(),
+        None,
+    )
+    .await;
+    assert_eq!(again.1["id"], json!(id2));
+    let s = call(&app, "GET", &format!("/api/series/{sid}"), None, None)
+        .await
+        .1;
+    assert_eq!(s["games"].as_array().unwrap().len(), 2);
+    // Play on after the restart.
+    play_game(&app, &id2, &tokens).await;
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn the_series_endpoints_are_documented() {
+    let (app, _) = app_on(SqliteStore::in_memory().unwrap());
+    let (s, doc) = call(&app, "GET", "/api/openapi.json", None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    for p in [
+        "/api/games/{id}/next",
+        "/api/series/{id}",
+        "/api/series/{id}/record",
+    ] {
+        assert!(doc["paths"].get(p).is_some(), "{p} is not documented");
+    }
+    let props = &doc["components"]["schemas"]["NewGame"]["properties"];
+    assert!(props.get("series").is_some() && props.get("starts").is_some());
+    // The series result page is served.
+    let (s, _) = call(&app, "GET", "/s/abc", None, None).await;
+    assert_eq!(s, StatusCode::OK);
+}
