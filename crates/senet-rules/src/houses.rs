@@ -12,16 +12,7 @@ use crate::track::{self, bit, Fields};
 use crate::{Error, RuleSet};
 
 /// The sides (C2). The sheet names no colours, so senet calls them light and dark.
-pub const SIDES: [crate::game::Side; 2] = [
-    crate::game::Side {
-        name: "light",
-        colour: "light",
-    },
-    crate::game::Side {
-        name: "dark",
-        colour: "dark",
-    },
-];
+pub const SIDES: [crate::game::Side; 2] = track::LIGHT_DARK;
 
 /// H2, H12: the throws of `sticks` sticks (C3). k marked sides (1 to `sticks`) move k with
 /// weight C(sticks, k); no marked side moves `sticks + 1` with weight C(sticks, 0). The

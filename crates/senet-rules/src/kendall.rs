@@ -12,16 +12,7 @@ use crate::track::{self, bit, Fields};
 use crate::{Error, RuleSet};
 
 /// The sides (C2). The sheet names no colours, so senet calls them light and dark.
-pub const SIDES: [crate::game::Side; 2] = [
-    crate::game::Side {
-        name: "light",
-        colour: "light",
-    },
-    crate::game::Side {
-        name: "dark",
-        colour: "dark",
-    },
-];
+pub const SIDES: [crate::game::Side; 2] = track::LIGHT_DARK;
 
 /// K2: four sticks; 1-4 marked sides move 1-4, none marked moves 6 (C3 weights).
 const THROWS: [(Throw, u32); 5] = [

@@ -12,16 +12,7 @@ use crate::track::{self, bit, Fields};
 use crate::{Error, RuleSet};
 
 /// The sides (R1). The rules name no colours, so senet calls them light and dark.
-pub const SIDES: [crate::game::Side; 2] = [
-    crate::game::Side {
-        name: "light",
-        colour: "light",
-    },
-    crate::game::Side {
-        name: "dark",
-        colour: "dark",
-    },
-];
+pub const SIDES: [crate::game::Side; 2] = track::LIGHT_DARK;
 
 /// R2: four sticks, marked sides counted, none marked counts 5; weights 4:6:4:1:1.
 const THROWS: [(Throw, u32); 5] = [

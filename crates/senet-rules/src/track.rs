@@ -8,6 +8,19 @@ use crate::{Error, Player, Status, Throw};
 /// Squares 1-30 as a bit mask (bit 0 and bits 31.. are never used).
 pub const ALL: u32 = 0x7FFF_FFFE;
 
+/// The sides of a sheet that names no colours: senet calls them light (the first player) and
+/// dark.
+pub const LIGHT_DARK: [crate::game::Side; 2] = [
+    crate::game::Side {
+        name: "light",
+        colour: "light",
+    },
+    crate::game::Side {
+        name: "dark",
+        colour: "dark",
+    },
+];
+
 /// The mask of one square.
 #[inline]
 pub const fn bit(s: u8) -> u32 {
