@@ -238,6 +238,18 @@ pub fn median(xs: &mut [f64]) -> f64 {
 /// Plays a match. `progress` is called once per finished pair (from worker threads).
 /// The games and scores depend only on the configuration, never on the number of threads.
 pub fn run_match(cfg: &MatchConfig, progress: &(dyn Fn() + Sync)) -> Result<MatchResult, String> {
+    let pairs = in_parallel(cfg, progress, |a, b, i| play_pair(cfg, i, a, b))?;
+    Ok(summarize(cfg, pairs))
+}
+
+/// Plays `cfg.pairs` pairs on `cfg.threads` worker threads, each with its own two bots, after
+/// checking the configuration; `progress` is called after each pair. The pairs come back in
+/// order, so results never depend on the number of threads.
+fn in_parallel<T: Send>(
+    cfg: &MatchConfig,
+    progress: &(dyn Fn() + Sync),
+    pair: impl Fn(&mut dyn Bot, &mut dyn Bot, u32) -> T + Sync,
+) -> Result<Vec<T>, String> {
     if cfg.pairs == 0 {
         return Err("a match needs at least one pair".into());
     }
@@ -248,20 +260,19 @@ pub fn run_match(cfg: &MatchConfig, progress: &(dyn Fn() + Sync)) -> Result<Matc
         .num_threads(cfg.threads)
         .build()
         .map_err(|e| format!("cannot start the worker threads: {e}"))?;
-    let pairs: Vec<[GameRecord; 2]> = pool.install(|| {
+    Ok(pool.install(|| {
         (0..cfg.pairs)
             .into_par_iter()
             .map_init(
                 || (cfg.a.build(), cfg.b.build()),
                 |(a, b), i| {
-                    let r = play_pair(cfg, i, a.as_mut(), b.as_mut());
+                    let r = pair(a.as_mut(), b.as_mut(), i);
                     progress();
                     r
                 },
             )
             .collect()
-    });
-    Ok(summarize(cfg, pairs))
+    }))
 }
 
 /// The statistics of a match from its games.
@@ -440,28 +451,12 @@ pub fn run_series_match(
         return Err("a match needs at least one pair".into());
     }
     target.check().map_err(|e| e.message().to_string())?;
-    if matches!(cfg.start.status(), Status::Over(_)) {
-        return Err("a match cannot start from a finished game".into());
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.threads)
-        .build()
-        .map_err(|e| format!("cannot start the worker threads: {e}"))?;
-    let pairs: Vec<[SeriesRecord; 2]> = pool.install(|| {
-        (0..cfg.pairs)
-            .into_par_iter()
-            .map_init(
-                || (cfg.a.build(), cfg.b.build()),
-                |(a, b), i| {
-                    let seed = mix(cfg.seed, i as u64 + 0x5e71e5);
-                    let s1 = play_series(&cfg.start, target, a.as_mut(), b.as_mut(), seed, true);
-                    let s2 = play_series(&cfg.start, target, a.as_mut(), b.as_mut(), seed, false);
-                    progress();
-                    [s1, s2]
-                },
-            )
-            .collect()
-    });
+    let pairs: Vec<[SeriesRecord; 2]> = in_parallel(cfg, progress, |a, b, i| {
+        let seed = mix(cfg.seed, i as u64 + 0x5e71e5);
+        let s1 = play_series(&cfg.start, target, a, b, seed, true);
+        let s2 = play_series(&cfg.start, target, a, b, seed, false);
+        [s1, s2]
+    })?;
     let mut won = [0u32; 3];
     let mut means = Vec::new();
     let mut games = 0;

@@ -52,8 +52,7 @@ pub fn measure(record: &Record) -> Result<GameStats, Error> {
                 throws.push(t);
             }
             Event::Move { mv } => {
-                let after_move = i > 0 && matches!(record.events[i - 1], Event::Move { .. });
-                if senet_rules::is_legacy_pass(&g, mv, after_move) {
+                if record.legacy_pass_at(&g, i) {
                     continue; // C7: a lost die's pass in a record written before the ruling
                 }
                 let m = g

@@ -213,6 +213,18 @@ impl Record {
         }
     }
 
+    /// Whether event `i`, a move, is a `pass` written before ruling C7 for a lost die
+    /// ([`is_legacy_pass`]), with `g` the position before it.
+    pub fn legacy_pass_at(&self, g: &AnyGame, i: usize) -> bool {
+        match &self.events[i] {
+            Event::Move { mv } => {
+                let after_move = i > 0 && matches!(self.events[i - 1], Event::Move { .. });
+                is_legacy_pass(g, mv, after_move)
+            }
+            Event::Throw { .. } => false,
+        }
+    }
+
     /// Replays every event, checking each; the first bad event is reported with its move
     /// number and the reason. A recorded result must match the replay.
     pub fn replay(&self) -> Result<Replay, Error> {
@@ -230,8 +242,7 @@ impl Record {
                     g.set_throw(t).map_err(|e| at(e.to_string()))?;
                 }
                 Event::Move { mv } => {
-                    let after_move = i > 0 && matches!(self.events[i - 1], Event::Move { .. });
-                    if is_legacy_pass(&g, mv, after_move) {
+                    if self.legacy_pass_at(&g, i) {
                         legacy += 1;
                         continue;
                     }

@@ -232,21 +232,7 @@ async fn hint(State(s): State<AppState>, Path(id): Path<String>, h: HeaderMap) -
 
 async fn record(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult {
     let text = s.svc.record(&id).await?;
-    let name = format!("attachment; filename=\"senet-{id}.json\"");
-    Ok((
-        [
-            (
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("application/json"),
-            ),
-            (
-                header::CONTENT_DISPOSITION,
-                HeaderValue::from_str(&name).unwrap_or(HeaderValue::from_static("attachment")),
-            ),
-        ],
-        text,
-    )
-        .into_response())
+    Ok(json_attachment(&format!("senet-{id}.json"), text))
 }
 
 async fn next(State(s): State<AppState>, Path(id): Path<String>, h: HeaderMap) -> Response {
@@ -264,8 +250,13 @@ async fn series(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult 
 
 async fn series_record(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult {
     let text = s.svc.series_record(&id).await?;
-    let name = format!("attachment; filename=\"senet-series-{id}.json\"");
-    Ok((
+    Ok(json_attachment(&format!("senet-series-{id}.json"), text))
+}
+
+/// A JSON document offered for download as `file`.
+fn json_attachment(file: &str, text: String) -> Response {
+    let name = format!("attachment; filename=\"{file}\"");
+    (
         [
             (
                 header::CONTENT_TYPE,
@@ -278,7 +269,7 @@ async fn series_record(State(s): State<AppState>, Path(id): Path<String>) -> Api
         ],
         text,
     )
-        .into_response())
+        .into_response()
 }
 
 #[derive(Deserialize)]

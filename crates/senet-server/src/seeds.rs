@@ -65,8 +65,7 @@ pub fn verify(record: &Record, published: &str) -> Result<(), String> {
                 i += 1;
             }
             Event::Move { mv } => {
-                let after_move = n > 0 && matches!(record.events[n - 1], Event::Move { .. });
-                if senet_rules::is_legacy_pass(&g, mv, after_move) {
+                if record.legacy_pass_at(&g, n) {
                     continue; // C7: a lost die's pass in a game stored before the ruling
                 }
                 let m = g.parse_move(mv).map_err(|e| e.to_string())?;
