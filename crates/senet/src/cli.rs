@@ -125,6 +125,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Analyse a game record: every decision's win chance and what the move played lost,
+    /// every throw's luck, and a summary per player (or --calibrate the rating bands).
+    Analyze(crate::analyzecmd::AnalyzeArgs),
     #[command(flatten)]
     Bots(crate::botcmd::BotCommand),
     /// Start the browser game: a web server on a SQLite file; prints its address.
@@ -250,6 +253,7 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
                 command,
             })
         }
+        Command::Analyze(args) => crate::analyzecmd::run(args),
         Command::Bots(c) => crate::botcmd::dispatch(c),
         // Serves until stopped, then exits with the server's exit code.
         Command::Serve(args) => std::process::exit(crate::serve::run(args)),
@@ -409,16 +413,20 @@ pub fn random_game(start: AnyGame, seed: u64) -> Record {
     rec
 }
 
-fn replay(file: &str, json: bool) -> Result<String, Error> {
-    let text = if file == "-" {
+/// The text of a record file, or of standard input for `-`.
+pub(crate) fn read_input(file: &str) -> Result<String, Error> {
+    if file == "-" {
         let mut s = String::new();
         std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
             .map_err(|e| Error::Record(format!("cannot read standard input: {e}")))?;
-        s
+        Ok(s)
     } else {
-        std::fs::read_to_string(file)
-            .map_err(|e| Error::Record(format!("cannot read {file}: {e}")))?
-    };
+        std::fs::read_to_string(file).map_err(|e| Error::Record(format!("cannot read {file}: {e}")))
+    }
+}
+
+fn replay(file: &str, json: bool) -> Result<String, Error> {
+    let text = read_input(file)?;
     if senet_rules::series::is_series(&text) {
         return replay_series(&text, json);
     }

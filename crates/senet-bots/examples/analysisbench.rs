@@ -1,0 +1,53 @@
+//! The speed of the game analysis (issue 19's bar: a kendall5 game in under 2 s on one core
+//! at the default depth, pyramid and parker in under 10 s): `expert` plays itself from seeded
+//! throws, and each game's record is analysed at the default depth, timed in thread CPU time.
+//!
+//! `cargo run --release -p senet-bots --example analysisbench [GAMES] [RULES,...]`
+
+use senet_bots::analysis::{analyze, record_of, Options};
+use senet_bots::duel::{median, mix, play_game, timed};
+use senet_bots::BotSpec;
+use senet_rules::{AnyGame, RuleSet};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let games: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(10);
+    let rules: Vec<RuleSet> = match args.get(2) {
+        Some(list) => list
+            .split(',')
+            .map(|r| r.parse().expect("a rule set ID"))
+            .collect(),
+        None => RuleSet::ALL.to_vec(),
+    };
+    println!("| rule set | depth | games | decisions (median) | CPU s per game: median | max |");
+    println!("|---|---|---|---|---|---|");
+    for r in rules {
+        let start = AnyGame::new(r, &[] as &[&str]).expect("default options");
+        let spec: BotSpec = "expert".parse().expect("a level");
+        let (mut a, mut b) = (spec.build(), spec.build());
+        let opt = Options::for_rules(r);
+        let mut cpu = Vec::new();
+        let mut decisions = Vec::new();
+        for i in 0..games {
+            let s = mix(7, i);
+            let game = play_game(&start, [a.as_mut(), b.as_mut()], s, s, true);
+            let rec = record_of(&start, &game);
+            let (an, _, c) = timed(|| analyze(&rec, &opt, &mut |_, _| {}).expect("a bot game"));
+            assert_eq!(
+                an.players[0].decisions + an.players[1].decisions,
+                game.moves.len()
+            );
+            cpu.push(c / 1e6);
+            decisions.push(game.moves.len() as f64);
+        }
+        let max = cpu.iter().cloned().fold(0.0, f64::max);
+        println!(
+            "| {} | {} | {games} | {:.0} | {:.2} | {:.2} |",
+            r.id(),
+            opt.depth,
+            median(&mut decisions),
+            median(&mut cpu),
+            max
+        );
+    }
+}

@@ -1,0 +1,679 @@
+//! Game analysis (issue 19): what every decision cost and how lucky every throw was.
+//!
+//! [`analyze`] walks a game record (`docs/notation.md`) and values it with expectimax and
+//! the strongest evaluator of the rule set (the `expert` level's), at a chosen depth:
+//! - every decision: the win chance of the player to move with best play, the value of every
+//!   legal move, the move played and the best one, and the win chance the move played lost
+//!   (its [`Mark`] when the loss passes a threshold);
+//! - every throw: its luck as gnubg measures it, the thrower's win chance after the throw
+//!   minus the mean of that over the throw distribution (the win chance before it);
+//! - per player ([`Summary`]): decisions with a real choice, win chance lost, inaccuracies,
+//!   mistakes and blunders, the error rate in gnubg's units, luck, a luck-adjusted result and
+//!   a rating band named after the bot level that plays like that ([`band`]).
+//!
+//! Values are win chances in `[0, 1]` (a draw counts 1/2). A throw or decision is valued
+//! from the point of view of the player it belongs to; [`Note::first`] gives the first
+//! player's win chance after each event, the curve of the review's graph.
+
+use crate::{Bot, BotKind, BotSpec, Choice, EvalKind, Level};
+use senet_rules::record::Event;
+use senet_rules::{AnyGame, Error, Game, Player, Record, RuleSet, Status, Throw};
+use serde::Serialize;
+
+/// How deep the analysis searches.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Expectimax depth in throws of the decisions (see [`default_depth`]).
+    pub depth: u32,
+    /// Expectimax depth of the throws' luck: every possible throw is searched, so on the
+    /// two-dice rule sets (up to 16 throws) one throw less than `depth`.
+    pub luck_depth: u32,
+}
+
+impl Options {
+    /// The default options of a rule set.
+    pub fn for_rules(rules: RuleSet) -> Options {
+        Options::with_depth(rules, default_depth(rules))
+    }
+
+    /// The options of a rule set with the decisions searched `depth` throws deep.
+    pub fn with_depth(rules: RuleSet, depth: u32) -> Options {
+        let luck_depth = match rules {
+            RuleSet::Pyramid | RuleSet::Parker => depth.saturating_sub(1),
+            _ => depth,
+        };
+        Options { depth, luck_depth }
+    }
+}
+
+/// The default analysis depth of a rule set: as deep as keeps a whole game's analysis within
+/// seconds on one core (`examples/analysisbench.rs`, figures in `docs/analysis.md`).
+pub fn default_depth(rules: RuleSet) -> u32 {
+    match rules {
+        RuleSet::Pyramid | RuleSet::Parker => 2,
+        _ => 3,
+    }
+}
+
+/// The deepest analysis accepted.
+pub const MAX_DEPTH: u32 = 4;
+
+/// How bad a decision was, by the win chance it lost (thresholds in [`THRESHOLDS`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mark {
+    /// `?!`: lost at least [`THRESHOLDS`]`[0]`.
+    Inaccuracy,
+    /// `?`: lost at least [`THRESHOLDS`]`[1]`.
+    Mistake,
+    /// `??`: lost at least [`THRESHOLDS`]`[2]`.
+    Blunder,
+}
+
+impl Mark {
+    /// The mark of a loss of win chance, if any.
+    pub fn of(loss: f64) -> Option<Mark> {
+        if loss >= THRESHOLDS[2] {
+            Some(Mark::Blunder)
+        } else if loss >= THRESHOLDS[1] {
+            Some(Mark::Mistake)
+        } else if loss >= THRESHOLDS[0] {
+            Some(Mark::Inaccuracy)
+        } else {
+            None
+        }
+    }
+
+    /// The annotation symbol: `?!`, `?` or `??`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Mark::Inaccuracy => "?!",
+            Mark::Mistake => "?",
+            Mark::Blunder => "??",
+        }
+    }
+}
+
+/// The win chance a decision must lose to be an inaccuracy, a mistake, a blunder. Chosen from
+/// the measured losses of the bot levels (`docs/analysis.md`): about one decision in ten of
+/// `casual` play is an inaccuracy or worse, `expert` rarely reaches a mistake, and a blunder
+/// gives away more than the luck of an average throw.
+pub const THRESHOLDS: [f64; 3] = [0.02, 0.05, 0.10];
+
+/// A legal move and its value.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveValue {
+    /// The move string.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The mover's win chance after it, with best play after.
+    pub win: f64,
+}
+
+/// What the analysis says of one event of the record.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Note {
+    /// A throw.
+    Throw {
+        /// Index of the event in the record (from 0).
+        event: usize,
+        /// The thrower, 1 or 2.
+        player: u8,
+        /// The throw, e.g. `4` or `3-5`.
+        throw: String,
+        /// The thrower's win chance before the throw: the mean over the throw distribution.
+        before: f64,
+        /// The thrower's win chance after it, with best play.
+        after: f64,
+        /// `after - before`: positive for a good throw.
+        luck: f64,
+        /// The first player's win chance after the throw.
+        first: f64,
+    },
+    /// A decision.
+    Move {
+        /// Index of the event in the record (from 0).
+        event: usize,
+        /// The decision's number in the game (from 1).
+        decision: usize,
+        /// The player to move, 1 or 2.
+        player: u8,
+        /// The position before the move.
+        position: String,
+        /// Every legal move with its value, best first.
+        moves: Vec<MoveValue>,
+        /// The move played.
+        played: String,
+        /// The best move (the first of equals in generator order).
+        best: String,
+        /// The mover's win chance with best play.
+        before: f64,
+        /// The mover's win chance after the move played.
+        after: f64,
+        /// `before - after`: the win chance the move lost (0 for the best move).
+        loss: f64,
+        /// Whether there was a real choice (two or more legal moves).
+        choice: bool,
+        /// The mark of the loss, if any.
+        mark: Option<Mark>,
+        /// The first player's win chance after the move.
+        first: f64,
+    },
+}
+
+impl Note {
+    /// The first player's win chance after the event.
+    pub fn first(&self) -> f64 {
+        match self {
+            Note::Throw { first, .. } | Note::Move { first, .. } => *first,
+        }
+    }
+}
+
+/// One player's figures.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    /// 1 or 2.
+    pub player: u8,
+    /// Decisions made.
+    pub decisions: usize,
+    /// Decisions with a real choice.
+    pub choices: usize,
+    /// Win chance lost over the game.
+    pub lost: f64,
+    /// Win chance lost per decision with a real choice.
+    pub lost_per_choice: f64,
+    /// gnubg's error rate: equity lost per decision with a real choice, in thousandths of a
+    /// point (for a game that is only won or lost, equity is `2p - 1`: 2000 times
+    /// `lost_per_choice`).
+    pub error_rate: f64,
+    /// Inaccuracies, mistakes, blunders.
+    pub inaccuracies: usize,
+    /// See `inaccuracies`.
+    pub mistakes: usize,
+    /// See `inaccuracies`.
+    pub blunders: usize,
+    /// Throws.
+    pub throws: usize,
+    /// The sum of the luck of the player's throws (win chance).
+    pub luck: f64,
+    /// The player's result (1 won, 0 lost, 1/2 drawn; unfinished: the win chance at the end).
+    pub result: f64,
+    /// The result with both players' luck taken out: `result - luck + opponent's luck`.
+    pub luck_adjusted: f64,
+    /// The rating band of the error rate ([`band`]); `None` without a real choice.
+    pub band: Option<&'static str>,
+}
+
+/// The analysis of a game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Analysis {
+    /// The rule set ID.
+    pub rules: &'static str,
+    /// The search depth used.
+    pub depth: u32,
+    /// The first player's win chance at the start (before the first event).
+    pub start: f64,
+    /// A note per event of the record, in order (old `pass` moves of C7 skipped).
+    pub notes: Vec<Note>,
+    /// Both players' figures.
+    pub players: [Summary; 2],
+    /// Whether the game is over.
+    pub over: bool,
+}
+
+/// The value of a search's best move for the player to move.
+fn best_value(c: &Choice) -> f64 {
+    c.scores
+        .iter()
+        .find(|s| s.0 == c.best)
+        .map(|s| s.1)
+        .expect("the best move is scored")
+}
+
+fn player_no(p: Player) -> u8 {
+    p.index() as u8 + 1
+}
+
+/// A first-player value of a win chance of `p`.
+fn as_first(p: Player, v: f64) -> f64 {
+    if p == Player::First {
+        v
+    } else {
+        1.0 - v
+    }
+}
+
+/// The analyser's bot: expectimax at the depth, the `expert` level's evaluator.
+fn analyser(depth: u32) -> Box<dyn Bot> {
+    BotSpec {
+        kind: BotKind::Expectimax(depth),
+        eval: Level::Expert.spec().1,
+        level: None,
+        budget: None,
+        points: false,
+    }
+    .build()
+}
+
+/// The mean over the throws of the thrower's win chance of `g` (awaiting a throw), and the
+/// value of throw `actual` with its search (exact scores), if given.
+fn throw_values(
+    bot: &mut dyn Bot,
+    g: &AnyGame,
+    actual: Option<Throw>,
+) -> (f64, Option<(f64, Choice)>) {
+    let dist = g.throw_dist();
+    let mut mean = 0.0;
+    let mut found = None;
+    for &(t, w) in dist.outcomes {
+        let mut h = *g;
+        h.set_throw_unchecked(t);
+        let v = match h.status() {
+            Status::Move(_) => {
+                let c = bot.choose_with(&h, 0, Some(t) == actual);
+                let v = best_value(&c);
+                if Some(t) == actual {
+                    found = Some((v, c));
+                }
+                v
+            }
+            // A throw that ends or passes the turn by itself (no rule set here does).
+            _ => value_of(bot, &h, g.status().player().unwrap_or(Player::First)),
+        };
+        mean += v * f64::from(w);
+    }
+    (mean / f64::from(dist.total), found)
+}
+
+/// The win chance of `who` in `g`, whatever `g` awaits.
+fn value_of(bot: &mut dyn Bot, g: &AnyGame, who: Player) -> f64 {
+    let first = match g.status() {
+        Status::Over(o) => crate::eval::terminal_value(&o),
+        Status::Move(p) => as_first(p, best_value(&bot.choose(g, 0))),
+        Status::Throw(p) => as_first(p, throw_values(bot, g, None).0),
+    };
+    as_first(who, first)
+}
+
+/// Analyses a game record. `progress(done, total)` is called before each event.
+///
+/// The record is replayed and checked first: a bad record gives the replay's error.
+pub fn analyze(
+    rec: &Record,
+    opt: &Options,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Analysis, Error> {
+    if opt.depth > MAX_DEPTH || opt.luck_depth > opt.depth {
+        return Err(Error::Record(format!(
+            "the analysis depth must be 0-{MAX_DEPTH}, not {}",
+            opt.depth
+        )));
+    }
+    rec.replay()?;
+    let start = rec.start_position()?;
+    let mut bot = analyser(opt.depth);
+    // The throws' luck is searched by a bot of its own depth when it is shallower.
+    let mut luck_bot = (opt.luck_depth != opt.depth).then(|| analyser(opt.luck_depth));
+    let mut g = start;
+    let first_at_start = value_of(
+        luck_bot.as_deref_mut().unwrap_or(bot.as_mut()),
+        &g,
+        Player::First,
+    );
+    let total = rec.events.len();
+    let mut notes = Vec::with_capacity(total);
+    // The exact search of the position right after the last throw, reused by its decision.
+    let mut after_throw: Option<(AnyGame, Choice)> = None;
+    let mut decision = 0;
+    for (i, e) in rec.events.iter().enumerate() {
+        progress(i, total);
+        match e {
+            Event::Throw { throw } => {
+                let t = Throw::parse(throw)?;
+                let Status::Throw(p) = g.status() else {
+                    unreachable!("the replay checked the record");
+                };
+                let (before, found) = match luck_bot.as_deref_mut() {
+                    Some(lb) => (throw_values(lb, &g, None).0, None),
+                    None => throw_values(bot.as_mut(), &g, Some(t)),
+                };
+                g.set_throw(t)?;
+                let after = match found {
+                    Some((v, c)) => {
+                        after_throw = Some((g, c));
+                        v
+                    }
+                    None => value_of(luck_bot.as_deref_mut().unwrap_or(bot.as_mut()), &g, p),
+                };
+                notes.push(Note::Throw {
+                    event: i,
+                    player: player_no(p),
+                    throw: t.to_string(),
+                    before,
+                    after,
+                    luck: after - before,
+                    first: as_first(p, after),
+                });
+            }
+            Event::Move { mv } => {
+                if rec.legacy_pass_at(&g, i) {
+                    continue;
+                }
+                let Status::Move(p) = g.status() else {
+                    unreachable!("the replay checked the record");
+                };
+                let m = g.parse_move(mv)?;
+                let c = match after_throw.take() {
+                    Some((h, c)) if h == g => c,
+                    _ => bot.choose_with(&g, 0, true),
+                };
+                let before = best_value(&c);
+                let mut moves: Vec<MoveValue> = c
+                    .scores
+                    .iter()
+                    .map(|&(m, v)| MoveValue {
+                        mv: g.move_string(m),
+                        win: v,
+                    })
+                    .collect();
+                // Best first; equal values keep generator order.
+                moves.sort_by(|a, b| b.win.total_cmp(&a.win));
+                let after = c
+                    .scores
+                    .iter()
+                    .find(|s| s.0 == m)
+                    .map(|s| s.1)
+                    .expect("the played move is legal");
+                let loss = (before - after).max(0.0);
+                let choice = c.scores.len() > 1;
+                decision += 1;
+                let position = g.position();
+                let best = g.move_string(c.best);
+                let played = g.move_string(m);
+                g.play_unchecked(m);
+                notes.push(Note::Move {
+                    event: i,
+                    decision,
+                    player: player_no(p),
+                    position,
+                    moves,
+                    played,
+                    best,
+                    before,
+                    after,
+                    loss,
+                    choice,
+                    mark: if choice { Mark::of(loss) } else { None },
+                    first: as_first(p, after),
+                });
+            }
+        }
+    }
+    progress(total, total);
+    let over = matches!(g.status(), Status::Over(_));
+    let end = match g.status() {
+        Status::Over(o) => crate::eval::terminal_value(&o),
+        _ => notes.last().map_or(first_at_start, Note::first),
+    };
+    let players = [
+        summary(Player::First, &notes, end, start.rules()),
+        summary(Player::Second, &notes, end, start.rules()),
+    ];
+    Ok(Analysis {
+        rules: start.rules().id(),
+        depth: opt.depth,
+        start: first_at_start,
+        notes,
+        players,
+        over,
+    })
+}
+
+fn summary(p: Player, notes: &[Note], end_first: f64, rules: RuleSet) -> Summary {
+    let no = player_no(p);
+    let mut s = Summary {
+        player: no,
+        decisions: 0,
+        choices: 0,
+        lost: 0.0,
+        lost_per_choice: 0.0,
+        error_rate: 0.0,
+        inaccuracies: 0,
+        mistakes: 0,
+        blunders: 0,
+        throws: 0,
+        luck: 0.0,
+        result: as_first(p, end_first),
+        luck_adjusted: 0.0,
+        band: None,
+    };
+    let mut their_luck = 0.0;
+    for n in notes {
+        match n {
+            Note::Throw { player, luck, .. } => {
+                if *player == no {
+                    s.throws += 1;
+                    s.luck += luck;
+                } else {
+                    their_luck += luck;
+                }
+            }
+            Note::Move {
+                player,
+                loss,
+                choice,
+                mark,
+                ..
+            } if *player == no => {
+                s.decisions += 1;
+                s.lost += loss;
+                if *choice {
+                    s.choices += 1;
+                }
+                match mark {
+                    Some(Mark::Inaccuracy) => s.inaccuracies += 1,
+                    Some(Mark::Mistake) => s.mistakes += 1,
+                    Some(Mark::Blunder) => s.blunders += 1,
+                    None => {}
+                }
+            }
+            Note::Move { .. } => {}
+        }
+    }
+    if s.choices > 0 {
+        s.lost_per_choice = s.lost / s.choices as f64;
+        s.error_rate = 2000.0 * s.lost_per_choice;
+        s.band = Some(band(rules, s.lost_per_choice));
+    }
+    s.luck_adjusted = s.result - s.luck + their_luck;
+    s
+}
+
+/// The measured win chance lost per decision with a real choice of each rating band's bot,
+/// per rule set: `random`, `beginner`, `casual`, `strong`, `expert` (`senet analyze
+/// --calibrate`, table and method in `docs/analysis.md`).
+pub fn band_rates(rules: RuleSet) -> [f64; 5] {
+    match rules {
+        RuleSet::Kendall => [0.0, 0.0, 0.0, 0.0, 0.0],
+        RuleSet::Kendall5 => [0.0, 0.0, 0.0, 0.0, 0.0],
+        RuleSet::Senat => [0.0, 0.0, 0.0, 0.0, 0.0],
+        RuleSet::Houses => [0.0, 0.0, 0.0, 0.0, 0.0],
+        RuleSet::Pyramid => [0.0, 0.0, 0.0, 0.0, 0.0],
+        RuleSet::Parker => [0.0, 0.0, 0.0, 0.0, 0.0],
+    }
+}
+
+/// The names of the bands, weakest first.
+pub const BANDS: [&str; 5] = ["random", "beginner", "casual", "strong", "expert"];
+
+/// The rating band of a win chance lost per real choice on a rule set: the band whose bot's
+/// measured rate ([`band_rates`]) is nearest on a log scale (the boundaries are the geometric
+/// means of neighbouring rates).
+pub fn band(rules: RuleSet, lost_per_choice: f64) -> &'static str {
+    let rates = band_rates(rules);
+    let mut b = 0;
+    for i in 1..rates.len() {
+        if lost_per_choice <= (rates[i - 1] * rates[i]).sqrt() {
+            b = i;
+        }
+    }
+    BANDS[b]
+}
+
+/// The record of a bot game played from `start` (throws and moves interleaved as played).
+pub fn record_of(start: &AnyGame, game: &crate::duel::GameRecord) -> Record {
+    let mut rec = Record::new(start, None);
+    let mut g = *start;
+    let (mut t, mut m) = (game.throws.iter(), game.moves.iter());
+    loop {
+        match g.status() {
+            Status::Throw(_) => match t.next() {
+                Some(&x) => {
+                    rec.push_throw(x);
+                    g.set_throw_unchecked(x);
+                }
+                None => break,
+            },
+            Status::Move(_) => match m.next() {
+                Some(&x) => {
+                    rec.push_move(g.move_string(x));
+                    g.play_unchecked(x);
+                }
+                None => break,
+            },
+            Status::Over(_) => break,
+        }
+    }
+    rec.finish(&g);
+    rec
+}
+
+/// What the analysis measured of one bot's play ([`calibrate`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Calibration {
+    /// The bot (a level, or `random`).
+    pub bot: String,
+    /// Games analysed (the bot played both seats).
+    pub games: u32,
+    /// Decisions with a real choice.
+    pub choices: usize,
+    /// Win chance lost per decision with a real choice.
+    pub lost_per_choice: f64,
+    /// Half the width of its 95% confidence interval (normal, over games).
+    pub margin: f64,
+    /// The share of real choices with each mark (inaccuracy, mistake, blunder).
+    pub marked: [f64; 3],
+    /// The share of real choices that lost anything (more than 0.0005).
+    pub wrong: f64,
+    /// The mean absolute luck of a throw in these games.
+    pub mean_abs_luck: f64,
+}
+
+/// The bots of the rating bands, weakest first (named in [`BANDS`]).
+pub fn band_bots() -> [BotSpec; 5] {
+    let random = BotSpec {
+        kind: BotKind::Random,
+        eval: EvalKind::Tuned,
+        level: None,
+        budget: None,
+        points: false,
+    };
+    let level = |l: Level| BotSpec {
+        kind: l.spec().0,
+        eval: l.spec().1,
+        level: Some(l),
+        budget: None,
+        points: false,
+    };
+    [
+        random,
+        level(Level::Beginner),
+        level(Level::Casual),
+        level(Level::Strong),
+        level(Level::Expert),
+    ]
+}
+
+/// Measures the win chance lost per real choice of every band's bot on a rule set: `games`
+/// games of the bot against itself from `start` (seeded), each analysed with `opt`. Games run
+/// in parallel; `progress` is called after each game.
+pub fn calibrate(
+    start: &AnyGame,
+    games: u32,
+    seed: u64,
+    opt: &Options,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<Calibration>, Error> {
+    use rayon::prelude::*;
+    let mut out = Vec::new();
+    for spec in band_bots() {
+        let per_game: Vec<Result<(f64, usize, [usize; 3], usize, f64, usize), Error>> = (0..games)
+            .into_par_iter()
+            .map_init(
+                || (spec.build(), spec.build()),
+                |(a, b), i| {
+                    let s = crate::duel::mix(seed, u64::from(i));
+                    let game =
+                        crate::duel::play_game(start, [a.as_mut(), b.as_mut()], s, s ^ 1, true);
+                    let an = analyze(&record_of(start, &game), opt, &mut |_, _| {})?;
+                    progress();
+                    let (mut lost, mut choices, mut marks, mut wrong) = (0.0, 0, [0; 3], 0);
+                    let (mut luck, mut throws) = (0.0, 0);
+                    for n in &an.notes {
+                        match n {
+                            Note::Move {
+                                loss,
+                                choice: true,
+                                mark,
+                                ..
+                            } => {
+                                lost += loss;
+                                choices += 1;
+                                if *loss > 0.0005 {
+                                    wrong += 1;
+                                }
+                                if let Some(m) = mark {
+                                    marks[*m as usize] += 1;
+                                }
+                            }
+                            Note::Throw { luck: l, .. } => {
+                                luck += l.abs();
+                                throws += 1;
+                            }
+                            Note::Move { .. } => {}
+                        }
+                    }
+                    Ok((lost, choices, marks, wrong, luck, throws))
+                },
+            )
+            .collect();
+        let per_game = per_game.into_iter().collect::<Result<Vec<_>, _>>()?;
+        let choices: usize = per_game.iter().map(|g| g.1).sum();
+        let lost: f64 = per_game.iter().map(|g| g.0).sum();
+        let rate = lost / choices.max(1) as f64;
+        // Ratio estimator's standard error over games (clustered by game).
+        let n = per_game.len() as f64;
+        let mean_c = choices as f64 / n;
+        let var = per_game
+            .iter()
+            .map(|g| (g.0 - rate * g.1 as f64).powi(2))
+            .sum::<f64>()
+            / (n - 1.0).max(1.0);
+        let margin = 1.96 * (var / n).sqrt() / mean_c.max(1e-9);
+        let share = |k: usize| per_game.iter().map(|g| g.2[k]).sum::<usize>() as f64;
+        let throws: usize = per_game.iter().map(|g| g.5).sum();
+        out.push(Calibration {
+            bot: spec.to_string(),
+            games,
+            choices,
+            lost_per_choice: rate,
+            margin,
+            marked: [0, 1, 2].map(|k| share(k) / choices.max(1) as f64),
+            wrong: per_game.iter().map(|g| g.3).sum::<usize>() as f64 / choices.max(1) as f64,
+            mean_abs_luck: per_game.iter().map(|g| g.4).sum::<f64>() / throws.max(1) as f64,
+        });
+    }
+    Ok(out)
+}

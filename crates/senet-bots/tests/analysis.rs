@@ -1,0 +1,218 @@
+//! The game analysis (issue 19) on hand-made positions with known best moves, the identities
+//! its figures must satisfy, and its errors.
+
+use senet_bots::analysis::{analyze, record_of, Mark, Note, Options, THRESHOLDS};
+use senet_bots::duel::play_game;
+use senet_bots::BotSpec;
+use senet_rules::{AnyGame, Game, Record, RuleSet, Status, Throw};
+
+fn record(start: &str, events: &[&str]) -> Record {
+    let g: AnyGame = start.parse().expect("a position");
+    let mut rec = Record::new(&g, None);
+    let mut h = g;
+    for e in events {
+        if matches!(h.status(), Status::Throw(_)) {
+            let t = Throw::parse(e).expect("a throw");
+            h.set_throw(t).expect("a legal throw");
+            rec.push_throw(t);
+        } else {
+            let m = h.parse_move(e).expect("a legal move");
+            h.play(m).expect("a legal move");
+            rec.push_move(e.to_string());
+        }
+    }
+    rec.finish(&h);
+    rec
+}
+
+fn moves(a: &senet_bots::analysis::Analysis) -> Vec<&Note> {
+    a.notes
+        .iter()
+        .filter(|n| matches!(n, Note::Move { .. }))
+        .collect()
+}
+
+/// kendall5: O's last piece stands on 29 and bears off with any 2 (6 throws in 16, R8); X is
+/// far behind, but a 3 takes X's piece from 26 onto 29, swapping O's piece back to 26 (R3,
+/// R8), from where only a 5 bears it off. The swap is clearly best; moving a back piece
+/// instead leaves O to win soon.
+const SWAP: &str = "kendall5 ....XX...................X..O. off=2,4 turn=1 throw=- dec=40";
+
+/// kendall5, X on 20 and 30 with three off, throw 1 (both moves keep the turn, R2).
+const BEAR_OFF: &str = "kendall5 .O.O...............X.........X off=3,3 turn=1 throw=- dec=40";
+
+#[test]
+fn the_best_move_is_known_and_the_other_one_loses() {
+    let opt = Options::for_rules(RuleSet::Kendall5);
+    let good = analyze(&record(SWAP, &["3", "26-29"]), &opt, &mut |_, _| {}).unwrap();
+    let bad = analyze(&record(SWAP, &["3", "5-8"]), &opt, &mut |_, _| {}).unwrap();
+    for a in [&good, &bad] {
+        let Note::Move {
+            best,
+            moves,
+            before,
+            choice,
+            ..
+        } = moves(a)[0]
+        else {
+            unreachable!()
+        };
+        assert_eq!(best, "26-29");
+        assert!(choice);
+        assert_eq!(moves.len(), 3);
+        assert_eq!(moves[0].mv, "26-29", "best first");
+        assert_eq!(*before, moves[0].win);
+    }
+    let Note::Move {
+        loss, mark, after, ..
+    } = moves(&good)[0]
+    else {
+        unreachable!()
+    };
+    assert_eq!((*loss, *mark), (0.0, None));
+    assert!(*after < 0.5, "X is still behind: {after}");
+    let Note::Move {
+        loss,
+        mark,
+        before,
+        after,
+        played,
+        ..
+    } = moves(&bad)[0]
+    else {
+        unreachable!()
+    };
+    assert_eq!(played, "5-8");
+    assert!((loss - (before - after)).abs() < 1e-12);
+    assert!(*loss > THRESHOLDS[1], "not swapping loses {loss}");
+    assert_eq!(*mark, Mark::of(*loss));
+    assert!(mark.is_some());
+    assert_eq!(bad.players[0].decisions, 1);
+    assert_eq!(bad.players[0].choices, 1);
+    assert!((bad.players[0].lost - loss).abs() < 1e-12);
+    assert!((bad.players[0].error_rate - 2000.0 * loss).abs() < 1e-9);
+    assert_eq!(bad.players[1].decisions, 0);
+    assert_eq!(bad.players[1].band, None);
+}
+
+/// A throw's luck is its value minus the mean over the throw distribution, so the luck of
+/// every possible throw, weighted by its chance, sums to zero: on the sticks (luck searched
+/// as deep as the decisions) and on pyramid's two dice (luck searched one throw shallower).
+#[test]
+fn luck_averages_to_zero_over_the_throws() {
+    for (pos, opt) in [
+        (BEAR_OFF.to_string(), Options::for_rules(RuleSet::Kendall5)),
+        (
+            "pyramid LlLlMmMmMmSsSsSsSsSs.......... off=-,- turn=1 dice=- opening=1 dec=0"
+                .to_string(),
+            Options::with_depth(RuleSet::Pyramid, 1),
+        ),
+    ] {
+        let g: AnyGame = pos.parse().unwrap();
+        let dist = g.throw_dist();
+        let mut sum = 0.0;
+        let mut befores = Vec::new();
+        for &(t, w) in dist.outcomes {
+            let rec = record(&pos, &[&t.to_string()]);
+            let a = analyze(&rec, &opt, &mut |_, _| {}).unwrap();
+            let Note::Throw {
+                luck,
+                before,
+                after,
+                first,
+                ..
+            } = &a.notes[0]
+            else {
+                unreachable!()
+            };
+            assert!((luck - (after - before)).abs() < 1e-12);
+            assert!((first - after).abs() < 1e-12, "player 1 threw");
+            assert!((a.start - before).abs() < 1e-12, "the start is the mean");
+            sum += luck * f64::from(w);
+            befores.push(*before);
+        }
+        assert!(
+            (sum / f64::from(dist.total)).abs() < 1e-9,
+            "{pos}: mean luck {}",
+            sum / f64::from(dist.total)
+        );
+        assert!(befores.windows(2).all(|w| w[0] == w[1]));
+    }
+}
+
+/// A whole bot game: one note per event, every decision counted once, the figures of the
+/// summary add up, and the analysis is deterministic.
+#[test]
+fn a_whole_game_adds_up_and_is_deterministic() {
+    for rules in [RuleSet::Kendall5, RuleSet::Parker] {
+        let start = AnyGame::new(rules, &[] as &[&str]).unwrap();
+        let (mut a, mut b) = (
+            "greedy".parse::<BotSpec>().unwrap().build(),
+            "random".parse::<BotSpec>().unwrap().build(),
+        );
+        let game = play_game(&start, [a.as_mut(), b.as_mut()], 11, 12, true);
+        let rec = record_of(&start, &game);
+        rec.replay().unwrap();
+        let opt = Options::with_depth(rules, 1);
+        let mut calls = 0;
+        let an = analyze(&rec, &opt, &mut |_, _| calls += 1).unwrap();
+        assert_eq!(calls, rec.events.len() + 1);
+        assert_eq!(an.notes.len(), rec.events.len());
+        assert!(an.over);
+        let p = &an.players;
+        assert_eq!(p[0].decisions + p[1].decisions, game.moves.len());
+        assert_eq!(p[0].throws + p[1].throws, game.throws.len());
+        let winner = game.winner.unwrap().index();
+        assert_eq!(p[winner].result, 1.0);
+        assert_eq!(p[1 - winner].result, 0.0);
+        for (i, s) in p.iter().enumerate() {
+            let o = &p[1 - i];
+            assert!((s.luck_adjusted - (s.result - s.luck + o.luck)).abs() < 1e-12);
+            let marks = s.inaccuracies + s.mistakes + s.blunders;
+            assert!(marks <= s.choices);
+        }
+        // The random player loses more per real choice than greedy.
+        assert!(
+            p[1].lost_per_choice > p[0].lost_per_choice,
+            "{rules}: random {} vs greedy {}",
+            p[1].lost_per_choice,
+            p[0].lost_per_choice
+        );
+        assert_eq!(an, analyze(&rec, &opt, &mut |_, _| {}).unwrap());
+        // The graph's last point is the result.
+        assert_eq!(an.notes.last().unwrap().first(), p[0].result);
+    }
+}
+
+#[test]
+fn bad_records_and_depths_are_refused_with_a_reason() {
+    let mut rec = record(BEAR_OFF, &["1"]);
+    rec.push_move("20-27".into());
+    let e = analyze(&rec, &Options::for_rules(RuleSet::Kendall5), &mut |_, _| {})
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("event 2"), "{e}");
+    let rec = record(BEAR_OFF, &["1"]);
+    let e = analyze(
+        &rec,
+        &Options::with_depth(RuleSet::Kendall5, 9),
+        &mut |_, _| {},
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("depth must be 0-4"), "{e}");
+}
+
+/// An unfinished record is analysed up to its last event; its result is the win chance there.
+#[test]
+fn an_unfinished_game_ends_at_its_win_chance() {
+    let a = analyze(
+        &record(BEAR_OFF, &["1", "30-off"]),
+        &Options::for_rules(RuleSet::Kendall5),
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert!(!a.over);
+    assert_eq!(a.players[0].result, a.notes.last().unwrap().first());
+    assert!((a.players[0].result + a.players[1].result - 1.0).abs() < 1e-12);
+}

@@ -1,0 +1,278 @@
+//! `senet analyze`: the analysis of a game record (issue 19), as a readable report or JSON,
+//! and `--calibrate`, which measures the rating bands (`docs/analysis.md`). The analysis
+//! itself is `senet_bots::analysis`; this module reads files and prints.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use senet_bots::analysis::{self, Analysis, Note, Options, Summary};
+use senet_rules::{AnyGame, Error, Record, RuleSet};
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+
+/// The arguments of `senet analyze`.
+#[derive(clap::Args, Debug)]
+pub struct AnalyzeArgs {
+    /// The record file (JSON; a game or a series), or - for standard input.
+    #[arg(required_unless_present = "calibrate")]
+    file: Option<String>,
+    /// Search depth in throws (default: 2, or 1 on pyramid and parker; at most 4).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Of a series record, analyse only game N (from 1); default: every game.
+    #[arg(long, value_name = "N")]
+    game: Option<usize>,
+    /// Print JSON: the analysis of the game (an array of them for a series).
+    #[arg(long)]
+    json: bool,
+    /// Instead of a record: measure each rating band's bot (its win chance lost per real
+    /// choice in self-play) and print the Markdown table of `docs/analysis.md`.
+    #[arg(long, conflicts_with_all = ["file", "game"])]
+    calibrate: bool,
+    /// With --calibrate: `all` or a comma-separated list of rule set IDs.
+    #[arg(long, default_value = "all", requires = "calibrate")]
+    rules: String,
+    /// With --calibrate: games per rule set and bot.
+    #[arg(long, default_value_t = 40, requires = "calibrate")]
+    games: u32,
+    /// With --calibrate: the seed of the games.
+    #[arg(long, default_value_t = 1, requires = "calibrate")]
+    seed: u64,
+}
+
+/// Runs `senet analyze`.
+pub fn run(args: AnalyzeArgs) -> Result<String, Error> {
+    if args.calibrate {
+        return calibrate(&args);
+    }
+    let file = args.file.as_deref().unwrap_or("-");
+    let text = crate::cli::read_input(file)?;
+    let games: Vec<(String, Record)> = if senet_rules::series::is_series(&text) {
+        let s = senet_rules::Series::from_json(&text)?;
+        s.replay()?;
+        let n = s.games.len();
+        let pick = |i: usize| {
+            (
+                format!("game {} of the series", i + 1),
+                s.games[i].record.clone(),
+            )
+        };
+        match args.game {
+            Some(k) if (1..=n).contains(&k) => vec![pick(k - 1)],
+            Some(k) => {
+                return Err(Error::Record(format!(
+                    "--game {k}: the series has {n} game{}",
+                    if n == 1 { "" } else { "s" }
+                )))
+            }
+            None => (0..n).map(pick).collect(),
+        }
+    } else {
+        if args.game.is_some() {
+            return Err(Error::Record(
+                "--game picks a game of a series record; this is a single game's record".into(),
+            ));
+        }
+        vec![(String::new(), Record::from_json(&text)?)]
+    };
+    let mut json = Vec::new();
+    let mut out = String::new();
+    for (title, rec) in &games {
+        let rules: RuleSet = rec.rules.parse()?;
+        let opt = args
+            .depth
+            .map_or(Options::for_rules(rules), |d| Options::with_depth(rules, d));
+        let bar = progress_bar(rec.events.len() as u64);
+        let a = analysis::analyze(rec, &opt, &mut |done, _| {
+            if let Some(b) = &bar {
+                b.set_position(done as u64)
+            }
+        });
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+        let a = a?;
+        if args.json {
+            json.push(serde_json::to_value(&a).expect("an analysis serialises"));
+        } else {
+            if !title.is_empty() {
+                let _ = writeln!(out, "== {title}");
+            }
+            out.push_str(&report(&a));
+        }
+    }
+    Ok(if args.json {
+        if games.len() == 1 && args.game.is_none() && !senet_rules::series::is_series(&text) {
+            json.pop().expect("one analysis").to_string()
+        } else {
+            serde_json::Value::Array(json).to_string()
+        }
+    } else {
+        out.trim_end().to_string()
+    })
+}
+
+fn progress_bar(len: u64) -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let b = ProgressBar::new(len);
+    b.set_style(
+        ProgressStyle::with_template("analysing {bar:30} {pos}/{len} events, {eta} left")
+            .expect("a valid template"),
+    );
+    Some(b)
+}
+
+fn pct(v: f64) -> String {
+    format!("{:.1}%", 100.0 * v)
+}
+
+fn signed_pct(v: f64) -> String {
+    format!("{:+.1}%", 100.0 * v)
+}
+
+/// The readable report: a table of decisions (with the throw before each), then the summary
+/// per player.
+pub fn report(a: &Analysis) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} analysed by expectimax at depth {} with the expert evaluator",
+        a.rules, a.depth
+    );
+    let _ = writeln!(s, "player 1's win chance at the start: {}\n", pct(a.start));
+    let _ = writeln!(
+        s,
+        "{:>4}  {:>2}  {:>5}  {:>7}  {:<10}  {:<10}  {:>6}  {:>6}  mark",
+        "dec", "pl", "throw", "luck", "played", "best", "win", "lost"
+    );
+    let mut throw: Option<(String, f64)> = None;
+    for n in &a.notes {
+        match n {
+            Note::Throw { throw: t, luck, .. } => throw = Some((t.clone(), *luck)),
+            Note::Move {
+                decision,
+                player,
+                played,
+                best,
+                after,
+                loss,
+                mark,
+                choice,
+                ..
+            } => {
+                let (t, l) = match throw.take() {
+                    Some((t, l)) => (t, signed_pct(l)),
+                    None => (String::new(), String::new()),
+                };
+                let best = if best == played || !choice || *loss < 0.0005 {
+                    String::new()
+                } else {
+                    best.clone()
+                };
+                let lost = if *loss >= 0.0005 {
+                    pct(*loss)
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(
+                    s,
+                    "{decision:>4}  {player:>2}  {t:>5}  {l:>7}  {played:<10}  {best:<10}  {:>6}  {lost:>6}  {}",
+                    pct(*after),
+                    mark.map_or("", |m| m.symbol()),
+                );
+            }
+        }
+    }
+    let _ = writeln!(s);
+    s.push_str(&summary_table(&a.players));
+    let _ = writeln!(
+        s,
+        "\nwin: the mover's win chance after the move played; lost: what it gave away against \
+         the best move; marks ?! ?, ?? from {}, {}, {} lost",
+        pct(analysis::THRESHOLDS[0]),
+        pct(analysis::THRESHOLDS[1]),
+        pct(analysis::THRESHOLDS[2]),
+    );
+    s
+}
+
+/// The summary per player as a two-column table.
+pub fn summary_table(p: &[Summary; 2]) -> String {
+    let mut s = String::new();
+    let row = |s: &mut String, name: &str, f: &dyn Fn(&Summary) -> String| {
+        let _ = writeln!(s, "{name:<26}{:>12}{:>12}", f(&p[0]), f(&p[1]));
+    };
+    let _ = writeln!(s, "{:<26}{:>12}{:>12}", "", "player 1", "player 2");
+    row(&mut s, "decisions", &|x| x.decisions.to_string());
+    row(&mut s, "real choices", &|x| x.choices.to_string());
+    row(&mut s, "win chance lost", &|x| pct(x.lost));
+    row(&mut s, "lost per real choice", &|x| {
+        format!("{:.2}%", 100.0 * x.lost_per_choice)
+    });
+    row(&mut s, "error rate (gnubg mEMG)", &|x| {
+        format!("{:.1}", x.error_rate)
+    });
+    row(&mut s, "inaccuracies ?!", &|x| x.inaccuracies.to_string());
+    row(&mut s, "mistakes ?", &|x| x.mistakes.to_string());
+    row(&mut s, "blunders ??", &|x| x.blunders.to_string());
+    row(&mut s, "luck", &|x| signed_pct(x.luck));
+    row(&mut s, "result", &|x| pct(x.result));
+    row(&mut s, "luck-adjusted result", &|x| pct(x.luck_adjusted));
+    row(&mut s, "plays like", &|x| x.band.unwrap_or("-").to_string());
+    s
+}
+
+fn calibrate(args: &AnalyzeArgs) -> Result<String, Error> {
+    let rules: Vec<RuleSet> = if args.rules == "all" {
+        RuleSet::ALL.to_vec()
+    } else {
+        args.rules
+            .split(',')
+            .map(|r| r.trim().parse())
+            .collect::<Result<_, _>>()?
+    };
+    if args.games == 0 {
+        return Err(Error::Record("--games must be at least 1".into()));
+    }
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "| rule set | bot | depth | games | real choices | lost per choice | 95% ± | error rate (mEMG) | any loss | ?! or worse | ? or worse | ?? | mean abs luck |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for r in rules {
+        let start = AnyGame::new(r, &[] as &[&str])?;
+        let opt = args
+            .depth
+            .map_or(Options::for_rules(r), |d| Options::with_depth(r, d));
+        let bar = progress_bar(5 * u64::from(args.games));
+        let cal = analysis::calibrate(&start, args.games, args.seed, &opt, &|| {
+            if let Some(b) = &bar {
+                b.inc(1)
+            }
+        });
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+        for c in cal? {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {:.4} | {:.4} | {:.1} | {:.1}% | {:.1}% | {:.1}% | {:.1}% | {:.3} |",
+                r.id(),
+                c.bot,
+                opt.depth,
+                c.games,
+                c.choices,
+                c.lost_per_choice,
+                c.margin,
+                2000.0 * c.lost_per_choice,
+                100.0 * c.wrong,
+                100.0 * (c.marked[0] + c.marked[1] + c.marked[2]),
+                100.0 * (c.marked[1] + c.marked[2]),
+                100.0 * c.marked[2],
+                c.mean_abs_luck,
+            );
+        }
+    }
+    Ok(s.trim_end().to_string())
+}
