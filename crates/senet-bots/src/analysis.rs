@@ -607,9 +607,19 @@ pub fn calibrate(
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<Calibration>, Error> {
     use rayon::prelude::*;
+    /// One game's figures for one bot (both seats).
+    #[derive(Default)]
+    struct Tally {
+        lost: f64,
+        choices: usize,
+        marks: [usize; 3],
+        wrong: usize,
+        luck: f64,
+        throws: usize,
+    }
     let mut out = Vec::new();
     for spec in band_bots() {
-        let per_game: Vec<Result<(f64, usize, [usize; 3], usize, f64, usize), Error>> = (0..games)
+        let per_game: Vec<Result<Tally, Error>> = (0..games)
             .into_par_iter()
             .map_init(
                 || (spec.build(), spec.build()),
@@ -619,8 +629,7 @@ pub fn calibrate(
                         crate::duel::play_game(start, [a.as_mut(), b.as_mut()], s, s ^ 1, true);
                     let an = analyze(&record_of(start, &game), opt, &mut |_, _| {})?;
                     progress();
-                    let (mut lost, mut choices, mut marks, mut wrong) = (0.0, 0, [0; 3], 0);
-                    let (mut luck, mut throws) = (0.0, 0);
+                    let mut t = Tally::default();
                     for n in &an.notes {
                         match n {
                             Note::Move {
@@ -629,41 +638,41 @@ pub fn calibrate(
                                 mark,
                                 ..
                             } => {
-                                lost += loss;
-                                choices += 1;
+                                t.lost += loss;
+                                t.choices += 1;
                                 if *loss > 0.0005 {
-                                    wrong += 1;
+                                    t.wrong += 1;
                                 }
                                 if let Some(m) = mark {
-                                    marks[*m as usize] += 1;
+                                    t.marks[*m as usize] += 1;
                                 }
                             }
-                            Note::Throw { luck: l, .. } => {
-                                luck += l.abs();
-                                throws += 1;
+                            Note::Throw { luck, .. } => {
+                                t.luck += luck.abs();
+                                t.throws += 1;
                             }
                             Note::Move { .. } => {}
                         }
                     }
-                    Ok((lost, choices, marks, wrong, luck, throws))
+                    Ok(t)
                 },
             )
             .collect();
         let per_game = per_game.into_iter().collect::<Result<Vec<_>, _>>()?;
-        let choices: usize = per_game.iter().map(|g| g.1).sum();
-        let lost: f64 = per_game.iter().map(|g| g.0).sum();
+        let choices: usize = per_game.iter().map(|g| g.choices).sum();
+        let lost: f64 = per_game.iter().map(|g| g.lost).sum();
         let rate = lost / choices.max(1) as f64;
-        // Ratio estimator's standard error over games (clustered by game).
+        // The ratio estimator's standard error, clustered by game.
         let n = per_game.len() as f64;
         let mean_c = choices as f64 / n;
         let var = per_game
             .iter()
-            .map(|g| (g.0 - rate * g.1 as f64).powi(2))
+            .map(|g| (g.lost - rate * g.choices as f64).powi(2))
             .sum::<f64>()
             / (n - 1.0).max(1.0);
         let margin = 1.96 * (var / n).sqrt() / mean_c.max(1e-9);
-        let share = |k: usize| per_game.iter().map(|g| g.2[k]).sum::<usize>() as f64;
-        let throws: usize = per_game.iter().map(|g| g.5).sum();
+        let share = |k: usize| per_game.iter().map(|g| g.marks[k]).sum::<usize>() as f64;
+        let throws: usize = per_game.iter().map(|g| g.throws).sum();
         out.push(Calibration {
             bot: spec.to_string(),
             games,
@@ -671,8 +680,8 @@ pub fn calibrate(
             lost_per_choice: rate,
             margin,
             marked: [0, 1, 2].map(|k| share(k) / choices.max(1) as f64),
-            wrong: per_game.iter().map(|g| g.3).sum::<usize>() as f64 / choices.max(1) as f64,
-            mean_abs_luck: per_game.iter().map(|g| g.4).sum::<f64>() / throws.max(1) as f64,
+            wrong: per_game.iter().map(|g| g.wrong).sum::<usize>() as f64 / choices.max(1) as f64,
+            mean_abs_luck: per_game.iter().map(|g| g.luck).sum::<f64>() / throws.max(1) as f64,
         });
     }
     Ok(out)
