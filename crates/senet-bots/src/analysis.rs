@@ -19,6 +19,7 @@ use crate::{Bot, BotKind, BotSpec, Choice, EvalKind, Level};
 use senet_rules::record::Event;
 use senet_rules::{AnyGame, Error, Game, Player, Record, RuleSet, Status, Throw};
 use serde::Serialize;
+use std::fmt::Write as _;
 
 /// How deep the analysis searches.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -221,6 +222,109 @@ pub struct Analysis {
     pub players: [Summary; 2],
     /// Whether the game is over.
     pub over: bool,
+}
+
+fn pct(v: f64) -> String {
+    format!("{:.1}%", 100.0 * v)
+}
+
+fn signed_pct(v: f64) -> String {
+    format!("{:+.1}%", 100.0 * v)
+}
+
+impl Analysis {
+    /// The readable report: a table of decisions (with the throw before each), then the summary
+    /// per player.
+    pub fn text(&self) -> String {
+        let a = self;
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "{} analysed by expectimax at depth {} with the expert evaluator",
+            a.rules, a.depth
+        );
+        let _ = writeln!(s, "player 1's win chance at the start: {}\n", pct(a.start));
+        let _ = writeln!(
+            s,
+            "{:>4}  {:>2}  {:>5}  {:>7}  {:<10}  {:<10}  {:>6}  {:>6}  mark",
+            "dec", "pl", "throw", "luck", "played", "best", "win", "lost"
+        );
+        let mut throw: Option<(String, f64)> = None;
+        for n in &a.notes {
+            match n {
+                Note::Throw { throw: t, luck, .. } => throw = Some((t.clone(), *luck)),
+                Note::Move {
+                    decision,
+                    player,
+                    played,
+                    best,
+                    after,
+                    loss,
+                    mark,
+                    choice,
+                    ..
+                } => {
+                    let (t, l) = match throw.take() {
+                        Some((t, l)) => (t, signed_pct(l)),
+                        None => (String::new(), String::new()),
+                    };
+                    let best = if best == played || !choice || *loss < 0.0005 {
+                        String::new()
+                    } else {
+                        best.clone()
+                    };
+                    let lost = if *loss >= 0.0005 {
+                        pct(*loss)
+                    } else {
+                        String::new()
+                    };
+                    let _ = writeln!(
+                    s,
+                    "{decision:>4}  {player:>2}  {t:>5}  {l:>7}  {played:<10}  {best:<10}  {:>6}  {lost:>6}  {}",
+                    pct(*after),
+                    mark.map_or("", |m| m.symbol()),
+                );
+                }
+            }
+        }
+        let _ = writeln!(s);
+        s.push_str(&summary_table(&a.players));
+        let _ = writeln!(
+            s,
+            "\nwin: the mover's win chance after the move played; lost: what it gave away against \
+         the best move; marks ?! ?, ?? from {}, {}, {} lost",
+            pct(THRESHOLDS[0]),
+            pct(THRESHOLDS[1]),
+            pct(THRESHOLDS[2]),
+        );
+        s
+    }
+}
+
+/// The summary per player as a two-column table.
+pub fn summary_table(p: &[Summary; 2]) -> String {
+    let mut s = String::new();
+    let row = |s: &mut String, name: &str, f: &dyn Fn(&Summary) -> String| {
+        let _ = writeln!(s, "{name:<26}{:>12}{:>12}", f(&p[0]), f(&p[1]));
+    };
+    let _ = writeln!(s, "{:<26}{:>12}{:>12}", "", "player 1", "player 2");
+    row(&mut s, "decisions", &|x| x.decisions.to_string());
+    row(&mut s, "real choices", &|x| x.choices.to_string());
+    row(&mut s, "win chance lost", &|x| pct(x.lost));
+    row(&mut s, "lost per real choice", &|x| {
+        format!("{:.2}%", 100.0 * x.lost_per_choice)
+    });
+    row(&mut s, "error rate (gnubg mEMG)", &|x| {
+        format!("{:.1}", x.error_rate)
+    });
+    row(&mut s, "inaccuracies ?!", &|x| x.inaccuracies.to_string());
+    row(&mut s, "mistakes ?", &|x| x.mistakes.to_string());
+    row(&mut s, "blunders ??", &|x| x.blunders.to_string());
+    row(&mut s, "luck", &|x| signed_pct(x.luck));
+    row(&mut s, "result", &|x| pct(x.result));
+    row(&mut s, "luck-adjusted result", &|x| pct(x.luck_adjusted));
+    row(&mut s, "plays like", &|x| x.band.unwrap_or("-").to_string());
+    s
 }
 
 /// The value of a search's best move for the player to move.

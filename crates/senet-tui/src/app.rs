@@ -2,7 +2,7 @@
 //! (see `render.rs`) and touches no terminal, so tests drive it key by key.
 
 use crate::opponent;
-use crate::session::{Seat, SeriesPlay, Session, Setup};
+use crate::session::{Hint, Seat, SeriesPlay, Session, Setup};
 use senet_rules::{Game, Move, Player, Record, RuleSet, Status, Throw};
 
 /// A key press, independent of the terminal library.
@@ -51,6 +51,8 @@ pub enum Overlay {
     Rules(u16),
     /// The whole move list, scrolled by this many lines.
     Moves(u16),
+    /// The review of the finished game (its analysis), scrolled by this many lines.
+    Review(u16),
     /// Asking for a file name to save the record to.
     Save(String),
     /// Asking for a record file to load.
@@ -173,8 +175,11 @@ pub struct App {
     pub typed: String,
     /// Announcements and replies, oldest first.
     pub messages: Vec<(Tone, String)>,
-    /// The hint for the current decision: its move and estimate.
-    pub hint: Option<(Move, Option<f64>)>,
+    /// The hint for the current decision: the hint bot's move and every move's win chance.
+    pub hint: Option<Hint>,
+    /// The review of the game (the analysis as text lines) and the number of record events
+    /// it covers, once asked for with `a` after the game.
+    pub review: Option<(usize, Vec<String>)>,
     /// The last move played, and by whom (drawn on the board).
     pub last: Option<(Player, Move)>,
     /// Bots are paused (watching).
@@ -233,6 +238,7 @@ impl App {
             typed: String::new(),
             messages: Vec::new(),
             hint: None,
+            review: None,
             last: None,
             paused: false,
             dirty: false,
@@ -511,7 +517,7 @@ impl App {
     fn overlay_key(&mut self, key: Key) {
         match &mut self.overlay {
             Overlay::Help => self.overlay = Overlay::None,
-            Overlay::Rules(n) | Overlay::Moves(n) => match key {
+            Overlay::Rules(n) | Overlay::Moves(n) | Overlay::Review(n) => match key {
                 Key::Up
                 | Key::Char('k')
                 | Key::PageUp
@@ -684,6 +690,11 @@ impl App {
             Key::Char('l') => self.overlay = Overlay::Load(String::new()),
             Key::Char('u') => self.undo(),
             Key::Char('h') => self.ask_hint(),
+            Key::Char('a') if over => self.open_review(),
+            Key::Char('a') => self.say(
+                Tone::Error,
+                "The review (a) opens once the game is over; h shows every move's win chance now.",
+            ),
             Key::Char('p') if s.watching() => {
                 self.paused = !self.paused;
                 let t = if self.paused {
@@ -847,28 +858,57 @@ impl App {
         }
         let s = self.session.as_ref().expect("a game");
         match s.hint() {
-            Ok((m, est)) => {
-                let text = hint_text(&s.move_string(m), est);
-                if let Some(i) = self.legal().iter().position(|&x| x == m) {
+            Ok(h) => {
+                let text = hint_text(s, &h);
+                if let Some(i) = self.legal().iter().position(|&x| x == h.best) {
                     self.selected = i;
                 }
                 self.typed.clear();
-                self.hint = Some((m, est));
-                self.say(Tone::Info, text);
+                self.hint = Some(h);
+                self.say(
+                    Tone::Info,
+                    format!("{text}; every move's win chance is beside it."),
+                );
             }
             Err(e) => self.say(Tone::Error, e),
         }
     }
+
+    /// Analyses the finished game (once per game) and shows the review.
+    fn open_review(&mut self) {
+        let s = self.session.as_ref().expect("a game");
+        let n = s.record().events.len();
+        if self.review.as_ref().is_none_or(|r| r.0 != n) {
+            match s.analysis() {
+                Ok(a) => {
+                    let lines = a.text().lines().map(str::to_string).collect();
+                    self.review = Some((n, lines));
+                }
+                Err(e) => {
+                    self.say(Tone::Error, format!("Cannot review the game: {e}"));
+                    return;
+                }
+            }
+        }
+        self.overlay = Overlay::Review(0);
+    }
 }
 
-/// The hint in words: `Hint (strong): 9-13, win chance 62%`.
-pub fn hint_text(mv: &str, est: Option<f64>) -> String {
-    match est {
-        Some(p) => format!(
-            "Hint ({}): {mv}, win chance {:.0}%",
-            opponent::HINT_BOT,
-            p * 100.0
-        ),
-        None => format!("Hint ({}): {mv}", opponent::HINT_BOT),
-    }
+/// The hint in words: `Hint (expert): 9-13, win chance 62%`.
+pub fn hint_text(s: &Session, h: &Hint) -> String {
+    format!(
+        "Hint ({}): {}, win chance {:.0}%",
+        opponent::HINT_BOT,
+        s.move_string(h.best),
+        100.0 * h.chance(h.best).unwrap_or(0.0)
+    )
+}
+
+/// Every legal move with its win chance, best first: `9-13 62% · 5-9 58%`.
+pub fn hint_list(s: &Session, h: &Hint) -> Vec<String> {
+    let mut ms = h.moves.clone();
+    ms.sort_by(|a, b| b.1.total_cmp(&a.1));
+    ms.iter()
+        .map(|&(m, p)| format!("{} {:.1}%", s.move_string(m), 100.0 * p))
+        .collect()
 }

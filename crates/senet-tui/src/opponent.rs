@@ -10,8 +10,8 @@ pub fn levels() -> &'static [&'static str] {
     &LEVELS
 }
 
-/// The level whose choice the hint key shows.
-pub const HINT_BOT: &str = "strong";
+/// The level whose values the hint key shows.
+pub const HINT_BOT: &str = "expert";
 
 /// Checks a bot name (a level, or a bot like `greedy`, `expectimax:2`, `mcts:1000`),
 /// explaining what would be right.
@@ -32,6 +32,21 @@ pub fn choose(bot: &str, g: &AnyGame, seed: u64) -> Result<(Move, Option<f64>), 
         .then(|| c.scores.iter().find(|(m, _)| *m == c.best).map(|s| s.1))
         .flatten();
     Ok((c.best, estimate))
+}
+
+/// The hint bot's values of every legal move of a position awaiting one: its move, and every
+/// legal move (in generator order) with the mover's win chance after it. Searched within the
+/// level's budget, every value exact at the depth reached. Deterministic.
+pub fn hint(g: &AnyGame, seed: u64) -> Result<crate::session::Hint, String> {
+    let spec: BotSpec = HINT_BOT.parse()?;
+    if !matches!(g.status(), Status::Move(_)) {
+        return Err("no move is awaited".into());
+    }
+    let c = spec.build().choose_with(g, seed, true);
+    Ok(crate::session::Hint {
+        best: c.best,
+        moves: c.scores,
+    })
 }
 
 /// What a bot name stands for: a level names its bot (`strong` is `expectimax:1`).

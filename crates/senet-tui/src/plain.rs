@@ -15,7 +15,8 @@ commands (one per line):
   Enter, t, throw     throw (when it is your throw); on your move, Enter plays the first move listed
   throw N             use your own throw N (e.g. 4, or 3-5 for two dice)
   MOVE or SQUARE      play a move (e.g. 9-13, 28-off, pass), or the only move from a square
-  hint                the strong bot's move and its estimate
+  hint                the expert bot's move and every move's win chance
+  review, a           after the game: every decision's win chance lost, luck, summary
   undo                take back your last decision (against a bot)
   board               print the board          moves   print the move list
   rules               the rules of this game   help    this list
@@ -215,9 +216,9 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
             let over = sp.series.standing().over;
             loop {
                 let ask = if over {
-                    "> the series is over (save FILE, or Enter to finish)"
+                    "> the series is over (review, save FILE, or Enter to finish)"
                 } else {
-                    "> next game of the series? (y/n, or save FILE)"
+                    "> next game of the series? (y/n, review, or save FILE)"
                 };
                 self.line(ask)?;
                 let Some(cmd) = self.read()? else {
@@ -236,12 +237,13 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
                     }
                     c if c.starts_with("save ") => self.save(c[5..].trim())?,
                     "moves" | "m" => self.moves()?,
+                    "review" | "a" | "analyze" | "analyse" => self.review()?,
                     _ => return Ok(None),
                 }
             }
         }
         loop {
-            self.line("> play again? (y/n, or save FILE)")?;
+            self.line("> play again? (y/n, review, or save FILE)")?;
             let Some(cmd) = self.read()? else {
                 return Ok(None);
             };
@@ -249,8 +251,22 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
                 "y" | "yes" => return Ok(Some(self.setup.next())),
                 c if c.starts_with("save ") => self.save(c[5..].trim())?,
                 "moves" | "m" => self.moves()?,
+                "review" | "a" | "analyze" | "analyse" => self.review()?,
                 _ => return Ok(None),
             }
+        }
+    }
+
+    /// Prints the review of the finished game: its analysis.
+    fn review(&mut self) -> std::io::Result<()> {
+        match self.s.analysis() {
+            Ok(a) => {
+                for l in a.text().lines() {
+                    self.line(l)?;
+                }
+                Ok(())
+            }
+            Err(e) => self.line(&format!("error: cannot review the game: {e}")),
         }
     }
 
@@ -335,12 +351,17 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
                 Err(e) => self.line(&format!("error: cannot undo: {e}"))?,
             },
             ("hint" | "h", _) => match self.s.hint() {
-                Ok((m, est)) => {
-                    let t = crate::app::hint_text(&self.s.move_string(m), est);
-                    self.line(&t)?
+                Ok(h) => {
+                    let t = crate::app::hint_text(&self.s, &h);
+                    self.line(&t)?;
+                    let all = crate::app::hint_list(&self.s, &h).join(" · ");
+                    self.line(&format!("every move's win chance: {all}"))?
                 }
                 Err(e) => self.line(&format!("error: {e}"))?,
             },
+            ("analyze" | "analyse" | "review" | "a", _) => {
+                self.line("error: the review opens once the game is over; hint shows every move's win chance now")?
+            }
             ("" | "t" | "throw", Status::Throw(_)) => {
                 let r = if arg.is_empty() {
                     self.s.throw()

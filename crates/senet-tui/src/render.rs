@@ -600,8 +600,13 @@ fn draw_below(buf: &mut Buffer, area: Rect, app: &App, s: &Session, v: &BoardVie
         x += 7;
         for (i, &m) in legal.iter().enumerate() {
             let mut text = s.move_string(m);
-            if app.hint.is_some_and(|(h, _)| h == m) {
-                text.push('*');
+            if let Some(h) = &app.hint {
+                if h.best == m {
+                    text.push('*');
+                }
+                if let Some(p) = h.chance(m) {
+                    text.push_str(&format!(" {:.0}%", 100.0 * p));
+                }
             }
             let w = text.chars().count() as u16;
             if x + w + 1 > area.width {
@@ -705,7 +710,7 @@ pub fn help_line(app: &App) -> String {
     let s = app.session.as_ref();
     let over = s.is_some_and(|s| matches!(s.status(), Status::Over(_)));
     let keys = if over {
-        "n play again · c settings · u undo · m move list · r rules · s save · q quit"
+        "n play again · c settings · a review · u undo · m moves · s save · q quit"
     } else if app.human_to_throw() {
         "t throw · u undo · m move list · r rules · s save · l load · ? help · q quit"
     } else if app.human_to_move() {
@@ -792,7 +797,8 @@ pub const HELP: &[&str] = &[
     "← → ↑ ↓, Tab      choose among the legal moves (highlighted on the board)",
     "Enter             play the chosen move",
     "0-9 …             type a square (or a whole move like 28-off) to choose its move",
-    "h                 hint: the strong bot's move and its estimate",
+    "h                 hint: the expert bot's move, every move's win chance beside it",
+    "a                 after the game: the review (win chance lost per decision, luck)",
     "u                 undo your last decision (against a bot)",
     "m                 the move list          r   the rules of this game",
     "s                 save the game record   l   load a record and resume it",
@@ -824,13 +830,20 @@ fn draw_overlay(f: &mut Frame, area: Rect, app: &App, s: &Session) {
                 r,
             );
         }
-        Overlay::Rules(scroll) | Overlay::Moves(scroll) => {
+        Overlay::Rules(scroll) | Overlay::Moves(scroll) | Overlay::Review(scroll) => {
             let r = Rect::new(area.x, area.y, area.width, area.height.saturating_sub(1));
             let inner_w = r.width.saturating_sub(4) as usize;
             let (title, lines): (String, Vec<Line>) = match &app.overlay {
                 Overlay::Rules(_) => (
                     format!(" Rules: {} ", s.game().rules().name()),
                     markdown_lines(&rules_doc::summary(s.game()), inner_w),
+                ),
+                Overlay::Review(_) => (
+                    " Review: win chance lost per decision, luck, summary ".into(),
+                    app.review
+                        .as_ref()
+                        .map(|r| r.1.iter().map(|l| Line::from(l.clone())).collect())
+                        .unwrap_or_default(),
                 ),
                 _ => {
                     let mut l: Vec<Line> = move_list(s).into_iter().map(Line::from).collect();

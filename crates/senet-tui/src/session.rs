@@ -38,6 +38,22 @@ impl Seat {
     }
 }
 
+/// A hint: the hint bot's move and every legal move with the mover's win chance after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hint {
+    /// The hint bot's move.
+    pub best: Move,
+    /// Every legal move with its win chance, in generator order.
+    pub moves: Vec<(Move, f64)>,
+}
+
+impl Hint {
+    /// The win chance of a move, if it is legal.
+    pub fn chance(&self, m: Move) -> Option<f64> {
+        self.moves.iter().find(|x| x.0 == m).map(|x| x.1)
+    }
+}
+
 impl fmt::Display for Seat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -351,12 +367,19 @@ impl Session {
         }
     }
 
-    /// The hint bot's move and its estimate of the mover's win chance.
-    pub fn hint(&self) -> Result<(Move, Option<f64>), String> {
+    /// The hint bot's move and every legal move's win chance for the mover.
+    pub fn hint(&self) -> Result<Hint, String> {
         if !matches!(self.status(), Status::Move(_)) {
             return Err("a hint is given once you have thrown".into());
         }
-        opponent::choose(opponent::HINT_BOT, &self.game, self.decision_seed(2))
+        opponent::hint(&self.game, self.decision_seed(2))
+    }
+
+    /// The analysis of the game so far (issue 19), at the rule set's default depth: every
+    /// decision's win chance and loss, every throw's luck, and a summary per player.
+    pub fn analysis(&self) -> Result<senet_bots::analysis::Analysis, Error> {
+        let opt = senet_bots::analysis::Options::for_rules(self.game.rules());
+        senet_bots::analysis::analyze(&self.record, &opt, &mut |_, _| {})
     }
 
     /// Whether [`Session::undo`] would do something, or why not.

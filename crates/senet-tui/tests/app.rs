@@ -180,22 +180,74 @@ fn a_whole_move_string_can_be_typed() {
 }
 
 #[test]
-fn hint_highlights_the_hint_bots_move() {
+fn hint_highlights_the_hint_bots_move_and_shows_every_moves_win_chance() {
     let mut app = vs_bot(RuleSet::Kendall5, 8);
     app.handle_key(Key::Char('h'));
     assert_eq!(last_message(&app).0, Tone::Error, "no hint before throwing");
     to_choice(&mut app, 2);
     app.handle_key(Key::Char('h'));
-    let (m, _) = app.hint.expect("a hint");
-    assert_eq!(app.selection(), Some(m));
-    let text = app.session.as_ref().unwrap().move_string(m);
-    assert!(last_message(&app)
-        .1
-        .starts_with(&format!("Hint (strong): {text}")));
-    assert!(
-        screen(&app).contains(&format!("{text}*")),
-        "marked in the list"
+    let h = app.hint.clone().expect("a hint");
+    assert_eq!(app.selection(), Some(h.best));
+    let s = app.session.as_ref().unwrap();
+    let text = s.move_string(h.best);
+    assert_eq!(
+        h.moves.len(),
+        app.legal().len(),
+        "every legal move is valued"
     );
+    let best = h.chance(h.best).unwrap();
+    assert!(
+        h.moves.iter().all(|&(_, p)| p <= best),
+        "the hint's move is best"
+    );
+    assert!(last_message(&app).1.starts_with(&format!(
+        "Hint (expert): {text}, win chance {:.0}%",
+        100.0 * best
+    )));
+    let sc = screen(&app);
+    assert!(
+        sc.contains(&format!("{text}* {:.0}%", 100.0 * best)),
+        "{sc}"
+    );
+    for &(m, p) in &h.moves {
+        let t = format!("{} {:.0}%", s.move_string(m), 100.0 * p);
+        assert!(sc.contains(&t) || m == h.best, "{t} missing:\n{sc}");
+    }
+}
+
+#[test]
+fn a_opens_the_review_after_the_game() {
+    let mut app = App::new(setup(RuleSet::Kendall5, [Seat::Human, bot("beginner")], 6)).unwrap();
+    to_human_move(&mut app);
+    app.handle_key(Key::Char('a'));
+    assert_eq!(
+        last_message(&app).0,
+        Tone::Error,
+        "no review before the end"
+    );
+    assert_eq!(app.overlay, Overlay::None);
+    for _ in 0..2000 {
+        to_human_move(&mut app);
+        if matches!(status(&app), Status::Over(_)) {
+            break;
+        }
+        app.handle_key(Key::Enter);
+    }
+    assert!(matches!(status(&app), Status::Over(_)));
+    app.handle_key(Key::Char('a'));
+    assert_eq!(app.overlay, Overlay::Review(0));
+    let (n, lines) = app.review.clone().expect("the review");
+    assert_eq!(n, record(&app).events.len());
+    let sc = sized(&app, 110, 60);
+    assert!(sc.contains("Review"), "{sc}");
+    assert!(sc.contains("analysed by expectimax"), "{sc}");
+    assert!(lines.iter().any(|l| l.starts_with("blunders ??")));
+    assert!(lines.iter().any(|l| l.starts_with("plays like")));
+    // Scrolls to the summary, then any other key closes it.
+    app.handle_key(Key::End);
+    assert!(sized(&app, 110, 60).contains("luck-adjusted result"));
+    app.handle_key(Key::Char('x'));
+    assert_eq!(app.overlay, Overlay::None);
 }
 
 #[test]

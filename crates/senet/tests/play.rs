@@ -92,6 +92,15 @@ fn a_scripted_hot_seat_game_to_the_end_then_save() {
         let p = d.prompt().expect("a prompt before the end");
         if p.starts_with("> play again?") {
             let n = d.transcript.len();
+            d.send("review");
+            assert!(d.prompt().unwrap().starts_with("> play again?"));
+            let review = d.since(n);
+            assert!(
+                review.contains("kendall5 analysed by expectimax"),
+                "{review}"
+            );
+            assert!(review.contains("luck-adjusted result"), "{review}");
+            let n = d.transcript.len();
             d.send(&format!("save {path}"));
             assert!(d.prompt().unwrap().starts_with("> play again?"));
             assert!(
@@ -117,7 +126,12 @@ fn a_scripted_hot_seat_game_to_the_end_then_save() {
             assert!(d.since(n).contains("error: "), "{}", d.since(n));
             d.send("hint");
             d.prompt().unwrap();
-            assert!(d.since(n).contains("Hint (strong): "), "{}", d.since(n));
+            assert!(d.since(n).contains("Hint (expert): "), "{}", d.since(n));
+            assert!(
+                d.since(n).contains("every move's win chance: "),
+                "{}",
+                d.since(n)
+            );
             d.send("undo");
             d.prompt().unwrap();
             assert!(d.since(n).contains("undo is for games against a bot"));
