@@ -29,6 +29,10 @@ pub struct Options {
     /// Expectimax depth of the throws' luck: every possible throw is searched, so on the
     /// two-dice rule sets (up to 16 throws) one throw less than `depth`.
     pub luck_depth: u32,
+    /// A node budget per search (`None`: none): a search that would exceed it answers from
+    /// its deepest completed iteration, so the time per search is bounded (the server uses
+    /// the `expert` level's budget).
+    pub budget: Option<u64>,
 }
 
 impl Options {
@@ -43,7 +47,11 @@ impl Options {
             RuleSet::Pyramid | RuleSet::Parker => depth.saturating_sub(1),
             _ => depth,
         };
-        Options { depth, luck_depth }
+        Options {
+            depth,
+            luck_depth,
+            budget: None,
+        }
     }
 }
 
@@ -350,12 +358,12 @@ fn as_first(p: Player, v: f64) -> f64 {
 }
 
 /// The analyser's bot: expectimax at the depth, the `expert` level's evaluator.
-fn analyser(depth: u32) -> Box<dyn Bot> {
+fn analyser(depth: u32, budget: Option<u64>) -> Box<dyn Bot> {
     BotSpec {
         kind: BotKind::Expectimax(depth),
         eval: Level::Expert.spec().1,
         level: None,
-        budget: None,
+        budget,
         points: false,
     }
     .build()
@@ -417,9 +425,9 @@ pub fn analyze(
     }
     rec.replay()?;
     let start = rec.start_position()?;
-    let mut bot = analyser(opt.depth);
+    let mut bot = analyser(opt.depth, opt.budget);
     // The throws' luck is searched by a bot of its own depth when it is shallower.
-    let mut luck_bot = (opt.luck_depth != opt.depth).then(|| analyser(opt.luck_depth));
+    let mut luck_bot = (opt.luck_depth != opt.depth).then(|| analyser(opt.luck_depth, opt.budget));
     let mut g = start;
     let first_at_start = value_of(
         luck_bot.as_deref_mut().unwrap_or(bot.as_mut()),
@@ -624,6 +632,109 @@ pub fn band(rules: RuleSet, lost_per_choice: f64) -> &'static str {
         }
     }
     BANDS[b]
+}
+
+/// A throw of a position awaiting one, valued ([`value_position`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ThrowValue {
+    /// The throw, e.g. `4` or `3-5`.
+    pub throw: String,
+    /// Its chance.
+    pub chance: f64,
+    /// The thrower's win chance after it, with best play.
+    pub win: f64,
+    /// Its luck: `win` minus the thrower's win chance before the throw.
+    pub luck: f64,
+}
+
+/// The value of one position ([`value_position`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PositionValue {
+    /// The position string.
+    pub position: String,
+    /// What it awaits: `throw`, `move` or `over`.
+    pub awaits: &'static str,
+    /// The player to throw or move, 1 or 2.
+    pub player: Option<u8>,
+    /// The decisions' search depth.
+    pub depth: u32,
+    /// The win chance of the player to act with best play (before a throw: the mean over the
+    /// throws); of the first player when the game is over.
+    pub win: f64,
+    /// The first player's win chance.
+    pub first: f64,
+    /// Awaiting a move: every legal move with the mover's win chance after it, best first.
+    pub moves: Vec<MoveValue>,
+    /// Awaiting a move: the best move.
+    pub best: Option<String>,
+    /// Awaiting a throw: every throw with its chance, value and luck.
+    pub throws: Vec<ThrowValue>,
+}
+
+/// Values a position: awaiting a move, every legal move (exact at the depth); awaiting a
+/// throw, every throw and its luck (searched at `opt.luck_depth`).
+pub fn value_position(g: &AnyGame, opt: &Options) -> Result<PositionValue, Error> {
+    if opt.depth > MAX_DEPTH || opt.luck_depth > opt.depth {
+        return Err(Error::Record(format!(
+            "the analysis depth must be 0-{MAX_DEPTH}, not {}",
+            opt.depth
+        )));
+    }
+    let mut v = PositionValue {
+        position: g.position(),
+        awaits: "over",
+        player: g.status().player().map(player_no),
+        depth: opt.depth,
+        win: 0.0,
+        first: 0.0,
+        moves: Vec::new(),
+        best: None,
+        throws: Vec::new(),
+    };
+    match g.status() {
+        Status::Over(o) => {
+            v.win = crate::eval::terminal_value(&o);
+            v.first = v.win;
+        }
+        Status::Move(p) => {
+            let c = analyser(opt.depth, opt.budget).choose_with(g, 0, true);
+            v.awaits = "move";
+            v.win = best_value(&c);
+            v.first = as_first(p, v.win);
+            v.best = Some(g.move_string(c.best));
+            v.moves = c
+                .scores
+                .iter()
+                .map(|&(m, w)| MoveValue {
+                    mv: g.move_string(m),
+                    win: w,
+                })
+                .collect();
+            v.moves.sort_by(|a, b| b.win.total_cmp(&a.win));
+        }
+        Status::Throw(p) => {
+            let mut bot = analyser(opt.luck_depth, opt.budget);
+            let dist = g.throw_dist();
+            v.awaits = "throw";
+            for &(t, w) in dist.outcomes {
+                let mut h = *g;
+                h.set_throw_unchecked(t);
+                let win = value_of(bot.as_mut(), &h, p);
+                v.throws.push(ThrowValue {
+                    throw: t.to_string(),
+                    chance: f64::from(w) / f64::from(dist.total),
+                    win,
+                    luck: 0.0,
+                });
+            }
+            v.win = v.throws.iter().map(|t| t.chance * t.win).sum();
+            for t in &mut v.throws {
+                t.luck = t.win - v.win;
+            }
+            v.first = as_first(p, v.win);
+        }
+    }
+    Ok(v)
 }
 
 /// The record of a bot game played from `start` (throws and moves interleaved as played).

@@ -216,3 +216,48 @@ fn an_unfinished_game_ends_at_its_win_chance() {
     assert_eq!(a.players[0].result, a.notes.last().unwrap().first());
     assert!((a.players[0].result + a.players[1].result - 1.0).abs() < 1e-12);
 }
+
+/// The stateless valuation of one position agrees with the analysis of a record from it:
+/// the same throws' values and luck, the same moves' values.
+#[test]
+fn valuing_a_position_agrees_with_the_analysis() {
+    use senet_bots::analysis::value_position;
+    let opt = Options::for_rules(RuleSet::Kendall5);
+    let g: AnyGame = SWAP.parse().unwrap();
+    let v = value_position(&g, &opt).unwrap();
+    assert_eq!((v.awaits, v.player), ("throw", Some(1)));
+    assert_eq!(v.throws.len(), 5);
+    let mean: f64 = v.throws.iter().map(|t| t.chance * t.win).sum();
+    assert!((mean - v.win).abs() < 1e-12);
+    assert!(
+        v.throws
+            .iter()
+            .map(|t| t.chance * t.luck)
+            .sum::<f64>()
+            .abs()
+            < 1e-12
+    );
+    let a = analyze(&record(SWAP, &["3", "26-29"]), &opt, &mut |_, _| {}).unwrap();
+    assert!((a.start - v.first).abs() < 1e-12);
+    let Note::Throw { luck, .. } = &a.notes[0] else {
+        unreachable!()
+    };
+    let three = v.throws.iter().find(|t| t.throw == "3").unwrap();
+    assert!((three.luck - luck).abs() < 1e-12);
+    let mut h = g;
+    h.set_throw(Throw::single(3)).unwrap();
+    let m = value_position(&h, &opt).unwrap();
+    assert_eq!(m.awaits, "move");
+    assert_eq!(m.best.as_deref(), Some("26-29"));
+    let Note::Move { moves, .. } = &a.notes[1] else {
+        unreachable!()
+    };
+    assert_eq!(&m.moves, moves);
+    // A finished game is worth its result; a bad depth is refused.
+    let over: AnyGame = "kendall5 .............................O off=5,4 turn=2 throw=- dec=90"
+        .parse()
+        .unwrap();
+    let o = value_position(&over, &opt).unwrap();
+    assert_eq!((o.awaits, o.first), ("over", 1.0));
+    assert!(value_position(&g, &Options::with_depth(RuleSet::Kendall5, 5)).is_err());
+}

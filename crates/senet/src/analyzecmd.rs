@@ -4,7 +4,7 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use senet_bots::analysis::{self, Options};
-use senet_rules::{AnyGame, Error, Record, RuleSet};
+use senet_rules::{AnyGame, Error, Game, Record, RuleSet};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 
@@ -12,8 +12,15 @@ use std::io::IsTerminal;
 #[derive(clap::Args, Debug)]
 pub struct AnalyzeArgs {
     /// The record file (JSON; a game or a series), or - for standard input.
-    #[arg(required_unless_present = "calibrate")]
+    #[arg(required_unless_present_any = ["calibrate", "position"])]
     file: Option<String>,
+    /// Instead of a record: value one position (every legal move's win chance, or awaiting
+    /// a throw every throw's value and luck).
+    #[arg(long, conflicts_with_all = ["file", "game", "calibrate"])]
+    position: Option<String>,
+    /// With --position: the throw, when the position has none pending.
+    #[arg(long = "throw", short = 't', requires = "position")]
+    throw: Option<String>,
     /// Search depth in throws (default: 2, or 1 on pyramid and parker; at most 4).
     #[arg(long)]
     depth: Option<u32>,
@@ -42,6 +49,22 @@ pub struct AnalyzeArgs {
 pub fn run(args: AnalyzeArgs) -> Result<String, Error> {
     if args.calibrate {
         return calibrate(&args);
+    }
+    if let Some(p) = &args.position {
+        let g: AnyGame = match &args.throw {
+            Some(t) => crate::cli::with_throw(p, Some(t))?,
+            None => p.parse()?,
+        };
+        let opt = args.depth.map_or(Options::for_rules(g.rules()), |d| {
+            Options::with_depth(g.rules(), d)
+        });
+        let v = analysis::value_position(&g, &opt)?;
+        if args.json {
+            return Ok(serde_json::to_value(&v)
+                .expect("a value serialises")
+                .to_string());
+        }
+        return Ok(value_text(&v));
     }
     let file = args.file.as_deref().unwrap_or("-");
     let text = crate::cli::read_input(file)?;
@@ -108,6 +131,56 @@ pub fn run(args: AnalyzeArgs) -> Result<String, Error> {
     } else {
         out.trim_end().to_string()
     })
+}
+
+/// A position's value in words.
+fn value_text(v: &analysis::PositionValue) -> String {
+    let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+    let mut s = String::new();
+    match (v.awaits, v.player) {
+        ("move", Some(p)) => {
+            let _ = writeln!(
+                s,
+                "player {p} to move: win chance {} with the best move",
+                pct(v.win)
+            );
+            for m in &v.moves {
+                let best = if Some(&m.mv) == v.best.as_ref() {
+                    "  best"
+                } else {
+                    ""
+                };
+                let _ = writeln!(s, "  {:<12}{:>7}{best}", m.mv, pct(m.win));
+            }
+        }
+        ("throw", Some(p)) => {
+            let _ = writeln!(s, "player {p} to throw: win chance {}", pct(v.win));
+            let _ = writeln!(
+                s,
+                "  {:<6}{:>8}{:>8}{:>8}",
+                "throw", "chance", "win", "luck"
+            );
+            for t in &v.throws {
+                let _ = writeln!(
+                    s,
+                    "  {:<6}{:>8}{:>8}{:>8}",
+                    t.throw,
+                    pct(t.chance),
+                    pct(t.win),
+                    format!("{:+.1}%", 100.0 * t.luck)
+                );
+            }
+        }
+        _ => {
+            let _ = writeln!(s, "the game is over: player 1's result {}", pct(v.first));
+        }
+    }
+    let _ = write!(
+        s,
+        "(expectimax at depth {} with the expert evaluator)",
+        v.depth
+    );
+    s
 }
 
 fn progress_bar(len: u64) -> Option<ProgressBar> {

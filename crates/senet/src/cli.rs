@@ -261,7 +261,7 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
 }
 
 /// Parses a position and applies `--throw` when given.
-fn with_throw(position: &str, throw: Option<&str>) -> Result<AnyGame, Error> {
+pub(crate) fn with_throw(position: &str, throw: Option<&str>) -> Result<AnyGame, Error> {
     let mut g: AnyGame = position.parse()?;
     match (g.status(), throw) {
         (Status::Throw(_), Some(t)) => g.set_throw(Throw::parse(t)?)?,

@@ -134,3 +134,21 @@ fn analyze_refuses_bad_input_with_a_reason() {
     assert_eq!(code, 1);
     assert!(err.contains("event "), "{err}");
 }
+
+#[test]
+fn analyze_values_one_position() {
+    let pos = "kendall5 ....XX...................X..O. off=2,4 turn=1 throw=- dec=40";
+    let (out, err, code) = senet(&["analyze", "--position", pos, "--json"], None);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["awaits"], "throw");
+    assert_eq!(v["throws"].as_array().unwrap().len(), 5);
+    let (out, err, code) = senet(&["analyze", "--position", pos, "--throw", "3"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("player 1 to move: win chance"), "{out}");
+    assert!(out.lines().nth(1).unwrap().contains("26-29"), "{out}");
+    assert!(out.lines().nth(1).unwrap().ends_with("best"), "{out}");
+    let (_, err, code) = senet(&["analyze", "--position", "kendall5 nonsense"], None);
+    assert_eq!(code, 1);
+    assert!(err.starts_with("error: bad position"), "{err}");
+}
