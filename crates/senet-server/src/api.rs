@@ -286,6 +286,43 @@ async fn review(
     ok_json(s.svc.review(&id, q.at).await?)
 }
 
+/// The analysis of a finished game: 200 once done, 202 with progress while it runs.
+async fn analysis(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult {
+    let v = s.svc.analysis(&id).await?;
+    let code = if v["status"] == "done" {
+        StatusCode::OK
+    } else {
+        StatusCode::ACCEPTED
+    };
+    Ok((code, axum::Json(v)).into_response())
+}
+
+/// Values any position without a game (every move's win chance, every throw's luck).
+async fn value(b: Result<Bytes, BytesRejection>) -> Response {
+    let req: crate::analysis::ValueRequest = match body(b) {
+        Ok(r) => r,
+        Err(f) => return f.into_response(),
+    };
+    let Some(slot) = crate::analysis::value_slot() else {
+        return error(
+            StatusCode::TOO_MANY_REQUESTS,
+            "the server is valuing as many positions as it can at once: try again in a moment",
+        );
+    };
+    let r = tokio::task::spawn_blocking(move || {
+        let v = crate::analysis::value(&req);
+        drop(slot);
+        v
+    })
+    .await
+    .map_err(|e| Failure::Internal(e.to_string()))
+    .and_then(|r| r);
+    match r {
+        Ok(v) => axum::Json(v).into_response(),
+        Err(f) => f.into_response(),
+    }
+}
+
 async fn throws(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult {
     ok_json(s.svc.throws(&id).await?)
 }
@@ -408,6 +445,8 @@ pub fn router(svc: Arc<Service>, limits: Limits) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/review", get(review))
         .route("/api/games/{id}/throws", get(throws))
+        .route("/api/games/{id}/analysis", get(analysis))
+        .route("/api/value", post(value))
         .route("/api/games/{id}/ws", get(ws))
         .route("/api/games/{id}/next", post(next))
         .route("/api/series/{id}", get(series))

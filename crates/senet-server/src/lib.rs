@@ -9,10 +9,12 @@
 //! - [`store`]: the storage interface; [`sqlite`]: its SQLite implementation.
 //! - [`seeds`]: the seed commitment and the throws drawn from it.
 //! - [`opponent`]: the one place bots are asked for moves.
+//! - [`analysis`]: the review's analysis of finished games and the stateless valuation.
 //! - [`web`]: the embedded page, script and style sheet.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod analysis;
 pub mod api;
 pub mod opponent;
 pub mod seeds;

@@ -12,7 +12,7 @@ pub fn levels() -> &'static [&'static str] {
 }
 
 /// The level the hint button asks.
-pub const HINT_LEVEL: &str = "strong";
+pub const HINT_LEVEL: &str = "expert";
 
 /// The move the bot of level `bot` plays in `g` (which must await a move), with the bot's
 /// estimate of the mover's chance to win after it, when the bot estimates one.
@@ -33,6 +33,24 @@ pub fn choose(bot: &str, g: &AnyGame, seed: u64) -> Result<(Move, Option<f64>), 
         .then(|| c.scores.iter().find(|(m, _)| *m == c.best).map(|s| s.1))
         .flatten();
     Ok((c.best, score))
+}
+
+/// A hint: the move, its win chance, and every legal move with its win chance, best first.
+pub type Hint = (Move, f64, Vec<(Move, f64)>);
+
+/// The hint: the hint level's move, its win chance for the mover, and every legal move with
+/// the mover's win chance after it (best first), each exact at the depth the level's budget
+/// reaches. Deterministic for a position, throw and seed.
+pub fn hint(g: &AnyGame, seed: u64) -> Result<Hint, String> {
+    if !matches!(g.status(), Status::Move(_)) {
+        return Err("a hint needs a position awaiting a move".into());
+    }
+    let spec: BotSpec = HINT_LEVEL.parse()?;
+    let c = spec.build().choose_with(g, seed, true);
+    let mut all = c.scores.clone();
+    all.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let best = all.iter().find(|x| x.0 == c.best).map_or(0.0, |x| x.1);
+    Ok((c.best, best, all))
 }
 
 #[cfg(test)]

@@ -677,6 +677,7 @@ async fn bots_blocking(
 pub struct Service {
     store: Arc<dyn Store>,
     live: std::sync::Mutex<HashMap<String, Arc<AsyncMutex<Live>>>>,
+    analyses: crate::analysis::Analyses,
 }
 
 /// A live connection's view of a game: the first message and the stream of changes.
@@ -706,6 +707,7 @@ impl Service {
         Service {
             store,
             live: std::sync::Mutex::new(HashMap::new()),
+            analyses: crate::analysis::Analyses::default(),
         }
     }
 
@@ -1288,13 +1290,35 @@ impl Service {
         let g = l.game;
         let seed = bot_seed(l.meta.seed, g.decisions()) ^ 0x5eed;
         drop(l);
-        let (m, score) = tokio::task::spawn_blocking(move || {
-            opponent::choose(opponent::HINT_LEVEL, &g, seed).map(|(m, s)| (g.move_string(m), s))
+        let (m, score, moves) = tokio::task::spawn_blocking(move || {
+            opponent::hint(&g, seed).map(|(m, s, all)| {
+                let all: Vec<Value> = all
+                    .into_iter()
+                    .map(|(m, w)| json!({ "move": g.move_string(m), "win": w }))
+                    .collect();
+                (g.move_string(m), s, all)
+            })
         })
         .await
         .map_err(|e| Failure::Internal(e.to_string()))?
         .map_err(Failure::Internal)?;
-        Ok(json!({ "move": m, "score": score, "level": opponent::HINT_LEVEL }))
+        Ok(json!({ "move": m, "score": score, "level": opponent::HINT_LEVEL, "moves": moves }))
+    }
+
+    /// The analysis of a finished game (issue 19): computed once in the background; until
+    /// then its progress. Refused while the game runs, so that no player of an online game
+    /// sees win chances during it.
+    pub async fn analysis(&self, id: &str) -> Res<Value> {
+        let arc = self.get(id).await?;
+        let l = arc.lock().await;
+        if !matches!(l.game.status(), Status::Over(_)) {
+            return Err(Failure::Conflict(
+                "the analysis is made once the game is over".into(),
+            ));
+        }
+        let rec = l.record();
+        drop(l);
+        self.analyses.get_or_start(id, rec)
     }
 
     /// The game record (`senet-record/1`); the seed is in it once the game is over.

@@ -1,0 +1,206 @@
+//! Analysis over HTTP (issue 19): the review's analysis of a finished game, computed once in
+//! the background and kept, and the stateless valuation of any position.
+//!
+//! The analysis itself is `senet_bots::analysis`; this module runs it off the async
+//! workers, bounds its cost (node budgets, a limit on analyses running at once), and reports
+//! progress while it runs.
+
+use crate::service::Failure;
+use senet_bots::analysis::{self, Options};
+use senet_bots::Level;
+use senet_rules::{AnyGame, Game, Record, RuleSet, Status, Throw};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Whole-game analyses running at once; more wait in turn (the page shows them queued).
+pub const MAX_RUNNING: usize = 2;
+
+/// Finished analyses kept in memory (the oldest are dropped; they are recomputed on demand).
+pub const MAX_KEPT: usize = 2_000;
+
+/// One game's analysis: running (with progress) or done.
+struct Job {
+    /// Events analysed so far.
+    done: Arc<AtomicUsize>,
+    /// Events of the record.
+    total: usize,
+    /// The analysis as JSON, or why it failed, once finished.
+    result: Option<Result<Arc<str>, String>>,
+    /// When it was asked for (for dropping the oldest).
+    stamp: u64,
+}
+
+/// The analyses of the server's games.
+pub struct Analyses {
+    jobs: Arc<Mutex<HashMap<String, Job>>>,
+    running: Arc<tokio::sync::Semaphore>,
+    clock: AtomicUsize,
+}
+
+impl Default for Analyses {
+    fn default() -> Analyses {
+        Analyses {
+            jobs: Arc::new(Mutex::new(HashMap::new())),
+            running: Arc::new(tokio::sync::Semaphore::new(MAX_RUNNING)),
+            clock: AtomicUsize::new(0),
+        }
+    }
+}
+
+/// The analysis options the server uses for a record's rule set: the default depths, and
+/// the `expert` level's node budget per search so that no search runs long.
+fn server_options(rules: RuleSet) -> Options {
+    let mut o = Options::for_rules(rules);
+    o.budget = Level::Expert.budget(rules);
+    o
+}
+
+impl Analyses {
+    fn jobs(&self) -> std::sync::MutexGuard<'_, HashMap<String, Job>> {
+        lock(&self.jobs)
+    }
+
+    /// The analysis of game `id` whose finished record is `rec`: `{"status": "done",
+    /// "analysis": ...}` once computed, else `{"status": "running", "done": N, "total": M}`
+    /// (starting it if needed; `done` is 0 while it waits for a free slot).
+    pub fn get_or_start(&self, id: &str, rec: Record) -> Result<Value, Failure> {
+        let stamp = self.clock.fetch_add(1, Ordering::Relaxed) as u64;
+        let mut jobs = self.jobs();
+        if let Some(j) = jobs.get_mut(id) {
+            j.stamp = stamp;
+            return Ok(match &j.result {
+                Some(Ok(a)) => done_json(a),
+                Some(Err(e)) => return Err(Failure::Internal(format!("the analysis failed: {e}"))),
+                None => running_json(j),
+            });
+        }
+        if jobs.len() >= MAX_KEPT {
+            // Drop the oldest finished half; running jobs stay.
+            let mut stamps: Vec<u64> = jobs
+                .values()
+                .filter(|j| j.result.is_some())
+                .map(|j| j.stamp)
+                .collect();
+            stamps.sort_unstable();
+            if let Some(&cut) = stamps.get(stamps.len() / 2) {
+                jobs.retain(|_, j| j.result.is_none() || j.stamp > cut);
+            }
+        }
+        let rules: RuleSet = rec
+            .rules
+            .parse()
+            .map_err(|e: senet_rules::Error| Failure::Internal(e.to_string()))?;
+        let done = Arc::new(AtomicUsize::new(0));
+        let job = Job {
+            done: done.clone(),
+            total: rec.events.len(),
+            result: None,
+            stamp,
+        };
+        let first = running_json(&job);
+        jobs.insert(id.to_string(), job);
+        drop(jobs);
+        let running = self.running.clone();
+        let key = id.to_string();
+        let jobs = self.jobs.clone();
+        tokio::spawn(async move {
+            let permit = running.acquire_owned().await;
+            let result = tokio::task::spawn_blocking(move || {
+                let opt = server_options(rules);
+                analysis::analyze(&rec, &opt, &mut |d, _| done.store(d, Ordering::Relaxed))
+                    .map(|a| Arc::<str>::from(serde_json::to_string(&a).unwrap_or_default()))
+                    .map_err(|e| e.to_string())
+            })
+            .await
+            .unwrap_or_else(|e| Err(format!("the analysis task failed: {e}")));
+            drop(permit);
+            if let Some(j) = lock(&jobs).get_mut(&key) {
+                j.result = Some(result);
+            }
+        });
+        Ok(first)
+    }
+}
+
+fn lock(m: &Mutex<HashMap<String, Job>>) -> std::sync::MutexGuard<'_, HashMap<String, Job>> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn done_json(a: &str) -> Value {
+    let a: Value = serde_json::from_str(a).unwrap_or(Value::Null);
+    json!({ "status": "done", "analysis": a })
+}
+
+fn running_json(j: &Job) -> Value {
+    json!({
+        "status": "running",
+        "done": j.done.load(Ordering::Relaxed),
+        "total": j.total,
+    })
+}
+
+/// Positions valued at once by `POST /api/value`; beyond, requests are refused with 429 so
+/// that valuations cannot crowd out the games.
+pub const MAX_VALUING: usize = 4;
+
+/// A slot to value a position in, if one is free.
+pub fn value_slot() -> Option<tokio::sync::SemaphorePermit<'static>> {
+    static SLOTS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    SLOTS
+        .get_or_init(|| tokio::sync::Semaphore::new(MAX_VALUING))
+        .try_acquire()
+        .ok()
+}
+
+/// The body of `POST /api/value`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValueRequest {
+    /// A position string.
+    pub position: String,
+    /// The throw, when the position has none pending.
+    pub throw: Option<String>,
+    /// The search depth of the decisions (default: the rule set's analysis depth; at most
+    /// that depth).
+    pub depth: Option<u32>,
+}
+
+/// Values one position without any game: every legal move's win chance, or awaiting a throw
+/// every throw's value and luck. Bounded: at most the rule set's analysis depth, and the
+/// `expert` level's node budget shared by the searches.
+pub fn value(req: &ValueRequest) -> Result<Value, Failure> {
+    let bad = |e: senet_rules::Error| Failure::Unprocessable(e.to_string());
+    let mut g: AnyGame = req.position.parse().map_err(bad)?;
+    if let Some(t) = &req.throw {
+        if !matches!(g.status(), Status::Throw(_)) {
+            return Err(Failure::Unprocessable(format!(
+                "the position already holds a throw ({}): leave out \"throw\"",
+                g.in_hand().map_or("-".into(), |t| t.to_string())
+            )));
+        }
+        g.set_throw(Throw::parse(t).map_err(bad)?).map_err(bad)?;
+    }
+    let rules = g.rules();
+    let mut opt = server_options(rules);
+    if let Some(d) = req.depth {
+        if d > opt.depth {
+            return Err(Failure::Unprocessable(format!(
+                "depth must be at most {} on {}",
+                opt.depth,
+                rules.id()
+            )));
+        }
+        opt = Options {
+            budget: opt.budget,
+            ..Options::with_depth(rules, d)
+        };
+    }
+    if let (Status::Throw(_), Some(b)) = (g.status(), opt.budget) {
+        // Every throw is searched: share the budget.
+        opt.budget = Some((b / g.throw_dist().outcomes.len() as u64).max(1000));
+    }
+    let v = analysis::value_position(&g, &opt).map_err(bad)?;
+    Ok(serde_json::to_value(v).unwrap_or(Value::Null))
+}
