@@ -1355,6 +1355,7 @@ impl Service {
             "position": g.position(),
             "status": status_json(&g),
             "view": g.view(),
+            "legal": legal_json(&g),
         }))
     }
 

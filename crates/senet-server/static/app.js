@@ -170,7 +170,8 @@ function pieceShape(p, cx, cy, r) {
   return g;
 }
 
-// Draws a BoardView. `ui` (optional): {legal, selected, hint, onPiece(square), onTarget(square|'off'), onHover(square|null)}.
+// Draws a BoardView. `ui` (optional): {legal, selected, hint, played, onPiece(square), onTarget(square|'off'), onHover(square|null)}
+// (`hint` and `played`: moves {from, to} drawn gold and blue).
 function drawBoard(view, ui) {
   ui = ui || {};
   const legal = ui.legal || [];
@@ -186,6 +187,7 @@ function drawBoard(view, ui) {
     if (c.special) cls.push('special');
     if (targets.has(c.square)) cls.push('target');
     if (hint && (hint.from === c.square || hint.to === c.square)) cls.push('hinted');
+    if (ui.played && (ui.played.from === c.square || ui.played.to === c.square)) cls.push('played');
     if (ui.selected === c.square) cls.push('selected');
     const g = s('g', { class: cls.join(' '), 'data-square': c.square });
     g.append(s('rect', { x: x + 1.5, y: y + 1.5, width: CELL - 3, height: CELL - 3, rx: 5 }));
@@ -379,6 +381,8 @@ async function gamePage(id) {
     notes: h('p', { id: 'notes', class: 'notes small' }),
     throwBtn: h('button', { id: 'throw', class: 'primary' }, 'Throw'),
     hintBtn: h('button', { id: 'hint' }, 'Hint'),
+    barBox: h('label', { class: 'small bar-toggle' }),
+    bar: h('div', { id: 'win-bar', class: 'win-bar' }),
     shown: h('div', { class: 'throw-box' }),
     moves: h('div', { id: 'moves', class: 'moves' }),
     news: h('ul', { id: 'news', class: 'news', 'aria-live': 'polite' }),
@@ -390,7 +394,7 @@ async function gamePage(id) {
   app.replaceChildren(
     h('div', { class: 'game' },
       h('div', { class: 'main' }, el.title, el.series, el.status, el.invite, el.board, el.notes,
-        h('div', { class: 'controls' }, el.throwBtn, el.shown, el.hintBtn), el.moves, el.error, el.news, el.result),
+        h('div', { class: 'controls' }, el.throwBtn, el.shown, el.hintBtn, el.barBox), el.bar, el.moves, el.error, el.news, el.result),
       h('aside', { class: 'side' }, h('h3', {}, 'Moves ', el.conn), el.log,
         h('p', {}, h('a', { href: `/api/games/${id}/record`, id: 'download' }, 'Download the record'), ' · ',
           h('a', { href: `/g/${id}/review` }, 'Review'), ' · ', h('a', { href: '/' }, 'Lobby')),
@@ -534,21 +538,53 @@ async function gamePage(id) {
       el.moves.append(h('span', { class: 'small' }, S.legal.length === 1 && S.legal[0].from == null ? 'No legal move: ' : 'Moves: '));
       for (const m of sel) {
         const extra = m.kinds.filter((k) => k !== 'step');
+        const val = G.hint && (G.hint.moves || []).find((x) => x.move === m.move);
         const b = h('button', { class: 'move-btn' + (G.hint && G.hint.move === m.move ? ' hinted' : ''), 'data-move': m.move },
-          m.from == null ? 'forfeit the throw (pass)' : m.move + (m.die ? ` [${m.die}]` : ''), extra.length ? h('small', {}, ' ' + extra.join(', ')) : null);
+          m.from == null ? 'forfeit the throw (pass)' : m.move + (m.die ? ` [${m.die}]` : ''), extra.length ? h('small', {}, ' ' + extra.join(', ')) : null,
+          val ? h('small', { class: 'win' }, ` ${(val.win * 100).toFixed(1)}%`) : null);
         b.addEventListener('click', () => act('move', m.move));
         el.moves.append(b);
       }
       if (G.hint) {
         const chance = G.hint.score == null ? '' : `, your winning chance about ${Math.round(G.hint.score * 100)}%`;
-        el.moves.append(h('span', { class: 'small', id: 'hint-text' }, ` Hint (${G.hint.level} bot): ${G.hint.move}${chance}`));
+        el.moves.append(h('span', { class: 'small', id: 'hint-text' }, ` Hint (${G.hint.level} bot): ${G.hint.move}${chance}; beside each move, your winning chance after it`));
       }
     }
+    renderBar();
     el.news.replaceChildren(...G.msgs.map((m) => h('li', {}, m)));
     el.log.replaceChildren(...turns(G.events).map((t) => h('li', {}, t)));
     el.log.scrollTop = el.log.scrollHeight;
     renderResult();
     renderSeries(G, el.series, tokens());
+  }
+
+  // The optional win-chance bar (issue 19): in games against a bot (on by default) and
+  // hot-seat (off by default); never in an online game.
+  function renderBar() {
+    const S = G.state;
+    if (S.mode === 'online') { el.barBox.replaceChildren(); el.bar.replaceChildren(); return; }
+    if (!el.barBox.firstChild) {
+      const cb = h('input', { type: 'checkbox', id: 'show-bar' });
+      const pref = localStorage.getItem('senet.bar.' + S.mode);
+      cb.checked = pref == null ? S.mode === 'bot' : pref === '1';
+      cb.addEventListener('change', () => { localStorage.setItem('senet.bar.' + S.mode, cb.checked ? '1' : '0'); G.barAt = null; renderBar(); });
+      el.barBox.replaceChildren(cb, ' win chance');
+    }
+    const on = $('#show-bar', el.barBox).checked;
+    el.bar.hidden = !on;
+    if (!on || G.barAt === S.seq) return;
+    G.barAt = S.seq;
+    const seq = S.seq;
+    api('POST', '/api/value', { position: S.position }).then((v) => {
+      if (G.state.seq !== seq) return;
+      const p1 = v.first;
+      const side = (i) => G.state.sides[i].name;
+      const fill = h('div', { class: 'win-fill' });
+      fill.style.width = `${(p1 * 100).toFixed(1)}%`; // CSSOM: the page's CSP allows no inline styles
+      el.bar.replaceChildren(fill,
+        h('span', { class: 'win-text' }, `${side(0)} ${(p1 * 100).toFixed(0)}% · ${(100 - p1 * 100).toFixed(0)}% ${side(1)}`));
+      el.bar.dataset.first = p1.toFixed(4);
+    }).catch(() => { G.barAt = null; });
   }
 
   function renderResult() {
@@ -645,6 +681,57 @@ async function showVerification(id, target, G) {
 }
 
 // ---------------------------------------------------------------- review
+const MARKS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+const pct = (x, d = 1) => `${(x * 100).toFixed(d)}%`;
+
+// The win-chance graph of an analysis (issue 19): player 1's winning chance after every event,
+// the marked decisions as dots, a cursor at `at`; a click picks the nearest event.
+function drawGraph(an, total, at, onPick) {
+  const W = 640, H = 150, L = 34, R = 6, T = 8, B = 16;
+  const x = (i) => L + (W - L - R) * (total ? i / total : 0);
+  const y = (p) => T + (H - T - B) * (1 - p);
+  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'graph', id: 'win-graph', role: 'img', 'aria-label': "player 1's winning chance over the game" });
+  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+    svg.append(s('line', { x1: L, x2: W - R, y1: y(p), y2: y(p), class: p === 0.5 ? 'axis mid' : 'axis' }));
+    svg.append(s('text', { x: L - 4, y: y(p) + 4, 'text-anchor': 'end', class: 'tick' }, `${p * 100}%`));
+  }
+  const pts = [[0, an.start]].concat(an.notes.map((n) => [n.event + 1, n.first]));
+  svg.append(s('polyline', { points: pts.map(([i, p]) => `${x(i).toFixed(1)},${y(p).toFixed(1)}`).join(' '), class: 'curve' }));
+  for (const n of an.notes) {
+    if (n.kind !== 'move' || !n.mark) continue;
+    const c = s('circle', { cx: x(n.event + 1), cy: y(n.first), r: n.mark === 'blunder' ? 5 : 4, class: 'dot ' + n.mark, 'data-at': n.event + 1 });
+    c.append(s('title', {}, `P${n.player} ${n.played} ${MARKS[n.mark]} lost ${pct(n.loss)} (best ${n.best})`));
+    svg.append(c);
+  }
+  svg.append(s('line', { x1: x(at), x2: x(at), y1: T, y2: H - B, class: 'cursor', id: 'graph-cursor' }));
+  svg.append(s('text', { x: L, y: H - 2, class: 'tick' }, 'start'));
+  svg.append(s('text', { x: W - R, y: H - 2, 'text-anchor': 'end', class: 'tick' }, `event ${total}`));
+  svg.addEventListener('click', (e) => {
+    const r = svg.getBoundingClientRect();
+    const fx = ((e.clientX - r.left) / r.width) * W;
+    onPick(Math.max(0, Math.min(total, Math.round(((fx - L) / (W - L - R)) * total))));
+  });
+  return svg;
+}
+
+// Each player's figures, side by side.
+function analysisSummary(an, sides) {
+  const rows = [
+    ['decisions with a real choice', (p) => p.choices],
+    ['winning chance lost', (p) => pct(p.lost)],
+    ['lost per real choice', (p) => pct(p.lost_per_choice, 2)],
+    ['error rate (gnubg mEMG)', (p) => p.error_rate.toFixed(1)],
+    ['inaccuracies ?! / mistakes ? / blunders ??', (p) => `${p.inaccuracies} / ${p.mistakes} / ${p.blunders}`],
+    ['luck', (p) => (p.luck >= 0 ? '+' : '') + pct(p.luck)],
+    ['result', (p) => pct(p.result, 0)],
+    ['luck-adjusted result', (p) => pct(p.luck_adjusted)],
+    ['plays like', (p) => p.band || '–'],
+  ];
+  return h('table', { class: 'summary-table', id: 'analysis-summary' },
+    h('thead', {}, h('tr', {}, h('th', {}, ''), ...an.players.map((p) => h('th', {}, `Player ${p.player} (${sides[p.player - 1].name})`)))),
+    h('tbody', {}, ...rows.map(([label, f]) => h('tr', {}, h('th', {}, label), ...an.players.map((p) => h('td', {}, String(f(p))))))));
+}
+
 async function reviewPage(id) {
   const app = $('#app');
   let st;
@@ -656,9 +743,14 @@ async function reviewPage(id) {
   const total = st.seq;
   const frames = new Map();
   let at = 0;
+  let an = null;
+  const notes = new Map(); // event index -> analysis note
   const board = h('div', { class: 'board-wrap' });
   paintSides(board, st.sides);
   const what = h('p', { id: 'review-event', class: 'status' });
+  const verdict = h('p', { id: 'review-verdict', class: 'verdict' });
+  const graphBox = h('div', { id: 'graph-box', class: 'graph-box' });
+  const summaryBox = h('div', { id: 'summary-box' });
   const slider = h('input', { type: 'range', min: 0, max: total, value: 0, id: 'review-slider' });
   const pos = h('code', { id: 'review-position', class: 'small' });
   const btn = (label, idn, f) => { const b = h('button', { id: idn }, label); b.addEventListener('click', f); return b; };
@@ -671,16 +763,70 @@ async function reviewPage(id) {
     if (!frames.has(n)) frames.set(n, await api('GET', `/api/games/${id}/review?at=${n}`));
     return frames.get(n);
   }
+  const square = (f, mv) => {
+    const m = (f.legal || []).find((x) => x.move === mv);
+    return m ? { from: m.from, to: m.to_name === 'off' ? 'off' : m.to } : null;
+  };
   async function go(n) {
     at = Math.max(0, Math.min(total, n));
     slider.value = at;
     const f = await frame(at);
+    const note = notes.get(at - 1);
+    // A decision: the position before it, the move played (blue) beside the best (gold).
+    const before = note && note.kind === 'move' ? await frame(at - 1) : null;
     if (Number(slider.value) !== at) return;
-    board.replaceChildren(drawBoard(f.view), h('p', { class: 'notes small' },
-      (f.view.notes || []).map(([k, v]) => h('span', { class: 'note' }, h('b', {}, k + ': '), v))));
+    const shown = before || f;
+    const ui = before ? { played: square(before, note.played), hint: note.best !== note.played ? square(before, note.best) : null } : {};
+    board.replaceChildren(drawBoard(shown.view, ui), h('p', { class: 'notes small' },
+      (shown.view.notes || []).map(([k, v]) => h('span', { class: 'note' }, h('b', {}, k + ': '), v))));
     what.textContent = `Event ${at} of ${total}: ` + (f.event ? describe(f.event) : 'the start position');
-    pos.textContent = f.position;
+    verdict.replaceChildren();
+    if (note && note.kind === 'move') {
+      const best = note.best === note.played ? 'the best move' : `best was ${note.best} (gold), ${pct(note.before)}`;
+      verdict.append(h('b', {}, `${note.played}${note.mark ? ' ' + MARKS[note.mark] : ''}`),
+        ` (blue): winning chance ${pct(note.after)} for player ${note.player}` + (note.loss >= 0.0005 ? `, lost ${pct(note.loss)}; ${best}` : `; ${best}`) + '.');
+    } else if (note && note.kind === 'throw') {
+      verdict.append(`Player ${note.player} threw ${note.throw}: luck ${(note.luck >= 0 ? '+' : '') + pct(note.luck)} (winning chance ${pct(note.before)} before, ${pct(note.after)} after).`);
+    } else if (an && at === 0) {
+      verdict.append(`Player 1's winning chance at the start: ${pct(an.start)}.`);
+    }
+    pos.textContent = (before ? 'Before the move: ' : '') + shown.position;
     for (const li of list.children) li.classList.toggle('current', Number(li.dataset.at) === at);
+    if (an) graphBox.replaceChildren(drawGraph(an, total, at, go));
+  }
+  function showAnalysis(a) {
+    an = a;
+    for (const n of a.notes) notes.set(n.event, n);
+    for (const li of list.children) {
+      const n = notes.get(Number(li.dataset.at) - 1);
+      if (!n) continue;
+      if (n.kind === 'move' && n.mark) {
+        li.classList.add('marked', n.mark);
+        li.append(h('span', { class: 'mark ' + n.mark }, ` ${MARKS[n.mark]} −${pct(n.loss)}`));
+      } else if (n.kind === 'move' && n.loss >= 0.0005) {
+        li.append(h('span', { class: 'small loss' }, ` −${pct(n.loss)}`));
+      } else if (n.kind === 'throw') {
+        li.append(h('span', { class: 'small luck' }, ` luck ${(n.luck >= 0 ? '+' : '') + pct(n.luck)}`));
+      }
+    }
+    summaryBox.replaceChildren(h('h3', {}, 'The players'), analysisSummary(a, st.sides),
+      h('p', { class: 'small' }, `Analysed by expectimax ${a.depth} throws deep with the expert evaluator; marks from `,
+        '2% (?!), 5% (?), 10% (??) of winning chance lost. ', h('a', { href: `/api/games/${id}/analysis` }, 'The analysis as JSON'), '.'));
+    go(at);
+  }
+  async function loadAnalysis() {
+    graphBox.replaceChildren(h('p', { class: 'small', id: 'analysis-progress' }, 'Analysing the game…'));
+    for (;;) {
+      let r;
+      try { r = await api('GET', `/api/games/${id}/analysis`); } catch (e) {
+        graphBox.replaceChildren(h('p', { class: 'error', id: 'analysis-progress' }, 'No analysis: ' + e.message));
+        return;
+      }
+      if (r.status === 'done') { showAnalysis(r.analysis); return; }
+      const p = $('#analysis-progress', graphBox);
+      if (p) p.textContent = r.done ? `Analysing the game… ${r.done} of ${r.total} events` : 'Analysing the game… (waiting for a free slot)';
+      await new Promise((ok) => setTimeout(ok, 400));
+    }
   }
   slider.addEventListener('input', () => go(Number(slider.value)));
   document.addEventListener('keydown', (e) => {
@@ -692,16 +838,21 @@ async function reviewPage(id) {
   app.replaceChildren(h('div', { class: 'game' },
     h('div', { class: 'main' },
       h('h2', {}, `Review: ${st.rules_name}`),
-      what, board,
+      graphBox, what, verdict, board,
       h('div', { class: 'controls' }, btn('⏮', 'review-first', () => go(0)), btn('◀', 'review-prev', () => go(at - 1)),
         slider, btn('▶', 'review-next', () => go(at + 1)), btn('⏭', 'review-last', () => go(total))),
-      pos,
+      pos, summaryBox,
       h('p', {}, h('a', { href: `/api/games/${id}/record`, id: 'download' }, 'Download the record'),
         ': every throw and move; check it with ', h('code', {}, 'senet replay FILE'), '.'),
       ver, verifyHelp()),
     h('aside', { class: 'side' }, h('h3', {}, 'Events'), list, h('p', {}, h('a', { href: '/g/' + id }, 'Game page'), ' · ', h('a', { href: '/' }, 'Lobby')))));
   await go(0);
-  if (over) showVerification(id, ver, null);
+  if (over) {
+    showVerification(id, ver, null);
+    loadAnalysis();
+  } else {
+    graphBox.replaceChildren(h('p', { class: 'small', id: 'analysis-progress' }, 'The analysis is made once the game is over.'));
+  }
 }
 
 // ---------------------------------------------------------------- series (issue 13)

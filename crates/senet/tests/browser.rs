@@ -141,7 +141,32 @@ fn a_whole_game_against_a_bot_in_the_browser_then_review() {
 
     let t = Instant::now();
     let mut actions = 0;
+    let mut hinted = false;
     loop {
+        // Issue 19: once, a hint values every legal move; the win-chance bar is on against a
+        // bot.
+        if !hinted && step(&s).0 == "move" && s.find(".move-btn").is_some() {
+            let buttons = s.js("return document.querySelectorAll('.move-btn').length");
+            if buttons.as_u64().unwrap() >= 2 {
+                hinted = true;
+                s.click_css("#hint");
+                wait_text(&s, "#hint-text", "Hint (expert bot)", 10);
+                let valued = s.js("return document.querySelectorAll('.move-btn .win').length");
+                assert_eq!(valued, buttons, "every move button shows its win chance");
+                let t = Instant::now();
+                while s.js("return document.querySelector('#win-bar').dataset.first || ''")
+                    == json!("")
+                {
+                    assert!(
+                        t.elapsed() < Duration::from_secs(10),
+                        "the win-chance bar is drawn"
+                    );
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                assert!(s.text("#win-bar").contains('%'), "{}", s.text("#win-bar"));
+                s.screenshot(&screenshots().join("hint.png"));
+            }
+        }
         let k = act(&s, actions < 12);
         if k == "over" {
             break;
@@ -209,6 +234,46 @@ fn a_whole_game_against_a_bot_in_the_browser_then_review() {
         std::thread::sleep(Duration::from_millis(30));
     }
     assert!(s.find("#download").is_some());
+
+    // The analysis: the win-chance graph, marks in the event list, each player's summary;
+    // a click on the graph jumps to that point of the game.
+    s.wait_for("#win-graph", 60);
+    let summary = s.text("#analysis-summary");
+    for row in [
+        "error rate",
+        "luck-adjusted result",
+        "plays like",
+        "blunders",
+    ] {
+        assert!(summary.contains(row), "{row}: {summary}");
+    }
+    s.click_css("#review-first");
+    let graph = s.wait_for("#win-graph", 5);
+    assert!(s.click(&graph).is_ok());
+    let t = Instant::now();
+    while s.text("#review-event").contains("the start position") {
+        assert!(
+            t.elapsed() < Duration::from_secs(5),
+            "the graph's click moves the review"
+        );
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    // Step to a decision: the verdict names the win chance after it.
+    let t = Instant::now();
+    while !s.text("#review-verdict").contains("winning chance")
+        || !s.text("#review-event").contains("played")
+    {
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "{}",
+            s.text("#review-verdict")
+        );
+        s.click_css("#review-next");
+        std::thread::sleep(Duration::from_millis(60));
+    }
+    let luck = s.js("return document.querySelectorAll('#review-events .luck').length");
+    assert!(luck.as_u64().unwrap() > 0, "throws show their luck");
+    s.screenshot(&screenshots().join("review.png"));
 }
 
 #[test]
