@@ -603,31 +603,39 @@ fn summary(p: Player, notes: &[Note], end_first: f64, rules: RuleSet) -> Summary
     s
 }
 
-/// The measured win chance lost per decision with a real choice of each rating band's bot,
-/// per rule set: `random`, `beginner`, `casual`, `strong`, `expert` (`senet analyze
-/// --calibrate`, table and method in `docs/analysis.md`).
+/// The measured win chance lost per real choice of each rating band's bot, per rule set:
+/// `random`, `beginner`, `casual`, `strong`, `expert`, on the same positions for every bot
+/// (`senet analyze --calibrate`; the table and its method in `docs/analysis.md`).
 pub fn band_rates(rules: RuleSet) -> [f64; 5] {
+    // `senet analyze --calibrate --games 4 --positions 1000` (docs/analysis.md).
     match rules {
-        RuleSet::Kendall => [0.0, 0.0, 0.0, 0.0, 0.0],
-        RuleSet::Kendall5 => [0.0, 0.0, 0.0, 0.0, 0.0],
-        RuleSet::Senat => [0.0, 0.0, 0.0, 0.0, 0.0],
-        RuleSet::Houses => [0.0, 0.0, 0.0, 0.0, 0.0],
-        RuleSet::Pyramid => [0.0, 0.0, 0.0, 0.0, 0.0],
-        RuleSet::Parker => [0.0, 0.0, 0.0, 0.0, 0.0],
+        RuleSet::Kendall => [0.00318, 0.00451, 0.00339, 0.00003, 0.00001],
+        RuleSet::Kendall5 => [0.00560, 0.00495, 0.00268, 0.00005, 0.00005],
+        RuleSet::Senat => [0.01048, 0.01026, 0.00860, 0.00007, 0.00007],
+        RuleSet::Houses => [0.00830, 0.01000, 0.00585, 0.00010, 0.00010],
+        RuleSet::Pyramid => [0.04280, 0.01643, 0.00482, 0.00113, 0.00074],
+        RuleSet::Parker => [0.05726, 0.02203, 0.00460, 0.00221, 0.00097],
     }
 }
 
 /// The names of the bands, weakest first.
 pub const BANDS: [&str; 5] = ["random", "beginner", "casual", "strong", "expert"];
 
-/// The rating band of a win chance lost per real choice on a rule set: the band whose bot's
-/// measured rate ([`band_rates`]) is nearest on a log scale (the boundaries are the geometric
-/// means of neighbouring rates).
+/// The rating band of a win chance lost per real choice on a rule set: the strongest band
+/// whose boundary it stays within, the boundaries being the geometric means of neighbouring
+/// bands' measured rates ([`band_rates`]). Where a weaker bot measured a lower rate than a
+/// stronger one (the weak levels of the stick rule sets lie within each other's intervals),
+/// the weaker takes the stronger's rate, so that the bands stay in order; rates below
+/// 0.00001, a loss the analysis cannot tell from none, count as 0.00001.
 pub fn band(rules: RuleSet, lost_per_choice: f64) -> &'static str {
-    let rates = band_rates(rules);
+    let mut rates = band_rates(rules).map(|r| r.max(1e-5));
+    for i in (0..rates.len() - 1).rev() {
+        rates[i] = rates[i].max(rates[i + 1]);
+    }
+    let r = lost_per_choice.max(1e-5);
     let mut b = 0;
     for i in 1..rates.len() {
-        if lost_per_choice <= (rates[i - 1] * rates[i]).sqrt() {
+        if r <= (rates[i - 1] * rates[i]).sqrt() {
             b = i;
         }
     }
@@ -770,20 +778,72 @@ pub fn record_of(start: &AnyGame, game: &crate::duel::GameRecord) -> Record {
 pub struct Calibration {
     /// The bot (a level, or `random`).
     pub bot: String,
-    /// Games analysed (the bot played both seats).
-    pub games: u32,
-    /// Decisions with a real choice.
+    /// Positions with a real choice the bot was asked about (the same for every bot).
     pub choices: usize,
-    /// Win chance lost per decision with a real choice.
+    /// Win chance lost per real choice.
     pub lost_per_choice: f64,
-    /// Half the width of its 95% confidence interval (normal, over games).
+    /// Half the width of its 95% confidence interval (normal approximation).
     pub margin: f64,
     /// The share of real choices with each mark (inaccuracy, mistake, blunder).
     pub marked: [f64; 3],
     /// The share of real choices that lost anything (more than 0.0005).
     pub wrong: f64,
-    /// The mean absolute luck of a throw in these games.
-    pub mean_abs_luck: f64,
+}
+
+/// The positions of a calibration: decisions with a real choice from `games` games of each
+/// band's bot against itself (so that weak and strong play are both represented), at most
+/// `per_rule_set` of them, spread evenly over the games.
+pub fn calibration_positions(
+    start: &AnyGame,
+    games: u32,
+    seed: u64,
+    per_rule_set: usize,
+) -> Vec<AnyGame> {
+    use rayon::prelude::*;
+    let bots = band_bots();
+    let jobs: Vec<(usize, u32)> = (0..bots.len())
+        .flat_map(|b| (0..games).map(move |i| (b, i)))
+        .collect();
+    let per_game: Vec<Vec<AnyGame>> = jobs
+        .par_iter()
+        .map(|&(b, i)| {
+            let (mut x, mut y) = (bots[b].build(), bots[b].build());
+            let s = crate::duel::mix(seed, (b as u64) << 32 | u64::from(i));
+            let game = crate::duel::play_game(start, [x.as_mut(), y.as_mut()], s, s ^ 1, true);
+            let mut out = Vec::new();
+            let mut g = *start;
+            let (mut t, mut m) = (game.throws.iter(), game.moves.iter());
+            let mut ms = senet_rules::MoveList::new();
+            loop {
+                match g.status() {
+                    Status::Throw(_) => match t.next() {
+                        Some(&x) => g.set_throw_unchecked(x),
+                        None => break,
+                    },
+                    Status::Move(_) => {
+                        ms.clear();
+                        g.legal_moves(&mut ms);
+                        if ms.len() > 1 {
+                            out.push(g);
+                        }
+                        match m.next() {
+                            Some(&x) => {
+                                g.play_unchecked(x);
+                            }
+                            None => break,
+                        }
+                    }
+                    Status::Over(_) => break,
+                }
+            }
+            out
+        })
+        .collect();
+    let all: Vec<AnyGame> = per_game.into_iter().flatten().collect();
+    let step = (all.len() as f64 / per_rule_set.max(1) as f64).max(1.0);
+    (0..per_rule_set.min(all.len()))
+        .map(|k| all[(k as f64 * step) as usize])
+        .collect()
 }
 
 /// The bots of the rating bands, weakest first (named in [`BANDS`]).
@@ -811,93 +871,66 @@ pub fn band_bots() -> [BotSpec; 5] {
     ]
 }
 
-/// Measures the win chance lost per real choice of every band's bot on a rule set: `games`
-/// games of the bot against itself from `start` (seeded), each analysed with `opt`. Games run
-/// in parallel; `progress` is called after each game.
+/// Measures the win chance lost per real choice of every band's bot on the same positions
+/// ([`calibration_positions`]): each position is valued once with `opt` (every legal move
+/// exact at the depth), then every bot chooses in it and loses the difference to the best
+/// move. Positions run in parallel; `progress` is called after each.
 pub fn calibrate(
-    start: &AnyGame,
-    games: u32,
-    seed: u64,
+    positions: &[AnyGame],
     opt: &Options,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<Calibration>, Error> {
     use rayon::prelude::*;
-    /// One game's figures for one bot (both seats).
-    #[derive(Default)]
-    struct Tally {
-        lost: f64,
-        choices: usize,
-        marks: [usize; 3],
-        wrong: usize,
-        luck: f64,
-        throws: usize,
-    }
-    let mut out = Vec::new();
-    for spec in band_bots() {
-        let per_game: Vec<Result<Tally, Error>> = (0..games)
-            .into_par_iter()
-            .map_init(
-                || (spec.build(), spec.build()),
-                |(a, b), i| {
-                    let s = crate::duel::mix(seed, u64::from(i));
-                    let game =
-                        crate::duel::play_game(start, [a.as_mut(), b.as_mut()], s, s ^ 1, true);
-                    let an = analyze(&record_of(start, &game), opt, &mut |_, _| {})?;
-                    progress();
-                    let mut t = Tally::default();
-                    for n in &an.notes {
-                        match n {
-                            Note::Move {
-                                loss,
-                                choice: true,
-                                mark,
-                                ..
-                            } => {
-                                t.lost += loss;
-                                t.choices += 1;
-                                if *loss > 0.0005 {
-                                    t.wrong += 1;
-                                }
-                                if let Some(m) = mark {
-                                    t.marks[*m as usize] += 1;
-                                }
-                            }
-                            Note::Throw { luck, .. } => {
-                                t.luck += luck.abs();
-                                t.throws += 1;
-                            }
-                            Note::Move { .. } => {}
-                        }
-                    }
-                    Ok(t)
-                },
-            )
-            .collect();
-        let per_game = per_game.into_iter().collect::<Result<Vec<_>, _>>()?;
-        let choices: usize = per_game.iter().map(|g| g.choices).sum();
-        let lost: f64 = per_game.iter().map(|g| g.lost).sum();
-        let rate = lost / choices.max(1) as f64;
-        // The ratio estimator's standard error, clustered by game.
-        let n = per_game.len() as f64;
-        let mean_c = choices as f64 / n;
-        let var = per_game
-            .iter()
-            .map(|g| (g.lost - rate * g.choices as f64).powi(2))
-            .sum::<f64>()
-            / (n - 1.0).max(1.0);
-        let margin = 1.96 * (var / n).sqrt() / mean_c.max(1e-9);
-        let share = |k: usize| per_game.iter().map(|g| g.marks[k]).sum::<usize>() as f64;
-        let throws: usize = per_game.iter().map(|g| g.throws).sum();
-        out.push(Calibration {
-            bot: spec.to_string(),
-            games,
-            choices,
-            lost_per_choice: rate,
-            margin,
-            marked: [0, 1, 2].map(|k| share(k) / choices.max(1) as f64),
-            wrong: per_game.iter().map(|g| g.wrong).sum::<usize>() as f64 / choices.max(1) as f64,
-            mean_abs_luck: per_game.iter().map(|g| g.luck).sum::<f64>() / throws.max(1) as f64,
-        });
-    }
-    Ok(out)
+    let bots = band_bots();
+    // Per position, the loss of each bot.
+    let losses: Vec<Result<[f64; 5], Error>> = positions
+        .par_iter()
+        .enumerate()
+        .map_init(
+            || (analyser(opt.depth, opt.budget), bots.map(|b| b.build())),
+            |(an, players), (i, g)| {
+                let c = an.choose_with(g, 0, true);
+                let best = best_value(&c);
+                let mut out = [0.0; 5];
+                for (k, p) in players.iter_mut().enumerate() {
+                    let m = p.choose(g, crate::duel::mix(i as u64, k as u64)).best;
+                    let v = c
+                        .scores
+                        .iter()
+                        .find(|s| s.0 == m)
+                        .map(|s| s.1)
+                        .ok_or_else(|| {
+                            Error::Record(format!("bot {} played an illegal move", bots[k]))
+                        })?;
+                    out[k] = (best - v).max(0.0);
+                }
+                progress();
+                Ok(out)
+            },
+        )
+        .collect();
+    let losses = losses.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let n = losses.len().max(1) as f64;
+    Ok(bots
+        .iter()
+        .enumerate()
+        .map(|(k, b)| {
+            let xs: Vec<f64> = losses.iter().map(|l| l[k]).collect();
+            let mean = xs.iter().sum::<f64>() / n;
+            let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+            let share = |f: &dyn Fn(f64) -> bool| xs.iter().filter(|&&x| f(x)).count() as f64 / n;
+            Calibration {
+                bot: b.to_string(),
+                choices: xs.len(),
+                lost_per_choice: mean,
+                margin: 1.96 * (var / n).sqrt(),
+                marked: [
+                    share(&|x| Mark::of(x) == Some(Mark::Inaccuracy)),
+                    share(&|x| Mark::of(x) == Some(Mark::Mistake)),
+                    share(&|x| Mark::of(x) == Some(Mark::Blunder)),
+                ],
+                wrong: share(&|x| x > 0.0005),
+            }
+        })
+        .collect())
 }

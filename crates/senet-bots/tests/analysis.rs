@@ -261,3 +261,21 @@ fn valuing_a_position_agrees_with_the_analysis() {
     assert_eq!((o.awaits, o.first), ("over", 1.0));
     assert!(value_position(&g, &Options::with_depth(RuleSet::Kendall5, 5)).is_err());
 }
+
+/// A band is named after the bot whose measured rate is nearest: each bot's own rate gets its
+/// own name where the rates are apart (pyramid, parker), and a rate of no loss is `expert`.
+#[test]
+fn bands_are_named_after_the_nearest_measured_bot() {
+    use senet_bots::analysis::{band, band_rates, BANDS};
+    for rules in [RuleSet::Pyramid, RuleSet::Parker] {
+        let r = band_rates(rules);
+        assert!(r.windows(2).all(|w| w[0] > w[1]), "{rules}: {r:?}");
+        for (i, &rate) in r.iter().enumerate() {
+            assert_eq!(band(rules, rate), BANDS[i], "{rules}");
+        }
+    }
+    for &rules in RuleSet::ALL {
+        assert_eq!(band(rules, 0.0), "expert", "{rules}");
+        assert_eq!(band(rules, 0.5), "random", "{rules}");
+    }
+}

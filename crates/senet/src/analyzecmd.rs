@@ -31,15 +31,20 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     json: bool,
     /// Instead of a record: measure each rating band's bot (its win chance lost per real
-    /// choice in self-play) and print the Markdown table of `docs/analysis.md`.
+    /// choice, on the same positions for every bot) and print the table of
+    /// `docs/analysis.md`.
     #[arg(long, conflicts_with_all = ["file", "game"])]
     calibrate: bool,
     /// With --calibrate: `all` or a comma-separated list of rule set IDs.
     #[arg(long, default_value = "all", requires = "calibrate")]
     rules: String,
-    /// With --calibrate: games per rule set and bot.
-    #[arg(long, default_value_t = 40, requires = "calibrate")]
+    /// With --calibrate: games of each band's bot against itself that the positions are
+    /// drawn from.
+    #[arg(long, default_value_t = 4, requires = "calibrate")]
     games: u32,
+    /// With --calibrate: positions with a real choice per rule set.
+    #[arg(long, default_value_t = 1000, requires = "calibrate")]
+    positions: usize,
     /// With --calibrate: the seed of the games.
     #[arg(long, default_value_t = 1, requires = "calibrate")]
     seed: u64,
@@ -204,22 +209,26 @@ fn calibrate(args: &AnalyzeArgs) -> Result<String, Error> {
             .map(|r| r.trim().parse())
             .collect::<Result<_, _>>()?
     };
-    if args.games == 0 {
-        return Err(Error::Record("--games must be at least 1".into()));
+    if args.games == 0 || args.positions == 0 {
+        return Err(Error::Record(
+            "--games and --positions must be at least 1".into(),
+        ));
     }
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "| rule set | bot | depth | games | real choices | lost per choice | 95% ± | error rate (mEMG) | any loss | ?! or worse | ? or worse | ?? | mean abs luck |"
+        "| rule set | bot | depth | positions | lost per real choice | 95% ± | error rate (mEMG) | any loss | ?! | ? | ?? |"
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|");
     for r in rules {
         let start = AnyGame::new(r, &[] as &[&str])?;
         let opt = args
             .depth
             .map_or(Options::for_rules(r), |d| Options::with_depth(r, d));
-        let bar = progress_bar(5 * u64::from(args.games));
-        let cal = analysis::calibrate(&start, args.games, args.seed, &opt, &|| {
+        let positions =
+            analysis::calibration_positions(&start, args.games, args.seed, args.positions);
+        let bar = progress_bar(positions.len() as u64);
+        let cal = analysis::calibrate(&positions, &opt, &|| {
             if let Some(b) = &bar {
                 b.inc(1)
             }
@@ -230,20 +239,18 @@ fn calibrate(args: &AnalyzeArgs) -> Result<String, Error> {
         for c in cal? {
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} | {:.4} | {:.4} | {:.1} | {:.1}% | {:.1}% | {:.1}% | {:.1}% | {:.3} |",
+                "| {} | {} | {} | {} | {:.5} | {:.5} | {:.1} | {:.1}% | {:.1}% | {:.1}% | {:.1}% |",
                 r.id(),
                 c.bot,
                 opt.depth,
-                c.games,
                 c.choices,
                 c.lost_per_choice,
                 c.margin,
                 2000.0 * c.lost_per_choice,
                 100.0 * c.wrong,
-                100.0 * (c.marked[0] + c.marked[1] + c.marked[2]),
-                100.0 * (c.marked[1] + c.marked[2]),
+                100.0 * c.marked[0],
+                100.0 * c.marked[1],
                 100.0 * c.marked[2],
-                c.mean_abs_luck,
             );
         }
     }
