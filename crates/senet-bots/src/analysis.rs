@@ -104,8 +104,8 @@ impl Mark {
 }
 
 /// The win chance a decision must lose to be an inaccuracy, a mistake, a blunder. Chosen from
-/// the measured losses of the bot levels (`docs/analysis.md`): about one decision in ten of
-/// `casual` play is an inaccuracy or worse, `expert` rarely reaches a mistake, and a blunder
+/// the measured losses of the bots (`docs/analysis.md`): `casual` makes an inaccuracy or
+/// worse in 3-11% of its real choices, `expert` almost never (at most 1.2%), and a blunder
 /// gives away more than the luck of an average throw.
 pub const THRESHOLDS: [f64; 3] = [0.02, 0.05, 0.10];
 
