@@ -12,6 +12,7 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use axum::Extension;
 use axum::Router;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -30,6 +31,10 @@ pub struct Limits {
     pub per_second: f64,
     /// API requests a client address may make in a burst.
     pub burst: f64,
+    /// Proxies whose `X-Forwarded-For` header names the client: for a request from one of
+    /// these addresses, the client is the header's last address that is not a trusted
+    /// proxy. Empty: the client is the connection's peer address.
+    pub trusted_proxies: Vec<IpAddr>,
 }
 
 impl Default for Limits {
@@ -38,6 +43,7 @@ impl Default for Limits {
             body_bytes: 16 * 1024,
             per_second: 50.0,
             burst: 200.0,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -71,6 +77,36 @@ impl RateLimiter {
             false
         }
     }
+}
+
+/// The client's address as the rate limit and the bot limits see it (a request extension
+/// set by the [`limit`] middleware).
+#[derive(Clone, Copy, Debug)]
+struct ClientAddr(IpAddr);
+
+/// The client of a request: the peer, or for a trusted proxy the address it forwards.
+fn client_of(req: &Request, trusted: &[IpAddr]) -> IpAddr {
+    let peer = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(IpAddr::V4(Ipv4Addr::LOCALHOST), |c| c.0.ip());
+    if !trusted.contains(&peer) {
+        return peer;
+    }
+    let mut hops: Vec<IpAddr> = Vec::new();
+    for v in req.headers().get_all("x-forwarded-for") {
+        let Ok(v) = v.to_str() else { return peer };
+        for a in v.split(',') {
+            match a.trim().parse() {
+                Ok(ip) => hops.push(ip),
+                Err(_) => return peer,
+            }
+        }
+    }
+    hops.into_iter()
+        .rev()
+        .find(|ip| !trusted.contains(ip))
+        .unwrap_or(peer)
 }
 
 #[derive(Clone)]
@@ -148,12 +184,16 @@ async fn rules() -> Response {
     axum::Json(crate::service::catalogue()).into_response()
 }
 
-async fn create(State(s): State<AppState>, b: Result<Bytes, BytesRejection>) -> Response {
+async fn create(
+    State(s): State<AppState>,
+    Extension(ClientAddr(ip)): Extension<ClientAddr>,
+    b: Result<Bytes, BytesRejection>,
+) -> Response {
     let req: NewGame = match body(b) {
         Ok(r) => r,
         Err(f) => return f.into_response(),
     };
-    match s.svc.create(req).await {
+    match s.svc.create(ip, req).await {
         Ok(c) => (
             StatusCode::CREATED,
             axum::Json(serde_json::to_value(c).unwrap_or(Value::Null)),
@@ -200,6 +240,7 @@ struct MoveBody {
 
 async fn throw(
     State(s): State<AppState>,
+    Extension(ClientAddr(ip)): Extension<ClientAddr>,
     Path(id): Path<String>,
     h: HeaderMap,
     b: Result<Bytes, BytesRejection>,
@@ -208,12 +249,13 @@ async fn throw(
         Ok(r) => r,
         Err(f) => return f.into_response(),
     };
-    let r = async { ok_json(s.svc.throw(&id, token(&h)?, req.seq).await?) }.await;
+    let r = async { ok_json(s.svc.throw(ip, &id, token(&h)?, req.seq).await?) }.await;
     r.unwrap_or_else(IntoResponse::into_response)
 }
 
 async fn play(
     State(s): State<AppState>,
+    Extension(ClientAddr(ip)): Extension<ClientAddr>,
     Path(id): Path<String>,
     h: HeaderMap,
     b: Result<Bytes, BytesRejection>,
@@ -222,12 +264,17 @@ async fn play(
         Ok(r) => r,
         Err(f) => return f.into_response(),
     };
-    let r = async { ok_json(s.svc.play(&id, token(&h)?, &req.mv, req.seq).await?) }.await;
+    let r = async { ok_json(s.svc.play(ip, &id, token(&h)?, &req.mv, req.seq).await?) }.await;
     r.unwrap_or_else(IntoResponse::into_response)
 }
 
-async fn hint(State(s): State<AppState>, Path(id): Path<String>, h: HeaderMap) -> ApiResult {
-    ok_json(s.svc.hint(&id, token(&h)?).await?)
+async fn hint(
+    State(s): State<AppState>,
+    Extension(ClientAddr(ip)): Extension<ClientAddr>,
+    Path(id): Path<String>,
+    h: HeaderMap,
+) -> ApiResult {
+    ok_json(s.svc.hint(ip, &id, token(&h)?).await?)
 }
 
 async fn record(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult {
@@ -235,9 +282,14 @@ async fn record(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult 
     Ok(json_attachment(&format!("senet-{id}.json"), text))
 }
 
-async fn next(State(s): State<AppState>, Path(id): Path<String>, h: HeaderMap) -> Response {
+async fn next(
+    State(s): State<AppState>,
+    Extension(ClientAddr(ip)): Extension<ClientAddr>,
+    Path(id): Path<String>,
+    h: HeaderMap,
+) -> Response {
     let r = async {
-        let v = s.svc.next(&id, token(&h)?).await?;
+        let v = s.svc.next(ip, &id, token(&h)?).await?;
         Ok::<Response, Failure>((StatusCode::CREATED, axum::Json(v)).into_response())
     }
     .await;
@@ -355,18 +407,14 @@ async fn not_found(method: Method, uri: axum::http::Uri) -> Response {
     }
 }
 
-async fn limit(State(s): State<AppState>, req: Request, next: Next) -> Response {
-    if req.uri().path().starts_with("/api/") {
-        let ip = req
-            .extensions()
-            .get::<ConnectInfo<SocketAddr>>()
-            .map_or(IpAddr::V4(Ipv4Addr::LOCALHOST), |c| c.0.ip());
-        if !s.limiter.allow(ip) {
-            return error(
-                StatusCode::TOO_MANY_REQUESTS,
-                "too many requests from this address; slow down",
-            );
-        }
+async fn limit(State(s): State<AppState>, mut req: Request, next: Next) -> Response {
+    let ip = client_of(&req, &s.limiter.limits.trusted_proxies);
+    req.extensions_mut().insert(ClientAddr(ip));
+    if req.uri().path().starts_with("/api/") && !s.limiter.allow(ip) {
+        return error(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many requests from this address; slow down",
+        );
     }
     let mut r = next.run(req).await;
     let h = r.headers_mut();

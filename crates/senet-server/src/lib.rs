@@ -40,7 +40,7 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), String> {
     let store = SqliteStore::open(db).map_err(|e| e.to_string())?;
-    let app = router(Arc::new(Service::new(Arc::new(store))), limits);
+    let app = router(Service::new(Arc::new(store)), limits);
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;

@@ -18,8 +18,10 @@ use senet_rules::{AnyGame, Game, MoveList, OptionKind, Player, Record, RuleSet, 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
-use tokio::sync::{broadcast, Mutex as AsyncMutex};
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Weak};
+use tokio::sync::{broadcast, Mutex as AsyncMutex, OwnedSemaphorePermit, Semaphore};
 
 /// Games kept in memory at most (games with a request or a watcher are never dropped).
 const MAX_LIVE: usize = 4096;
@@ -152,6 +154,8 @@ struct Live {
     watchers: [u32; 3],
     /// The game's place in its series, if it belongs to one.
     series: Option<LiveSeries>,
+    /// A bot turn of this game is being computed in the background.
+    bot_busy: bool,
 }
 
 /// A game's place in its series (issue 13).
@@ -497,6 +501,7 @@ impl Live {
             tx: broadcast::channel(64).0,
             watchers: [0; 3],
             series: None,
+            bot_busy: false,
         })
     }
 
@@ -593,6 +598,29 @@ impl Live {
         })
     }
 
+    /// Takes a stored change: the game after it, its throw count and its events (from
+    /// `first`); tells watchers. Returns the state with the new events.
+    fn commit(
+        &mut self,
+        g: AnyGame,
+        throws: u64,
+        new: Vec<(StoredEvent, EventOut)>,
+        first: u32,
+    ) -> Value {
+        self.game = g;
+        self.throws = throws;
+        self.events.extend(new.into_iter().map(|(_, e)| e));
+        let mut out = self.state(first as usize);
+        if self.tx.receiver_count() > 0 {
+            out["type"] = "update".into();
+            self.publish(out.clone());
+        }
+        if let Value::Object(o) = &mut out {
+            o.remove("type");
+        }
+        out
+    }
+
     fn publish(&self, msg: Value) {
         // No receivers is fine: nobody is watching.
         let _ = self.tx.send(Arc::from(msg.to_string()));
@@ -648,35 +676,86 @@ fn run_bots(
     }
 }
 
-/// Plays the bot seats (see [`run_bots`]) on the blocking thread pool, since a search may
-/// take a while; returns the game, the throw count and the new events.
-async fn bots_blocking(
-    meta: &GameMeta,
-    mut g: AnyGame,
-    mut throws: u64,
-    seq: u32,
-) -> Res<(AnyGame, u64, Vec<(StoredEvent, EventOut)>)> {
-    let bot_to_act = g
-        .status()
+/// Whether a bot seat is to act in `g`.
+fn bot_to_act(meta: &GameMeta, g: &AnyGame) -> bool {
+    g.status()
         .player()
-        .is_some_and(|p| matches!(meta.seats[p.index()], Seat::Bot(_)));
-    if !bot_to_act {
-        return Ok((g, throws, Vec::new()));
+        .is_some_and(|p| matches!(meta.seats[p.index()], Seat::Bot(_)))
+}
+
+/// Who asked for bot work: the client's address (see [`crate::api`]).
+pub type Client = IpAddr;
+
+/// Bounds bot work: at most `total` bot searches at once on the whole server, and at most
+/// `per_client` at once for one client address, so one client cannot take every bot thread.
+/// A search over the bound waits for its turn (the request that caused it is already
+/// answered).
+struct BotLimiter {
+    total: Arc<Semaphore>,
+    per_client: usize,
+    clients: std::sync::Mutex<HashMap<Client, Arc<Semaphore>>>,
+    /// Searches running now, and the most that ever ran at once.
+    running: AtomicUsize,
+    peak: AtomicUsize,
+}
+
+impl BotLimiter {
+    fn new(total: usize, per_client: usize) -> BotLimiter {
+        BotLimiter {
+            total: Arc::new(Semaphore::new(total.max(1))),
+            per_client: per_client.max(1),
+            clients: std::sync::Mutex::new(HashMap::new()),
+            running: AtomicUsize::new(0),
+            peak: AtomicUsize::new(0),
+        }
     }
-    let meta = meta.clone();
-    tokio::task::spawn_blocking(move || {
-        let mut out = Vec::new();
-        run_bots(&meta, &mut g, &mut throws, seq, &mut out)?;
-        Ok((g, throws, out))
-    })
-    .await
-    .map_err(|e| Failure::Internal(format!("bot task failed: {e}")))?
+
+    /// Runs a bot search `f` on the blocking pool within the limits of `client`.
+    async fn run<T: Send + 'static>(
+        &self,
+        client: Client,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Res<T> {
+        let permits = self.acquire(client).await;
+        let n = self.running.fetch_add(1, Ordering::SeqCst) + 1;
+        self.peak.fetch_max(n, Ordering::SeqCst);
+        let r = tokio::task::spawn_blocking(f).await;
+        self.running.fetch_sub(1, Ordering::SeqCst);
+        drop(permits);
+        r.map_err(|e| Failure::Internal(format!("bot task failed: {e}")))
+    }
+
+    /// Waits for a slot of this client and one of the server.
+    async fn acquire(&self, client: Client) -> (OwnedSemaphorePermit, OwnedSemaphorePermit) {
+        let mine = {
+            let mut c = self.clients.lock().unwrap_or_else(|p| p.into_inner());
+            if c.len() > 10_000 {
+                // Forget idle clients (a semaphore only held by the map).
+                c.retain(|_, s| Arc::strong_count(s) > 1);
+            }
+            c.entry(client)
+                .or_insert_with(|| Arc::new(Semaphore::new(self.per_client)))
+                .clone()
+        };
+        // Neither semaphore is ever closed.
+        let a = mine.acquire_owned().await.expect("open semaphore");
+        let b = self
+            .total
+            .clone()
+            .acquire_owned()
+            .await
+            .expect("open semaphore");
+        (a, b)
+    }
 }
 
 /// The game service: every operation of the API.
 pub struct Service {
+    me: Weak<Service>,
     store: Arc<dyn Store>,
     live: std::sync::Mutex<HashMap<String, Arc<AsyncMutex<Live>>>>,
+    max_live: AtomicUsize,
+    bots: BotLimiter,
 }
 
 /// A live connection's view of a game: the first message and the stream of changes.
@@ -701,12 +780,101 @@ async fn blocking<T: Send + 'static>(
 }
 
 impl Service {
-    /// A service over a store.
-    pub fn new(store: Arc<dyn Store>) -> Service {
-        Service {
+    /// A service over a store, with the default bot limits (a bot search per core at once,
+    /// two per client).
+    pub fn new(store: Arc<dyn Store>) -> Arc<Service> {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Service::with_bot_limits(store, cores, 2)
+    }
+
+    /// A service over a store running at most `total` bot searches at once, `per_client`
+    /// of them for one client address.
+    pub fn with_bot_limits(store: Arc<dyn Store>, total: usize, per_client: usize) -> Arc<Service> {
+        Arc::new_cyclic(|me| Service {
+            me: me.clone(),
             store,
             live: std::sync::Mutex::new(HashMap::new()),
+            max_live: AtomicUsize::new(MAX_LIVE),
+            bots: BotLimiter::new(total, per_client),
+        })
+    }
+
+    /// Keeps at most `n` idle games in memory (the default is 4,096).
+    pub fn set_max_live(&self, n: usize) {
+        self.max_live.store(n.max(1), Ordering::Relaxed);
+    }
+
+    /// The most bot searches (bot turns and hints) that ever ran at once.
+    pub fn peak_bot_work(&self) -> usize {
+        self.bots.peak.load(Ordering::SeqCst)
+    }
+
+    /// Starts the bot's turn of a game in the background when a bot is to act and none is
+    /// already thinking there. The request that led here is answered at once; the bot's
+    /// events reach watchers as an update, and `GET` shows them once stored.
+    fn kick_bots(&self, arc: &Arc<AsyncMutex<Live>>, l: &mut Live, client: Client) {
+        if l.bot_busy || !bot_to_act(&l.meta, &l.game) {
+            return;
         }
+        let Some(me) = self.me.upgrade() else {
+            return;
+        };
+        l.bot_busy = true;
+        let (arc, id) = (arc.clone(), l.meta.id.clone());
+        tokio::spawn(async move { me.drive_bots(arc, id, client).await });
+    }
+
+    /// Plays the bot seats of game `id` until a person is to act or the game ends. The
+    /// search runs on the blocking pool without the game's lock (bounded by the level's node
+    /// budget, see `senet_bots::Level::budget`); the lock is held only to store and publish
+    /// the result, and only if nobody changed the game meanwhile.
+    async fn drive_bots(self: Arc<Self>, arc: Arc<AsyncMutex<Live>>, id: String, client: Client) {
+        for attempt in 0..5 {
+            let (meta, g, throws, first) = {
+                let l = arc.lock().await;
+                if !bot_to_act(&l.meta, &l.game) {
+                    drop(l);
+                    arc.lock().await.bot_busy = false;
+                    return;
+                }
+                (l.meta.clone(), l.game, l.throws, l.events.len() as u32)
+            };
+            let work = self
+                .bots
+                .run(client, move || {
+                    let (mut g, mut throws, mut out) = (g, throws, Vec::new());
+                    run_bots(&meta, &mut g, &mut throws, first, &mut out).map(|()| (g, throws, out))
+                })
+                .await;
+            let Ok(Ok((g, throws, new))) = work else {
+                break;
+            };
+            let mut l = arc.lock().await;
+            if l.events.len() as u32 != first {
+                continue; // changed meanwhile (another server): think again
+            }
+            let stored: Vec<StoredEvent> = new.iter().map(|(s, _)| s.clone()).collect();
+            let snap = snapshot(&g);
+            let store = self.store.clone();
+            let key = id.clone();
+            match blocking(move || store.append(&key, first, &stored, &snap)).await {
+                Ok(()) => {
+                    l.bot_busy = false;
+                    l.commit(g, throws, new, first);
+                    return;
+                }
+                Err(Failure::Conflict(_)) => {
+                    drop(l);
+                    self.forget(&id);
+                    return;
+                }
+                Err(_) => {
+                    drop(l);
+                    tokio::time::sleep(std::time::Duration::from_millis(100 << attempt)).await;
+                }
+            }
+        }
+        arc.lock().await.bot_busy = false;
     }
 
     fn cache(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<AsyncMutex<Live>>>> {
@@ -731,16 +899,31 @@ impl Service {
         if let Some(link) = live.meta.series.clone() {
             live.series = Some(self.live_series(&link).await?);
         }
+        let arc = self.insert_live(live);
+        // A bot to act in a stored game (its server stopped while it thought) acts now.
+        self.kick_bots(&arc, &mut *arc.lock().await, IpAddr::from([0, 0, 0, 0]));
+        Ok(arc)
+    }
+
+    /// Caches a game (keeping the one already cached under its ID, if any), first dropping
+    /// every idle game (no request, no watcher) when the cache is full: loaded and created
+    /// games alike stay within [`MAX_LIVE`] unless that many are in use.
+    fn insert_live(&self, live: Live) -> Arc<AsyncMutex<Live>> {
         let mut cache = self.cache();
-        if cache.len() >= MAX_LIVE {
+        if cache.len() >= self.max_live.load(Ordering::Relaxed) {
             cache.retain(|_, l| {
                 Arc::strong_count(l) > 1 || l.try_lock().map_or(true, |g| g.tx.receiver_count() > 0)
             });
         }
-        Ok(cache
-            .entry(id.to_string())
+        cache
+            .entry(live.meta.id.clone())
             .or_insert_with(|| Arc::new(AsyncMutex::new(live)))
-            .clone())
+            .clone()
+    }
+
+    /// Games in the cache now.
+    pub fn cached_games(&self) -> usize {
+        self.cache().len()
     }
 
     /// A game's place in its series, from the stored series and its games' positions.
@@ -786,8 +969,8 @@ impl Service {
         self.cache().remove(id);
     }
 
-    /// Creates a game; a bot in the first seat plays its first turn at once.
-    pub async fn create(&self, req: NewGame) -> Res<Created> {
+    /// Creates a game; a bot in the first seat starts its first turn in the background.
+    pub async fn create(&self, client: Client, req: NewGame) -> Res<Created> {
         let rules: RuleSet = req
             .rules
             .parse()
@@ -899,8 +1082,9 @@ impl Service {
                 first,
             }),
         };
-        let (g, throws, new) = bots_blocking(&meta, start, 0, 0).await?;
-        let stored: Vec<StoredEvent> = new.iter().map(|(s, _)| s.clone()).collect();
+        // A bot in the first seat starts in the background once the game is stored.
+        let (g, throws) = (start, 0);
+        let stored: Vec<StoredEvent> = Vec::new();
         let snap = snapshot(&g);
         // A clash of random IDs is astronomically rare; retry a few times anyway.
         let mut tries = 0;
@@ -932,10 +1116,11 @@ impl Service {
             meta: meta.clone(),
             start,
             game: g,
-            events: new.into_iter().map(|(_, e)| e).collect(),
+            events: Vec::new(),
             throws,
             tx: broadcast::channel(64).0,
             watchers: [0; 3],
+            bot_busy: false,
             series: series_meta.as_ref().map(|(m, target, starts)| LiveSeries {
                 meta: m.clone(),
                 target: *target,
@@ -947,8 +1132,8 @@ impl Service {
             }),
         };
         let state = live.state(0);
-        self.cache()
-            .insert(meta.id.clone(), Arc::new(AsyncMutex::new(live)));
+        let arc = self.insert_live(live);
+        self.kick_bots(&arc, &mut *arc.lock().await, client);
         let mut mine = BTreeMap::new();
         let mut invite = None;
         for p in Player::BOTH {
@@ -975,7 +1160,7 @@ impl Service {
     /// `token` (either seat may; the second request gets the game the first created). The
     /// game must be over and the series not. Returns the new game's ID, the caller's seat
     /// (player) in it, and its state.
-    pub async fn next(&self, id: &str, token: Option<&str>) -> Res<Value> {
+    pub async fn next(&self, client: Client, id: &str, token: Option<&str>) -> Res<Value> {
         let arc = self.get(id).await?;
         let mut l = arc.lock().await;
         let Some(ls) = l.series.clone() else {
@@ -1001,7 +1186,7 @@ impl Service {
         let next_id = match &ls.next {
             Some(n) => n.clone(),
             None => {
-                let n = self.create_next(&ls, st.score).await?;
+                let n = self.create_next(client, &ls, st.score).await?;
                 if let Some(s) = &mut l.series {
                     s.next = Some(n.clone());
                 }
@@ -1026,7 +1211,7 @@ impl Service {
 
     /// Creates game `ls.index + 1` of a series whose score is `score`; returns its ID (or
     /// the ID of the game another server created in that place first).
-    async fn create_next(&self, ls: &LiveSeries, score: [u32; 2]) -> Res<String> {
+    async fn create_next(&self, client: Client, ls: &LiveSeries, score: [u32; 2]) -> Res<String> {
         let m = &ls.meta;
         let index = ls.index + 1;
         let first = first_seat(&m.rules, ls.starts, index);
@@ -1053,8 +1238,9 @@ impl Service {
                 first,
             }),
         };
-        let (g, throws, new) = bots_blocking(&meta, start, 0, 0).await?;
-        let stored: Vec<StoredEvent> = new.iter().map(|(s, _)| s.clone()).collect();
+        // A bot in the first seat starts in the background once the game is stored.
+        let (g, throws) = (start, 0);
+        let stored: Vec<StoredEvent> = Vec::new();
         let snap = snapshot(&g);
         for _ in 0..4 {
             let store = self.store.clone();
@@ -1068,10 +1254,11 @@ impl Service {
                         meta: meta.clone(),
                         start,
                         game: g,
-                        events: new.into_iter().map(|(_, e)| e).collect(),
+                        events: Vec::new(),
                         throws,
                         tx: broadcast::channel(64).0,
                         watchers: [0; 3],
+                        bot_busy: false,
                         series: Some(LiveSeries {
                             index,
                             first,
@@ -1080,8 +1267,8 @@ impl Service {
                             ..ls.clone()
                         }),
                     };
-                    self.cache()
-                        .insert(meta.id.clone(), Arc::new(AsyncMutex::new(live)));
+                    let arc = self.insert_live(live);
+                    self.kick_bots(&arc, &mut *arc.lock().await, client);
                     return Ok(meta.id);
                 }
                 Err(StoreError::Exists) => {
@@ -1200,15 +1387,23 @@ impl Service {
         Ok(l.state(0))
     }
 
-    /// Throws for the seat of `token`; the state after it, with the new events.
-    pub async fn throw(&self, id: &str, token: Option<&str>, seq: Option<u32>) -> Res<Value> {
-        self.act(id, token, seq, None).await
+    /// Throws for the seat of `token`; the state after it, with the new event. A bot's reply
+    /// follows in the background (see [`Service::kick_bots`]).
+    pub async fn throw(
+        &self,
+        client: Client,
+        id: &str,
+        token: Option<&str>,
+        seq: Option<u32>,
+    ) -> Res<Value> {
+        self.act(client, id, token, seq, None).await
     }
 
-    /// Plays `mv` for the seat of `token`, then any bot turns; the state after them, with the
-    /// new events.
+    /// Plays `mv` for the seat of `token`; the state after it, with the new event. A bot's
+    /// reply follows in the background.
     pub async fn play(
         &self,
+        client: Client,
         id: &str,
         token: Option<&str>,
         mv: &str,
@@ -1219,11 +1414,12 @@ impl Service {
                 "a move string is at most 64 bytes".into(),
             ));
         }
-        self.act(id, token, seq, Some(mv)).await
+        self.act(client, id, token, seq, Some(mv)).await
     }
 
     async fn act(
         &self,
+        client: Client,
         id: &str,
         token: Option<&str>,
         seq: Option<u32>,
@@ -1251,9 +1447,7 @@ impl Service {
             }
         };
         let shown = apply(&mut g, &ev, first).map_err(Failure::Internal)?;
-        let mut new = vec![(ev, shown)];
-        let (g, throws, bots) = bots_blocking(&l.meta, g, throws, first + 1).await?;
-        new.extend(bots);
+        let new = vec![(ev, shown)];
         let stored: Vec<StoredEvent> = new.iter().map(|(s, _)| s.clone()).collect();
         let snap = snapshot(&g);
         let store = self.store.clone();
@@ -1265,22 +1459,13 @@ impl Service {
             }
             return Err(e);
         }
-        l.game = g;
-        l.throws = throws;
-        l.events.extend(new.into_iter().map(|(_, e)| e));
-        let mut out = l.state(first as usize);
-        if l.tx.receiver_count() > 0 {
-            out["type"] = "update".into();
-            l.publish(out.clone());
-        }
-        if let Value::Object(o) = &mut out {
-            o.remove("type");
-        }
+        let out = l.commit(g, throws, new, first);
+        self.kick_bots(&arc, &mut l, client);
         Ok(out)
     }
 
     /// The move the hint level would play now, for the seat to move.
-    pub async fn hint(&self, id: &str, token: Option<&str>) -> Res<Value> {
+    pub async fn hint(&self, client: Client, id: &str, token: Option<&str>) -> Res<Value> {
         let arc = self.get(id).await?;
         let l = arc.lock().await;
         let seat = l.seat_of(token)?;
@@ -1288,12 +1473,13 @@ impl Service {
         let g = l.game;
         let seed = bot_seed(l.meta.seed, g.decisions()) ^ 0x5eed;
         drop(l);
-        let (m, score) = tokio::task::spawn_blocking(move || {
-            opponent::choose(opponent::HINT_LEVEL, &g, seed).map(|(m, s)| (g.move_string(m), s))
-        })
-        .await
-        .map_err(|e| Failure::Internal(e.to_string()))?
-        .map_err(Failure::Internal)?;
+        let (m, score) = self
+            .bots
+            .run(client, move || {
+                opponent::choose(opponent::HINT_LEVEL, &g, seed).map(|(m, s)| (g.move_string(m), s))
+            })
+            .await?
+            .map_err(Failure::Internal)?;
         Ok(json!({ "move": m, "score": score, "level": opponent::HINT_LEVEL }))
     }
 

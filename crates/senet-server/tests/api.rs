@@ -17,7 +17,7 @@ struct App {
 }
 
 fn app_with(limits: Limits) -> App {
-    let svc = Arc::new(Service::new(Arc::new(SqliteStore::in_memory().unwrap())));
+    let svc = Service::new(Arc::new(SqliteStore::in_memory().unwrap()));
     App {
         router: router(svc.clone(), limits),
         svc,
@@ -88,6 +88,22 @@ async fn state(app: &App, id: &str) -> Value {
     let r = call(app, "GET", &format!("/api/games/{id}"), None, None).await;
     assert_eq!(r.0, StatusCode::OK, "{}", r.1);
     r.1
+}
+
+/// The state once no bot is to act (bots answer in the background).
+async fn settled(app: &App, id: &str) -> Value {
+    for _ in 0..2000 {
+        let st = state(app, id).await;
+        let p = &st["status"]["player"];
+        let bot = p.as_u64().is_some_and(|p| {
+            st["status"]["state"] != "over" && st["seats"][p as usize - 1]["kind"] == "bot"
+        });
+        if !bot {
+            return st;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    panic!("the bot of game {id} never answered");
 }
 
 /// Plays a hot-seat game to its end with the first legal move each time; returns the id.
@@ -212,15 +228,16 @@ async fn creating_games_in_each_mode_and_every_creation_error() {
     );
     let inv = c["invite"].as_str().unwrap();
     assert!(inv.starts_with(&format!("/g/{}#seat=1&token=", c["id"].as_str().unwrap())));
-    // Bot in the first seat: it has already thrown and moved.
+    // Bot in the first seat: it throws and moves in the background, after the answer.
     let c = create(
         &a,
         json!({ "rules": "kendall5", "mode": "bot", "bot": "strong", "seat": 2 }),
     )
     .await;
-    assert_eq!(c["state"]["status"]["player"], 2);
-    assert!(c["state"]["events"].as_array().unwrap().len() >= 2);
     assert_eq!(c["state"]["seats"][0]["kind"], "bot");
+    let st = settled(&a, c["id"].as_str().unwrap()).await;
+    assert_eq!(st["status"]["player"], 2);
+    assert!(st["events"].as_array().unwrap().len() >= 2);
     // Options are applied.
     let c = create(
         &a,
@@ -569,10 +586,9 @@ async fn moves_throws_hints_and_bot_replies_in_a_bot_game() {
             break;
         }
         assert_eq!(st["status"]["player"], 1, "the bot has played its turns");
-        st = if st["status"]["state"] == "throw" {
-            call(&a, "POST", &format!("/api/games/{id}/throw"), Some(t), None)
-                .await
-                .1
+        let before = st["seq"].as_u64().unwrap();
+        let r = if st["status"]["state"] == "throw" {
+            call(&a, "POST", &format!("/api/games/{id}/throw"), Some(t), None).await
         } else {
             let (s, h) = call(&a, "GET", &hint, Some(t), None).await;
             assert_eq!(s, StatusCode::OK, "{h}");
@@ -581,23 +597,23 @@ async fn moves_throws_hints_and_bot_replies_in_a_bot_game() {
                 .unwrap()
                 .iter()
                 .any(|m| m["move"] == h["move"]));
-            let r = call(
+            call(
                 &a,
                 "POST",
                 &format!("/api/games/{id}/move"),
                 Some(t),
                 Some(json!({ "move": h["move"] })),
             )
-            .await;
-            assert_eq!(r.0, StatusCode::OK, "{}", r.1);
-            bot_moves += r.1["events"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter(|e| e["player"] == 2 && e["move"].is_string())
-                .count();
-            r.1
+            .await
         };
+        // The answer holds the player's own event only: the bot replies afterwards.
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        assert_eq!(r.1["seq"].as_u64().unwrap(), before + 1);
+        st = settled(&a, id).await;
+        bot_moves += st["events"].as_array().unwrap()[before as usize + 1..]
+            .iter()
+            .filter(|e| e["player"] == 2 && e["move"].is_string())
+            .count();
     }
     assert!(bot_moves > 0, "the bot answered");
 }
@@ -700,6 +716,60 @@ async fn the_rate_limit_answers_429_and_leaves_pages_alone() {
     assert_eq!(raw(&a, "GET", "/", None, None).await.0, StatusCode::OK);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bot_work_of_one_client_runs_one_search_at_a_time_beside_the_answers() {
+    // Eight bot searches may run at once on the server, one per client address.
+    let svc = Service::with_bot_limits(Arc::new(SqliteStore::in_memory().unwrap()), 8, 1);
+    let a = App {
+        router: router(
+            svc.clone(),
+            Limits {
+                per_second: 0.0,
+                ..Limits::default()
+            },
+        ),
+        svc,
+    };
+    // Six games whose expert bot starts: every create is answered before its bot has moved.
+    let mut ids = Vec::new();
+    for _ in 0..6 {
+        let c = create(
+            &a,
+            json!({ "rules": "kendall", "mode": "bot", "bot": "expert", "seat": 2 }),
+        )
+        .await;
+        assert_eq!(c["state"]["seq"], 0, "the bot has not acted in the answer");
+        ids.push(c["id"].as_str().unwrap().to_string());
+    }
+    for id in &ids {
+        let st = settled(&a, id).await;
+        assert_eq!(st["status"]["player"], 2);
+    }
+    assert_eq!(
+        a.svc.peak_bot_work(),
+        1,
+        "one client's bots ran one at a time"
+    );
+}
+
+#[tokio::test]
+async fn creating_games_keeps_the_cache_within_its_cap() {
+    let a = app();
+    a.svc.set_max_live(50);
+    let mut ids = Vec::new();
+    for _ in 0..300 {
+        let c = create(&a, json!({ "rules": "kendall5", "mode": "hotseat" })).await;
+        ids.push(c["id"].as_str().unwrap().to_string());
+        assert!(
+            a.svc.cached_games() <= 50,
+            "{} cached",
+            a.svc.cached_games()
+        );
+    }
+    // Dropped games are reloaded from the store.
+    assert_eq!(state(&a, &ids[0]).await["seq"], 0);
+}
+
 #[tokio::test]
 async fn games_survive_a_restart_from_the_database_file() {
     let dir = std::env::temp_dir().join(format!("senet-api-{}", std::process::id()));
@@ -707,7 +777,7 @@ async fn games_survive_a_restart_from_the_database_file() {
     let db = dir.join("games.sqlite");
     let _ = std::fs::remove_file(&db);
     let open = || {
-        let svc = Arc::new(Service::new(Arc::new(SqliteStore::open(&db).unwrap())));
+        let svc = Service::new(Arc::new(SqliteStore::open(&db).unwrap()));
         App {
             router: router(
                 svc.clone(),
@@ -729,7 +799,7 @@ async fn games_survive_a_restart_from_the_database_file() {
     let t = c["tokens"]["1"].as_str().unwrap().to_string();
     let mut last = Value::Null;
     for _ in 0..10 {
-        let st = state(&a, &id).await;
+        let st = settled(&a, &id).await;
         last = if st["status"]["state"] == "throw" {
             call(
                 &a,
@@ -753,8 +823,8 @@ async fn games_survive_a_restart_from_the_database_file() {
             .1
         };
     }
-    let before = state(&a, &id).await;
-    assert_eq!(before["seq"], last["seq"]);
+    let before = settled(&a, &id).await;
+    assert!(before["seq"].as_u64() >= last["seq"].as_u64());
     drop(a);
     // A new server on the same file: the same game, the same tokens, and play goes on.
     let b = open();
@@ -790,7 +860,7 @@ async fn websocket_pushes_moves_to_players_and_spectators() {
     use futures_util::{SinkExt, StreamExt};
     use tokio_tungstenite::tungstenite::Message;
 
-    let svc = Arc::new(Service::new(Arc::new(SqliteStore::in_memory().unwrap())));
+    let svc = Service::new(Arc::new(SqliteStore::in_memory().unwrap()));
     let app = router(
         svc.clone(),
         Limits {

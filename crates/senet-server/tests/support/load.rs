@@ -139,7 +139,7 @@ pub fn run(plan: &Plan, dir: &Path) -> Report {
         .build()
         .unwrap();
     let store = Arc::new(SqliteStore::open(&db).unwrap());
-    let svc = Arc::new(Service::new(store));
+    let svc = Service::new(store);
     let app = router(
         svc,
         Limits {
