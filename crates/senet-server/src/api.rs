@@ -19,7 +19,8 @@ use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 
 /// Limits of the HTTP layer.
 #[derive(Clone, Debug)]
@@ -35,6 +36,15 @@ pub struct Limits {
     /// these addresses, the client is the header's last address that is not a trusted
     /// proxy. Empty: the client is the connection's peer address.
     pub trusted_proxies: Vec<IpAddr>,
+    /// Open connections at most; a connection over the cap is closed at once.
+    pub max_connections: usize,
+    /// Time a client has to send a request's headers, counted from the connection's start
+    /// or the end of its previous response (so it also closes idle keep-alive connections).
+    pub header_timeout: Duration,
+    /// Time a client has to send a request's body (408 beyond).
+    pub body_timeout: Duration,
+    /// Time a whole request may take, body and answer (408 beyond).
+    pub request_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -44,6 +54,10 @@ impl Default for Limits {
             per_second: 50.0,
             burst: 200.0,
             trusted_proxies: Vec::new(),
+            max_connections: 512,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(30),
         }
     }
 }
@@ -135,6 +149,7 @@ impl IntoResponse for Failure {
             Failure::Conflict(_) => StatusCode::CONFLICT,
             Failure::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Failure::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Failure::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
             Failure::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         error(status, self.message())
@@ -165,9 +180,13 @@ fn token(h: &HeaderMap) -> Result<Option<&str>, Failure> {
 
 /// Parses a JSON body into `T`; an empty body is `{}`.
 fn body<T: serde::de::DeserializeOwned>(b: Result<Bytes, BytesRejection>) -> Result<T, Failure> {
+    use axum::extract::rejection::FailedToBufferBody;
     let b = b.map_err(|e| match e {
+        BytesRejection::FailedToBufferBody(FailedToBufferBody::LengthLimitError(_)) => {
+            Failure::TooLarge("the request body is too large".into())
+        }
         BytesRejection::FailedToBufferBody(_) => {
-            Failure::TooLarge("the request body is too large or could not be read".into())
+            Failure::Timeout("the request body did not arrive in time or could not be read".into())
         }
         e => Failure::BadRequest(e.body_text()),
     })?;
@@ -464,5 +483,10 @@ pub fn router(svc: Arc<Service>, limits: Limits) -> Router {
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(state.clone(), limit))
         .layer(DefaultBodyLimit::max(limits.body_bytes))
+        .layer(RequestBodyTimeoutLayer::new(limits.body_timeout))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            limits.request_timeout,
+        ))
         .with_state(state)
 }

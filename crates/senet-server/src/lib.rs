@@ -5,6 +5,7 @@
 //! review, and server-side throws committed to by a published seed hash.
 //!
 //! - [`api`]: the HTTP layer (routes, errors, limits, WebSocket); knows nothing of the rules.
+//! - [`http`]: connections: the connection cap and the header and idle deadlines.
 //! - [`service`]: the games, written against the generic `Game` API of `senet-rules`.
 //! - [`store`]: the storage interface; [`sqlite`]: its SQLite implementation.
 //! - [`seeds`]: the seed commitment and the throws drawn from it.
@@ -14,6 +15,7 @@
 #![deny(missing_docs)]
 
 pub mod api;
+pub mod http;
 pub mod opponent;
 pub mod seeds;
 pub mod service;
@@ -40,7 +42,7 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), String> {
     let store = SqliteStore::open(db).map_err(|e| e.to_string())?;
-    let app = router(Service::new(Arc::new(store)), limits);
+    let app = router(Service::new(Arc::new(store)), limits.clone());
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
@@ -48,11 +50,5 @@ pub async fn serve(
         .local_addr()
         .map_err(|e| format!("cannot read the bound address: {e}"))?;
     ready(local);
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await
-    .map_err(|e| format!("server failed: {e}"))
+    http::serve(listener, app, &limits, shutdown).await
 }

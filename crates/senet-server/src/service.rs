@@ -43,6 +43,8 @@ pub enum Failure {
     Unprocessable(String),
     /// A request body over the size limit (413).
     TooLarge(String),
+    /// A request body that did not arrive in time (408).
+    Timeout(String),
     /// The server failed (500); nothing was changed.
     Internal(String),
 }
@@ -58,6 +60,7 @@ impl Failure {
             | Failure::Conflict(m)
             | Failure::Unprocessable(m)
             | Failure::TooLarge(m)
+            | Failure::Timeout(m)
             | Failure::Internal(m) => m,
         }
     }
