@@ -287,6 +287,29 @@ async fn play(
     r.unwrap_or_else(IntoResponse::into_response)
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClaimBody {
+    code: String,
+}
+
+async fn claim(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    b: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let req: ClaimBody = body(b)?;
+    ok_json(s.svc.claim(&id, &req.code).await?)
+}
+
+async fn reinvite(State(s): State<AppState>, Path(id): Path<String>, h: HeaderMap) -> ApiResult {
+    ok_json(s.svc.invite(&id, token(&h)?, true).await?)
+}
+
+async fn revoke(State(s): State<AppState>, Path(id): Path<String>, h: HeaderMap) -> ApiResult {
+    ok_json(s.svc.invite(&id, token(&h)?, false).await?)
+}
+
 async fn hint(
     State(s): State<AppState>,
     Extension(ClientAddr(ip)): Extension<ClientAddr>,
@@ -472,6 +495,8 @@ pub fn router(svc: Arc<Service>, limits: Limits) -> Router {
         .route("/api/games/{id}/throw", post(throw))
         .route("/api/games/{id}/move", post(play))
         .route("/api/games/{id}/hint", get(hint))
+        .route("/api/games/{id}/claim", post(claim))
+        .route("/api/games/{id}/invite", post(reinvite).delete(revoke))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/review", get(review))
         .route("/api/games/{id}/throws", get(throws))

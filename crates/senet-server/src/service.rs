@@ -538,6 +538,15 @@ impl Live {
         }
     }
 
+    /// The seat of an online game still waiting for its invite to be claimed.
+    fn open_seat(&self) -> Option<Player> {
+        Player::BOTH.into_iter().find(|p| {
+            self.meta.mode == "online"
+                && self.meta.seats[p.index()] == Seat::Human
+                && self.meta.token_hashes[p.index()].is_none()
+        })
+    }
+
     /// Checks that `seat` may act now; `want_throw` says which phase the request needs.
     fn check_turn(&self, seat: Player, want_throw: bool) -> Res<()> {
         match self.game.status() {
@@ -593,6 +602,8 @@ impl Live {
             "legal": legal_json(g),
             "throws": if matches!(g.status(), Status::Throw(_)) { dist_json(g) } else { Value::Array(vec![]) },
             "seed_hash": self.meta.seed_hash,
+            "invite_open": self.meta.invite.is_some() && self.open_seat().is_some(),
+            "open_seat": self.open_seat().map(|p| p.index() + 1),
             "seed": if over { Value::from(self.meta.seed.to_string()) } else { Value::Null },
             "watchers": { "seats": [self.watchers[0] > 0, self.watchers[1] > 0], "spectators": self.watchers[2] },
             "events_from": from.min(self.events.len()),
@@ -1026,13 +1037,20 @@ impl Service {
         }
         let seed: u64 = rand::random();
         // `seats` are the players of a single game, or the series seats of a series.
+        // Online, the other seat has no token yet: it is minted for whoever claims the
+        // invite (see [`Service::claim`]); the creator only learns the one-time claim code.
         let mut tokens = [None, None];
         let mut hashes = [None, None];
+        let mut invite_code = None;
         for p in Player::BOTH {
             if seats[p.index()] == Seat::Human {
-                let t = random_token();
-                hashes[p.index()] = Some(seeds::digest(&t));
-                tokens[p.index()] = Some(t);
+                if req.mode == "online" && p != own {
+                    invite_code = Some(random_token());
+                } else {
+                    let t = random_token();
+                    hashes[p.index()] = Some(seeds::digest(&t));
+                    tokens[p.index()] = Some(t);
+                }
             }
         }
         let series_meta = match req.series {
@@ -1078,6 +1096,7 @@ impl Service {
             mode: req.mode.clone(),
             seats: arrange(first, &seats),
             token_hashes: arrange(first, &hashes),
+            invite: invite_code.as_deref().map(seeds::digest),
             created: now(),
             series: series_meta.as_ref().map(|(m, _, _)| SeriesLink {
                 id: m.id.clone(),
@@ -1138,18 +1157,14 @@ impl Service {
         let arc = self.insert_live(live);
         self.kick_bots(&arc, &mut *arc.lock().await, client);
         let mut mine = BTreeMap::new();
-        let mut invite = None;
         for p in Player::BOTH {
             // `p` is the seat of `seats`; its player in this game is by `first`.
             let player = series::seat_of(first, p);
             if let Some(t) = &tokens[p.index()] {
-                if req.mode == "online" && p != own {
-                    invite = Some(format!("/g/{}#seat={player}&token={t}", meta.id));
-                } else {
-                    mine.insert(player.to_string(), t.clone());
-                }
+                mine.insert(player.to_string(), t.clone());
             }
         }
+        let invite = invite_code.map(|c| format!("/g/{}#claim={c}", meta.id));
         Ok(Created {
             id: meta.id,
             tokens: mine,
@@ -1234,6 +1249,7 @@ impl Service {
             mode: m.mode.clone(),
             seats: arrange(first, &m.seats),
             token_hashes: arrange(first, &m.token_hashes),
+            invite: None,
             created: now(),
             series: Some(SeriesLink {
                 id: m.id.clone(),
@@ -1465,6 +1481,102 @@ impl Service {
         let out = l.commit(g, throws, new, first);
         self.kick_bots(&arc, &mut l, client);
         Ok(out)
+    }
+
+    /// Claims the open invite of online game `id` with its one-time `code`: mints the
+    /// invited seat's token for the caller only and closes the invite. Returns the seat, its
+    /// token and the state.
+    pub async fn claim(&self, id: &str, code: &str) -> Res<Value> {
+        if code.is_empty() || code.len() > 128 {
+            return Err(Failure::BadRequest(
+                "\"code\" must be the claim code from the invite link".into(),
+            ));
+        }
+        let h = seeds::digest(code);
+        // A game cached before another server changed its invite may be stale: on a
+        // refusal, look once more at the stored game.
+        for fresh in [false, true] {
+            if fresh {
+                self.forget(id);
+            }
+            let arc = self.get(id).await?;
+            let mut l = arc.lock().await;
+            let refusal = match (l.open_seat(), &l.meta.invite) {
+                (None, _) => {
+                    Failure::Conflict("this game's invite has already been claimed".into())
+                }
+                (Some(_), None) => {
+                    Failure::Conflict("this invite was revoked by the game's creator".into())
+                }
+                (Some(_), Some(x)) if *x != h => Failure::Forbidden(
+                    "the claim code is not this game's invite; ask for a new link".into(),
+                ),
+                (Some(p), Some(_)) => {
+                    let token = random_token();
+                    let th = seeds::digest(&token);
+                    let seat = p.index() as u8 + 1;
+                    let series_seat = l
+                        .series
+                        .as_ref()
+                        .map_or(seat, |s| series::seat_of(s.first, p));
+                    let (store, key, code_hash, tok) =
+                        (self.store.clone(), id.to_string(), h.clone(), th.clone());
+                    let ok =
+                        blocking(move || store.claim(&key, seat, series_seat, &code_hash, &tok))
+                            .await?;
+                    if !ok {
+                        drop(l);
+                        self.forget(id);
+                        return Err(Failure::Conflict(
+                            "this invite has already been claimed or was revoked".into(),
+                        ));
+                    }
+                    l.meta.token_hashes[p.index()] = Some(th.clone());
+                    l.meta.invite = None;
+                    if let Some(s) = &mut l.series {
+                        s.meta.token_hashes[series_seat as usize - 1] = Some(th);
+                    }
+                    l.publish(json!({ "type": "invite", "open": false, "claimed": true }));
+                    return Ok(json!({
+                        "id": id, "seat": seat, "token": token, "state": l.state(0),
+                    }));
+                }
+            };
+            if fresh {
+                return Err(refusal);
+            }
+        }
+        Err(Failure::Internal("unreachable".into()))
+    }
+
+    /// Revokes (`renew` false) or replaces (`renew` true) the open invite of game `id`, for
+    /// the creator (the seat of `token`) while the invited seat is unclaimed. Returns the new
+    /// invite path, if any.
+    pub async fn invite(&self, id: &str, token: Option<&str>, renew: bool) -> Res<Value> {
+        let arc = self.get(id).await?;
+        let mut l = arc.lock().await;
+        l.seat_of(token)?;
+        let Some(p) = l.open_seat() else {
+            drop(l);
+            self.forget(id);
+            return Err(Failure::Conflict(
+                "the invite has already been claimed: the other seat is taken".into(),
+            ));
+        };
+        let code = renew.then(random_token);
+        let h = code.as_deref().map(seeds::digest);
+        let (store, key, hh) = (self.store.clone(), id.to_string(), h.clone());
+        let seat = p.index() as u8 + 1;
+        if !blocking(move || store.set_invite(&key, seat, hh.as_deref())).await? {
+            drop(l);
+            self.forget(id);
+            return Err(Failure::Conflict(
+                "the invite has already been claimed: the other seat is taken".into(),
+            ));
+        }
+        l.meta.invite = h;
+        l.publish(json!({ "type": "invite", "open": renew, "claimed": false }));
+        Ok(json!({ "invite": code.map(|c| format!("/g/{id}#claim={c}")) }))
     }
 
     /// The move the hint level would play now, for the seat to move.

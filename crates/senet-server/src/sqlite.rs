@@ -64,6 +64,11 @@ ALTER TABLE games ADD COLUMN series_index INTEGER;
 ALTER TABLE games ADD COLUMN series_first INTEGER;
 CREATE UNIQUE INDEX games_in_series ON games(series, series_index) WHERE series IS NOT NULL;
 ",
+    "
+-- Issue 14: invites with one-time claim codes (SHA-256 of the code; NULL once claimed or
+-- revoked). Older games keep the second seat's token they were created with.
+ALTER TABLE games ADD COLUMN invite TEXT;
+",
 ];
 
 /// A SQLite database file holding every game.
@@ -152,6 +157,15 @@ fn insert_events(
     Ok(())
 }
 
+/// The token column of seat 1 or 2.
+fn seat_column(seat: u8) -> Result<&'static str, StoreError> {
+    match seat {
+        1 => Ok("token1"),
+        2 => Ok("token2"),
+        s => Err(StoreError::Backend(format!("there is no seat {s}"))),
+    }
+}
+
 fn split_options(options: &str) -> Vec<String> {
     options
         .split(',')
@@ -171,9 +185,9 @@ fn insert_game(
             .execute(
                 "INSERT OR IGNORE INTO games (id, rules, options, seed, seed_hash, mode, seat1, seat2,
                     token1, token2, created, updated, nevents, position, state, player, moves,
-                    series, series_index, series_first)
+                    series, series_index, series_first, invite)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                    ?18, ?19, ?20)",
+                    ?18, ?19, ?20, ?21)",
                 params![
                     meta.id,
                     meta.rules,
@@ -195,6 +209,7 @@ fn insert_game(
                     meta.series.as_ref().map(|l| l.id.as_str()),
                     meta.series.as_ref().map(|l| l.index),
                     meta.series.as_ref().map(|l| l.first),
+                    meta.invite,
                 ],
             )
             .map_err(backend)?;
@@ -329,7 +344,7 @@ impl Store for SqliteStore {
         let row = conn
             .prepare_cached(
                 "SELECT rules, options, seed, seed_hash, mode, seat1, seat2, token1, token2, created, nevents,
-                    series, series_index, series_first
+                    series, series_index, series_first, invite
                  FROM games WHERE id = ?1",
             )
             .map_err(backend)?
@@ -351,12 +366,26 @@ impl Store for SqliteStore {
                         r.get::<_, Option<u32>>(12)?,
                         r.get::<_, Option<u8>>(13)?,
                     ),
+                    r.get::<_, Option<String>>(14)?,
                 ))
             })
             .optional()
             .map_err(backend)?;
-        let Some((rules, options, seed, seed_hash, mode, s1, s2, t1, t2, created, nevents, link)) =
-            row
+        let Some((
+            rules,
+            options,
+            seed,
+            seed_hash,
+            mode,
+            s1,
+            s2,
+            t1,
+            t2,
+            created,
+            nevents,
+            link,
+            invite,
+        )) = row
         else {
             return Ok(None);
         };
@@ -418,6 +447,7 @@ impl Store for SqliteStore {
                 mode,
                 seats: [Seat::from_text(&s1)?, Seat::from_text(&s2)?],
                 token_hashes: [t1, t2],
+                invite,
                 created,
                 series,
             },
@@ -456,6 +486,54 @@ impl Store for SqliteStore {
         }
         insert_events(&tx, id, first_seq, events)?;
         tx.commit().map_err(backend)
+    }
+
+    fn claim(
+        &self,
+        id: &str,
+        seat: u8,
+        series_seat: u8,
+        code_hash: &str,
+        token_hash: &str,
+    ) -> Result<bool, StoreError> {
+        let col = seat_column(seat)?;
+        let scol = seat_column(series_seat)?;
+        let mut conn = self.conn();
+        let tx = conn.transaction().map_err(backend)?;
+        let n = tx
+            .execute(
+                &format!(
+                    "UPDATE games SET {col} = ?1, invite = NULL
+                     WHERE id = ?2 AND invite = ?3 AND {col} IS NULL"
+                ),
+                params![token_hash, id, code_hash],
+            )
+            .map_err(backend)?;
+        if n == 0 {
+            return Ok(false);
+        }
+        tx.execute(
+            &format!(
+                "UPDATE series SET {scol} = ?1
+                 WHERE id = (SELECT series FROM games WHERE id = ?2) AND {scol} IS NULL"
+            ),
+            params![token_hash, id],
+        )
+        .map_err(backend)?;
+        tx.commit().map_err(backend)?;
+        Ok(true)
+    }
+
+    fn set_invite(&self, id: &str, seat: u8, code_hash: Option<&str>) -> Result<bool, StoreError> {
+        let col = seat_column(seat)?;
+        let n = self
+            .conn()
+            .execute(
+                &format!("UPDATE games SET invite = ?1 WHERE id = ?2 AND {col} IS NULL"),
+                params![code_hash, id],
+            )
+            .map_err(backend)?;
+        Ok(n == 1)
     }
 
     fn summaries(&self, ids: &[String]) -> Result<Vec<Summary>, StoreError> {
@@ -505,6 +583,7 @@ mod tests {
             mode: "online".into(),
             seats: [Seat::Human, Seat::Bot("casual".into())],
             token_hashes: [Some("t1".into()), None],
+            invite: Some("i".into()),
             created: 5,
             series: None,
         }

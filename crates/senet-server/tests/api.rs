@@ -90,6 +90,27 @@ async fn state(app: &App, id: &str) -> Value {
     r.1
 }
 
+/// Claims the invite of created game `c`; returns the new seat's token.
+async fn claim(app: &App, c: &Value) -> String {
+    let id = c["id"].as_str().unwrap();
+    let code = c["invite"]
+        .as_str()
+        .unwrap()
+        .split("claim=")
+        .nth(1)
+        .unwrap();
+    let r = call(
+        app,
+        "POST",
+        &format!("/api/games/{id}/claim"),
+        None,
+        Some(json!({ "code": code })),
+    )
+    .await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    r.1["token"].as_str().unwrap().to_string()
+}
+
 /// The state once no bot is to act (bots answer in the background).
 async fn settled(app: &App, id: &str) -> Value {
     for _ in 0..2000 {
@@ -227,7 +248,8 @@ async fn creating_games_in_each_mode_and_every_creation_error() {
         ["2"]
     );
     let inv = c["invite"].as_str().unwrap();
-    assert!(inv.starts_with(&format!("/g/{}#seat=1&token=", c["id"].as_str().unwrap())));
+    assert!(inv.starts_with(&format!("/g/{}#claim=", c["id"].as_str().unwrap())));
+    assert_eq!(c["state"]["invite_open"], true);
     // Bot in the first seat: it throws and moves in the background, after the answer.
     let c = create(
         &a,
@@ -308,12 +330,8 @@ async fn throw_and_move_errors_change_nothing() {
     let c = create(&a, json!({ "rules": "kendall5", "mode": "online" })).await;
     let id = c["id"].as_str().unwrap();
     let t1 = c["tokens"]["1"].as_str().unwrap();
-    let t2 = c["invite"]
-        .as_str()
-        .unwrap()
-        .split("token=")
-        .nth(1)
-        .unwrap();
+    let t2 = &claim(&a, &c).await;
+    let t2 = t2.as_str();
     let throw = format!("/api/games/{id}/throw");
     let mv = format!("/api/games/{id}/move");
     let before = state(&a, id).await;
@@ -753,6 +771,138 @@ async fn bot_work_of_one_client_runs_one_search_at_a_time_beside_the_answers() {
 }
 
 #[tokio::test]
+async fn an_invite_is_claimed_once_by_its_claimer_and_the_creator_can_revoke_it() {
+    let a = app();
+    let c = create(&a, json!({ "rules": "kendall5", "mode": "online" })).await;
+    let id = c["id"].as_str().unwrap();
+    let t1 = c["tokens"]["1"].as_str().unwrap();
+    // The creator holds seat 1's token only: nothing in the answer acts for seat 2.
+    assert_eq!(c["tokens"].as_object().unwrap().len(), 1);
+    assert!(!c.to_string().contains("token="), "{c}");
+    let code = c["invite"]
+        .as_str()
+        .unwrap()
+        .split("claim=")
+        .nth(1)
+        .unwrap();
+    let claim_uri = format!("/api/games/{id}/claim");
+    is_error(
+        &call(
+            &a,
+            "POST",
+            &claim_uri,
+            None,
+            Some(json!({ "code": "0000" })),
+        )
+        .await,
+        StatusCode::FORBIDDEN,
+        "not this game's invite",
+    );
+    is_error(
+        &call(&a, "POST", &claim_uri, None, Some(json!({}))).await,
+        StatusCode::BAD_REQUEST,
+        "code",
+    );
+    let r = call(&a, "POST", &claim_uri, None, Some(json!({ "code": code }))).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert_eq!(r.1["seat"], 2);
+    let t2 = r.1["token"].as_str().unwrap().to_string();
+    assert_ne!(t2, t1);
+    assert_eq!(r.1["state"]["invite_open"], false);
+    // A claimed invite cannot be claimed again, on this server or after a restart of it.
+    is_error(
+        &call(&a, "POST", &claim_uri, None, Some(json!({ "code": code }))).await,
+        StatusCode::CONFLICT,
+        "already been claimed",
+    );
+    a.svc.clear_cache();
+    is_error(
+        &call(&a, "POST", &claim_uri, None, Some(json!({ "code": code }))).await,
+        StatusCode::CONFLICT,
+        "already been claimed",
+    );
+    // The claimer's token plays seat 2; the creator's token does not.
+    let r = call(
+        &a,
+        "POST",
+        &format!("/api/games/{id}/throw"),
+        Some(t1),
+        None,
+    )
+    .await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    let st = state(&a, id).await;
+    if st["status"]["player"] == 2 {
+        is_error(
+            &call(
+                &a,
+                "POST",
+                &format!("/api/games/{id}/throw"),
+                Some(t1),
+                None,
+            )
+            .await,
+            StatusCode::CONFLICT,
+            "not your turn",
+        );
+    }
+    // Revoking needs the creator's token and an unclaimed seat.
+    let inv = format!("/api/games/{id}/invite");
+    is_error(
+        &call(&a, "DELETE", &inv, Some(t1), None).await,
+        StatusCode::CONFLICT,
+        "already been claimed",
+    );
+
+    let c = create(
+        &a,
+        json!({ "rules": "kendall5", "mode": "online", "seat": 2 }),
+    )
+    .await;
+    let id = c["id"].as_str().unwrap();
+    let t2 = c["tokens"]["2"].as_str().unwrap();
+    let code = c["invite"]
+        .as_str()
+        .unwrap()
+        .split("claim=")
+        .nth(1)
+        .unwrap();
+    let inv = format!("/api/games/{id}/invite");
+    is_error(
+        &call(&a, "DELETE", &inv, None, None).await,
+        StatusCode::UNAUTHORIZED,
+        "token",
+    );
+    let r = call(&a, "DELETE", &inv, Some(t2), None).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert_eq!(r.1["invite"], Value::Null);
+    assert_eq!(state(&a, id).await["invite_open"], false);
+    let claim_uri = format!("/api/games/{id}/claim");
+    is_error(
+        &call(&a, "POST", &claim_uri, None, Some(json!({ "code": code }))).await,
+        StatusCode::CONFLICT,
+        "revoked",
+    );
+    // A new invite replaces it; only the new code claims seat 1.
+    let r = call(&a, "POST", &inv, Some(t2), None).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    let code2 = r.1["invite"]
+        .as_str()
+        .unwrap()
+        .split("claim=")
+        .nth(1)
+        .unwrap();
+    is_error(
+        &call(&a, "POST", &claim_uri, None, Some(json!({ "code": code }))).await,
+        StatusCode::FORBIDDEN,
+        "not this game's invite",
+    );
+    let r = call(&a, "POST", &claim_uri, None, Some(json!({ "code": code2 }))).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert_eq!(r.1["seat"], 1);
+}
+
+#[tokio::test]
 async fn creating_games_keeps_the_cache_within_its_cap() {
     let a = app();
     a.svc.set_max_live(50);
@@ -885,12 +1035,8 @@ async fn websocket_pushes_moves_to_players_and_spectators() {
     let c = create(&a, json!({ "rules": "kendall5", "mode": "online" })).await;
     let id = c["id"].as_str().unwrap();
     let t1 = c["tokens"]["1"].as_str().unwrap();
-    let t2 = c["invite"]
-        .as_str()
-        .unwrap()
-        .split("token=")
-        .nth(1)
-        .unwrap();
+    let t2 = &claim(&a, &c).await;
+    let t2 = t2.as_str();
 
     let url = |q: &str| format!("ws://{addr}/api/games/{id}/ws{q}");
     // A wrong token is refused before the upgrade.

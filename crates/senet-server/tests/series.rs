@@ -111,8 +111,25 @@ async fn play_game(app: &Router, id: &str, tokens: &[Option<String>; 2]) -> Valu
     panic!("the game did not end");
 }
 
-fn token_of(invite: &str) -> String {
-    invite.split("token=").nth(1).unwrap().to_string()
+/// Claims the invite of created game `c`; returns the new seat's token.
+async fn claim(app: &Router, c: &Value) -> String {
+    let id = c["id"].as_str().unwrap();
+    let code = c["invite"]
+        .as_str()
+        .unwrap()
+        .split("claim=")
+        .nth(1)
+        .unwrap();
+    let r = call(
+        app,
+        "POST",
+        &format!("/api/games/{id}/claim"),
+        None,
+        Some(json!({ "code": code })),
+    )
+    .await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    r.1["token"].as_str().unwrap().to_string()
 }
 
 #[tokio::test]
@@ -133,8 +150,8 @@ async fn an_online_series_of_three_games_with_next_game_for_both_seats() {
     // Game 1: seat 1 (the creator) plays the first player (alternate starts).
     let t1 = c["tokens"]["1"].as_str().unwrap().to_string();
     let invite = c["invite"].as_str().unwrap();
-    assert!(invite.contains("#seat=2&token="), "{invite}");
-    let t2 = token_of(invite);
+    assert!(invite.contains("#claim="), "{invite}");
+    let t2 = claim(&app, &c).await;
     let tokens = [Some(t1.clone()), Some(t2.clone())];
     let s = &c["state"]["series"];
     assert_eq!(s["game"], 1);
