@@ -76,15 +76,71 @@ pub struct SqliteStore {
     conn: Mutex<Connection>,
 }
 
+/// Refuses a file that is not SQLite, a SQLite database of something else, one from a newer
+/// senet, or a damaged one; reads only.
+fn check_senet_file(conn: &Connection, path: &Path) -> Result<(), StoreError> {
+    let p = path.display();
+    let refuse = |why: String| StoreError::Backend(format!("refusing {p}: {why}"));
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+        .and_then(|mut st| st.query_map([], |r| r.get(0))?.collect())
+        .map_err(|e| match e {
+            rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::NotADatabase => {
+                refuse("it is not a SQLite database".into())
+            }
+            e => refuse(format!("it cannot be read as a SQLite database ({e})")),
+        })?;
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(|e| refuse(e.to_string()))?;
+    if tables.is_empty() && version == 0 {
+        return Ok(()); // an empty database: senet sets it up
+    }
+    let want = ["events", "games"];
+    if version < 1 || !want.iter().all(|t| tables.iter().any(|x| x == t)) {
+        return Err(refuse(format!(
+            "it is a SQLite database but not a senet one (its tables: {})",
+            if tables.is_empty() {
+                "none".into()
+            } else {
+                tables.join(", ")
+            }
+        )));
+    }
+    if version as usize > MIGRATIONS.len() {
+        return Err(refuse(format!(
+            "it has senet schema version {version}, newer than this senet's ({}); use a newer senet",
+            MIGRATIONS.len()
+        )));
+    }
+    let problems: Vec<String> = conn
+        .prepare("PRAGMA quick_check")
+        .and_then(|mut st| st.query_map([], |r| r.get(0))?.collect())
+        .map_err(|e| refuse(format!("the integrity check failed: {e}")))?;
+    if problems != ["ok"] {
+        return Err(refuse(format!(
+            "the integrity check (PRAGMA quick_check) found damage: {}",
+            problems.join("; ")
+        )));
+    }
+    Ok(())
+}
+
 fn backend(e: rusqlite::Error) -> StoreError {
     StoreError::Backend(e.to_string())
 }
 
 impl SqliteStore {
-    /// Opens (creating and migrating as needed) the database at `path`.
+    /// Opens (creating and migrating as needed) the database at `path`. An existing file
+    /// must be a senet database (or an empty SQLite file) that passes `PRAGMA quick_check`;
+    /// anything else is refused before a byte of it is changed.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        let exists = path.exists();
         let conn = Connection::open(path)
             .map_err(|e| StoreError::Backend(format!("cannot open {}: {e}", path.display())))?;
+        if exists {
+            check_senet_file(&conn, path)?;
+        }
         Self::init(conn)
     }
 
@@ -693,6 +749,77 @@ mod tests {
         );
         assert_eq!(s.load("g2").unwrap().unwrap().meta.series, m2.series);
         assert_eq!(s.load_series("zz").unwrap(), None);
+    }
+
+    fn temp(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("senet-refuse-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join(name);
+        let _ = std::fs::remove_file(&p);
+        p
+    }
+
+    #[test]
+    fn files_that_are_not_senet_databases_are_refused_unchanged() {
+        // Not SQLite at all.
+        let text = temp("notes.txt");
+        std::fs::write(&text, "my notes\n".repeat(500)).unwrap();
+        let e = SqliteStore::open(&text).err().unwrap().to_string();
+        assert!(e.contains("not a SQLite database"), "{e}");
+        assert_eq!(
+            std::fs::read(&text).unwrap(),
+            "my notes\n".repeat(500).as_bytes()
+        );
+        // Another program's SQLite database, in rollback-journal mode.
+        let other = temp("other.sqlite");
+        {
+            let c = Connection::open(&other).unwrap();
+            c.execute_batch(
+                "CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('a');",
+            )
+            .unwrap();
+        }
+        let before = std::fs::read(&other).unwrap();
+        let e = SqliteStore::open(&other).err().unwrap().to_string();
+        assert!(
+            e.contains("not a senet one") && e.contains("contacts"),
+            "{e}"
+        );
+        assert_eq!(std::fs::read(&other).unwrap(), before, "not a byte changed");
+        let c = Connection::open(&other).unwrap();
+        let mode: String = c
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "delete", "not switched to WAL");
+        // A senet database damaged on disk fails the quick check at start.
+        let bad = temp("bad.sqlite");
+        {
+            let s = SqliteStore::open(&bad).unwrap();
+            for i in 0..300 {
+                s.create(
+                    &meta(&format!("g{i}")),
+                    &[StoredEvent::Throw("3".into())],
+                    &snap(0),
+                )
+                .unwrap();
+            }
+            let c = s.conn();
+            c.execute_batch("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE;")
+                .unwrap();
+        }
+        let mut bytes = std::fs::read(&bad).unwrap();
+        assert!(bytes.len() > 4 * 4096);
+        for b in &mut bytes[2 * 4096 + 100..3 * 4096] {
+            *b = 0x5a;
+        }
+        std::fs::write(&bad, &bytes).unwrap();
+        let e = SqliteStore::open(&bad).err().unwrap().to_string();
+        assert!(e.contains("refusing") && e.contains("bad.sqlite"), "{e}");
+        // An empty file is a new database.
+        let empty = temp("empty.sqlite");
+        std::fs::write(&empty, b"").unwrap();
+        SqliteStore::open(&empty).unwrap();
+        std::fs::remove_dir_all(text.parent().unwrap()).unwrap();
     }
 
     #[test]
