@@ -329,9 +329,11 @@ async fn next(
     Extension(ClientAddr(ip)): Extension<ClientAddr>,
     Path(id): Path<String>,
     h: HeaderMap,
+    b: Result<Bytes, BytesRejection>,
 ) -> Response {
     let r = async {
-        let v = s.svc.next(ip, &id, token(&h)?).await?;
+        let req: ThrowBody = body(b)?;
+        let v = s.svc.next(ip, &id, token(&h)?, req.seq).await?;
         Ok::<Response, Failure>((StatusCode::CREATED, axum::Json(v)).into_response())
     }
     .await;

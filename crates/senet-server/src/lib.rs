@@ -32,17 +32,49 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
 
-/// Opens (creating and migrating) the database at `db`, binds `addr`, calls `ready` with the
-/// bound address, and serves until `shutdown` completes.
+/// Whether `db` names a PostgreSQL database (a `postgres://` or `postgresql://` URL) rather
+/// than a SQLite file.
+pub fn is_postgres(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
+}
+
+/// `db` as printed: a PostgreSQL URL without its password.
+pub fn db_display(db: &str) -> String {
+    if !is_postgres(db) {
+        return db.to_string();
+    }
+    match (db.find("://"), db.rfind('@')) {
+        (Some(s), Some(at)) if at > s => {
+            let user = &db[s + 3..at];
+            let user = user.split(':').next().unwrap_or("");
+            format!("{}{user}{}", &db[..s + 3], &db[at..])
+        }
+        _ => db.to_string(),
+    }
+}
+
+/// Opens the store `db` names: a SQLite file (created and migrated; a file that is not a
+/// senet database is refused) or a PostgreSQL database (migrated).
+pub fn open_store(db: &str) -> Result<Arc<dyn Store>, String> {
+    if is_postgres(db) {
+        return Err("PostgreSQL is not available in this build".into());
+    }
+    Ok(Arc::new(
+        SqliteStore::open(Path::new(db)).map_err(|e| e.to_string())?,
+    ))
+}
+
+/// Opens the database `db` (see [`open_store`]), binds `addr`, calls `ready` with the bound
+/// address, and serves until `shutdown` completes.
 pub async fn serve(
     addr: &str,
-    db: &Path,
+    db: &str,
     limits: Limits,
     ready: impl FnOnce(SocketAddr),
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), String> {
-    let store = SqliteStore::open(db).map_err(|e| e.to_string())?;
-    let app = router(Service::new(Arc::new(store)), limits.clone());
+    let store = open_store(db)?;
+    let app = router(Service::new(store), limits.clone());
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;

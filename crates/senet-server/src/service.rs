@@ -528,8 +528,13 @@ impl Live {
         )))
     }
 
+    /// Checks the `seq` a state-changing request was made at: required, and the game's.
     fn check_seq(&self, seq: Option<u32>) -> Res<()> {
         match seq {
+            None => Err(Failure::BadRequest(format!(
+                "\"seq\" is required: send the game's current event count (\"seq\" in its state, now {}) so that a request made on an old state is refused",
+                self.events.len()
+            ))),
             Some(s) if s as usize != self.events.len() => Err(Failure::Conflict(format!(
                 "the request was made at event {s} but the game is at event {}; reload it",
                 self.events.len()
@@ -1178,7 +1183,13 @@ impl Service {
     /// `token` (either seat may; the second request gets the game the first created). The
     /// game must be over and the series not. Returns the new game's ID, the caller's seat
     /// (player) in it, and its state.
-    pub async fn next(&self, client: Client, id: &str, token: Option<&str>) -> Res<Value> {
+    pub async fn next(
+        &self,
+        client: Client,
+        id: &str,
+        token: Option<&str>,
+        seq: Option<u32>,
+    ) -> Res<Value> {
         let arc = self.get(id).await?;
         let mut l = arc.lock().await;
         let Some(ls) = l.series.clone() else {
@@ -1201,6 +1212,7 @@ impl Service {
                 st.score[0], st.score[1]
             )));
         }
+        l.check_seq(seq)?;
         let next_id = match &ls.next {
             Some(n) => n.clone(),
             None => {
@@ -1447,7 +1459,6 @@ impl Service {
         let arc = self.get(id).await?;
         let mut l = arc.lock().await;
         let seat = l.seat_of(token)?;
-        l.check_seq(seq)?;
         l.check_turn(seat, mv.is_none())?;
         let mut g = l.game;
         let mut throws = l.throws;
@@ -1465,6 +1476,7 @@ impl Service {
                 StoredEvent::Move(g.move_string(m))
             }
         };
+        l.check_seq(seq)?;
         let shown = apply(&mut g, &ev, first).map_err(Failure::Internal)?;
         let new = vec![(ev, shown)];
         let stored: Vec<StoredEvent> = new.iter().map(|(s, _)| s.clone()).collect();

@@ -829,7 +829,7 @@ async function nextGame(id, S, tokens, button) {
   button.disabled = true;
   const mineP = ['1', '2'].filter((p) => tokens[p]);
   try {
-    const n = await api('POST', `/api/games/${id}/next`, undefined, tokens[mineP[0]]);
+    const n = await api('POST', `/api/games/${id}/next`, { seq: S.seq }, tokens[mineP[0]]);
     // The caller's token plays `n.seat` in the new game; a second token (hot-seat) the other.
     const t = {};
     t[n.seat] = tokens[mineP[0]];

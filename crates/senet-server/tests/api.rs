@@ -152,7 +152,7 @@ async fn play_out(app: &App, rules: &str, options: &[&str]) -> (String, Value) {
                 "POST",
                 &format!("/api/games/{id}/throw"),
                 Some(&tok),
-                None,
+                Some(json!({ "seq": state(app, &id).await["seq"] })),
             )
             .await
         } else {
@@ -373,6 +373,23 @@ async fn throw_and_move_errors_change_nothing() {
         &call(&a, "POST", &throw, Some(t1), Some(json!({ "seq": 7 }))).await,
         StatusCode::CONFLICT,
         "reload",
+    );
+    is_error(
+        &call(&a, "POST", &throw, Some(t1), None).await,
+        StatusCode::BAD_REQUEST,
+        "\"seq\" is required",
+    );
+    is_error(
+        &call(
+            &a,
+            "POST",
+            &mv,
+            Some(t1),
+            Some(json!({ "move": "1-4", "seq": null })),
+        )
+        .await,
+        StatusCode::CONFLICT,
+        "throw first",
     );
     is_error(
         &call(&a, "POST", &throw, Some(t1), Some(json!({ "seq": "x" }))).await,
@@ -606,7 +623,14 @@ async fn moves_throws_hints_and_bot_replies_in_a_bot_game() {
         assert_eq!(st["status"]["player"], 1, "the bot has played its turns");
         let before = st["seq"].as_u64().unwrap();
         let r = if st["status"]["state"] == "throw" {
-            call(&a, "POST", &format!("/api/games/{id}/throw"), Some(t), None).await
+            call(
+                &a,
+                "POST",
+                &format!("/api/games/{id}/throw"),
+                Some(t),
+                Some(json!({ "seq": st["seq"] })),
+            )
+            .await
         } else {
             let (s, h) = call(&a, "GET", &hint, Some(t), None).await;
             assert_eq!(s, StatusCode::OK, "{h}");
@@ -620,7 +644,7 @@ async fn moves_throws_hints_and_bot_replies_in_a_bot_game() {
                 "POST",
                 &format!("/api/games/{id}/move"),
                 Some(t),
-                Some(json!({ "move": h["move"] })),
+                Some(json!({ "move": h["move"], "seq": st["seq"] })),
             )
             .await
         };
@@ -827,7 +851,7 @@ async fn an_invite_is_claimed_once_by_its_claimer_and_the_creator_can_revoke_it(
         "POST",
         &format!("/api/games/{id}/throw"),
         Some(t1),
-        None,
+        Some(json!({ "seq": state(&a, id).await["seq"] })),
     )
     .await;
     assert_eq!(r.0, StatusCode::OK, "{}", r.1);
@@ -839,7 +863,7 @@ async fn an_invite_is_claimed_once_by_its_claimer_and_the_creator_can_revoke_it(
                 "POST",
                 &format!("/api/games/{id}/throw"),
                 Some(t1),
-                None,
+                Some(json!({ "seq": state(&a, id).await["seq"] })),
             )
             .await,
             StatusCode::CONFLICT,
@@ -920,6 +944,53 @@ async fn creating_games_keeps_the_cache_within_its_cap() {
     assert_eq!(state(&a, &ids[0]).await["seq"], 0);
 }
 
+/// A GET of /api/rules with an X-Forwarded-For header.
+async fn rules_from(a: &App, forwarded: &str) -> StatusCode {
+    let req = Request::builder()
+        .uri("/api/rules")
+        .header("x-forwarded-for", forwarded)
+        .body(Body::empty())
+        .unwrap();
+    a.router.clone().oneshot(req).await.unwrap().status()
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_rate_limit() {
+    // The requests come from 127.0.0.1 (no peer address in these tests).
+    let limits = Limits {
+        per_second: 0.001,
+        burst: 2.0,
+        ..Limits::default()
+    };
+    let proxied = app_with(Limits {
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        ..limits.clone()
+    });
+    for client in ["203.0.113.7", "198.51.100.2, 203.0.113.8"] {
+        for _ in 0..2 {
+            assert_eq!(rules_from(&proxied, client).await, StatusCode::OK);
+        }
+        assert_eq!(
+            rules_from(&proxied, client).await,
+            StatusCode::TOO_MANY_REQUESTS
+        );
+    }
+    // The client is the last address before the proxy: a forged first entry does not
+    // give a fresh bucket.
+    assert_eq!(
+        rules_from(&proxied, "192.0.2.99, 203.0.113.7").await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    // Without the setting the header is ignored: all share the proxy's address.
+    let direct = app_with(limits);
+    assert_eq!(rules_from(&direct, "203.0.113.7").await, StatusCode::OK);
+    assert_eq!(rules_from(&direct, "203.0.113.8").await, StatusCode::OK);
+    assert_eq!(
+        rules_from(&direct, "203.0.113.9").await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+}
+
 #[tokio::test]
 async fn games_survive_a_restart_from_the_database_file() {
     let dir = std::env::temp_dir().join(format!("senet-api-{}", std::process::id()));
@@ -956,7 +1027,7 @@ async fn games_survive_a_restart_from_the_database_file() {
                 "POST",
                 &format!("/api/games/{id}/throw"),
                 Some(&t),
-                None,
+                Some(json!({ "seq": state(&a, &id).await["seq"] })),
             )
             .await
             .1
@@ -967,7 +1038,7 @@ async fn games_survive_a_restart_from_the_database_file() {
                 "POST",
                 &format!("/api/games/{id}/move"),
                 Some(&t),
-                Some(json!({ "move": m })),
+                Some(json!({ "move": m, "seq": st["seq"] })),
             )
             .await
             .1
@@ -987,7 +1058,7 @@ async fn games_survive_a_restart_from_the_database_file() {
             "POST",
             &format!("/api/games/{id}/throw"),
             Some(&t),
-            None,
+            Some(json!({ "seq": state(&b, &id).await["seq"] })),
         )
         .await
     } else {
@@ -997,7 +1068,7 @@ async fn games_survive_a_restart_from_the_database_file() {
             "POST",
             &format!("/api/games/{id}/move"),
             Some(&t),
-            Some(json!({ "move": m })),
+            Some(json!({ "move": m, "seq": after["seq"] })),
         )
         .await
     };
@@ -1081,7 +1152,7 @@ async fn websocket_pushes_moves_to_players_and_spectators() {
         "POST",
         &format!("/api/games/{id}/throw"),
         Some(t1),
-        None,
+        Some(json!({ "seq": state(&a, id).await["seq"] })),
     )
     .await;
     assert_eq!(r.0, StatusCode::OK);

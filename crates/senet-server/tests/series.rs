@@ -89,7 +89,7 @@ async fn play_game(app: &Router, id: &str, tokens: &[Option<String>; 2]) -> Valu
                 "POST",
                 &format!("/api/games/{id}/throw"),
                 Some(&tok),
-                None,
+                Some(json!({ "seq": st["seq"] })),
             )
             .await
         } else {
@@ -109,6 +109,14 @@ async fn play_game(app: &Router, id: &str, tokens: &[Option<String>; 2]) -> Valu
         st = r.1;
     }
     panic!("the game did not end");
+}
+
+/// `{"seq": N}` with game `id`'s current event count.
+async fn seq_of(app: &Router, id: &str) -> Value {
+    let st = call(app, "GET", &format!("/api/games/{id}"), None, None)
+        .await
+        .1;
+    json!({ "seq": st["seq"] })
 }
 
 /// Claims the invite of created game `c`; returns the new seat's token.
@@ -200,7 +208,7 @@ async fn an_online_series_of_three_games_with_next_game_for_both_seats() {
                     "POST",
                     &format!("/api/games/{id}/next"),
                     Some(&t2),
-                    None,
+                    Some(seq_of(&app, &id).await),
                 )
                 .await,
                 StatusCode::CONFLICT,
@@ -215,7 +223,7 @@ async fn an_online_series_of_three_games_with_next_game_for_both_seats() {
             "POST",
             &format!("/api/games/{id}/next"),
             Some(&t2),
-            None,
+            Some(seq_of(&app, &id).await),
         )
         .await;
         assert_eq!(a.0, StatusCode::CREATED, "{}", a.1);
@@ -224,7 +232,7 @@ async fn an_online_series_of_three_games_with_next_game_for_both_seats() {
             "POST",
             &format!("/api/games/{id}/next"),
             Some(&t1),
-            None,
+            Some(seq_of(&app, &id).await),
         )
         .await;
         assert_eq!(b.0, StatusCode::CREATED, "{}", b.1);
@@ -325,7 +333,7 @@ async fn a_series_against_a_bot_scores_parker_points_and_bad_requests_are_refuse
             "POST",
             &format!("/api/games/{id}/next"),
             Some(&t),
-            None,
+            Some(seq_of(&app, &id).await),
         )
         .await,
         StatusCode::CONFLICT,
@@ -385,7 +393,7 @@ async fn a_series_against_a_bot_scores_parker_points_and_bad_requests_are_refuse
             "POST",
             &format!("/api/games/{single}/next"),
             Some(tok),
-            None,
+            Some(seq_of(&app, single).await),
         )
         .await,
         StatusCode::UNPROCESSABLE_ENTITY,
@@ -434,7 +442,7 @@ async fn a_series_survives_a_restart_between_games() {
         "POST",
         &format!("/api/games/{id}/next"),
         tokens[0].as_deref(),
-        None,
+        Some(seq_of(&app, &id).await),
     )
     .await;
     assert_eq!(n.0, StatusCode::CREATED, "{}", n.1);
@@ -457,7 +465,7 @@ async fn a_series_survives_a_restart_between_games() {
         "POST",
         &format!("/api/games/{id}/next"),
         tokens[1].as_deref(),
-        None,
+        Some(seq_of(&app, &id).await),
     )
     .await;
     assert_eq!(again.1["id"], json!(id2));
