@@ -7,7 +7,8 @@
 //! - [`api`]: the HTTP layer (routes, errors, limits, WebSocket); knows nothing of the rules.
 //! - [`http`]: connections: the connection cap and the header and idle deadlines.
 //! - [`service`]: the games, written against the generic `Game` API of `senet-rules`.
-//! - [`store`]: the storage interface; [`sqlite`]: its SQLite implementation.
+//! - [`store`]: the storage interface; [`sqlite`]: its SQLite implementation; [`postgres`]:
+//!   its PostgreSQL implementation, shared by several servers.
 //! - [`seeds`]: the seed commitment and the throws drawn from it.
 //! - [`opponent`]: the one place bots are asked for moves.
 //! - [`web`]: the embedded page, script and style sheet.
@@ -17,6 +18,7 @@
 pub mod api;
 pub mod http;
 pub mod opponent;
+pub mod postgres;
 pub mod seeds;
 pub mod service;
 pub mod sqlite;
@@ -24,6 +26,7 @@ pub mod store;
 pub mod web;
 
 pub use api::{router, Limits};
+pub use postgres::PgStore;
 pub use service::Service;
 pub use sqlite::SqliteStore;
 pub use store::Store;
@@ -57,7 +60,7 @@ pub fn db_display(db: &str) -> String {
 /// senet database is refused) or a PostgreSQL database (migrated).
 pub fn open_store(db: &str) -> Result<Arc<dyn Store>, String> {
     if is_postgres(db) {
-        return Err("PostgreSQL is not available in this build".into());
+        return Ok(Arc::new(PgStore::open(db).map_err(|e| e.to_string())?));
     }
     Ok(Arc::new(
         SqliteStore::open(Path::new(db)).map_err(|e| e.to_string())?,
@@ -73,8 +76,16 @@ pub async fn serve(
     ready: impl FnOnce(SocketAddr),
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), String> {
-    let store = open_store(db)?;
-    let app = router(Service::new(store), limits.clone());
+    let spec = db.to_string();
+    let store = tokio::task::spawn_blocking(move || open_store(&spec))
+        .await
+        .map_err(|e| format!("cannot open the database: {e}"))??;
+    let svc = Service::new(store);
+    let watcher = svc.clone();
+    tokio::task::spawn_blocking(move || watcher.watch_store())
+        .await
+        .map_err(|e| format!("cannot watch the database: {e}"))??;
+    let app = router(svc, limits.clone());
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;

@@ -924,6 +924,85 @@ impl Service {
         Ok(arc)
     }
 
+    /// Follows the changes other servers make to the shared store (PostgreSQL): a watched
+    /// game is reloaded and its watchers get the new events at once; an unwatched one is
+    /// dropped from the cache, to be reloaded by its next request. Needs a tokio runtime;
+    /// blocks until the store reports changes (call it on a blocking thread).
+    pub fn watch_store(&self) -> Result<(), String> {
+        let Some(me) = self.me.upgrade() else {
+            return Ok(());
+        };
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Option<String>>();
+        self.store
+            .watch(Box::new(move |id| {
+                let _ = tx.send(id);
+            }))
+            .map_err(|e| e.to_string())?;
+        tokio::spawn(async move {
+            while let Some(id) = rx.recv().await {
+                me.refresh(id).await;
+            }
+        });
+        Ok(())
+    }
+
+    /// Takes another server's change to game `id` (`None`: to any game).
+    async fn refresh(&self, id: Option<String>) {
+        let ids: Vec<String> = match id {
+            Some(id) => vec![id],
+            None => self.cache().keys().cloned().collect(),
+        };
+        for id in ids {
+            let Some(arc) = self.cache().get(&id).cloned() else {
+                continue;
+            };
+            if arc.lock().await.tx.receiver_count() == 0 {
+                self.forget(&id);
+                continue;
+            }
+            let store = self.store.clone();
+            let key = id.clone();
+            let fresh = match blocking(move || store.load(&key)).await {
+                Ok(Some(g)) => Live::from_stored(g).ok(),
+                _ => None,
+            };
+            let Some(mut fresh) = fresh else {
+                self.forget(&id);
+                continue;
+            };
+            if let Some(link) = fresh.meta.series.clone() {
+                match self.live_series(&link).await {
+                    Ok(ls) => fresh.series = Some(ls),
+                    Err(_) => {
+                        self.forget(&id);
+                        continue;
+                    }
+                }
+            }
+            let mut l = arc.lock().await;
+            let old = l.events.len();
+            if fresh.events.len() < old {
+                continue; // this copy is ahead of what was read: a later note follows
+            }
+            let invite_changed = fresh.meta.invite != l.meta.invite
+                || fresh.meta.token_hashes != l.meta.token_hashes;
+            fresh.tx = l.tx.clone();
+            fresh.watchers = l.watchers;
+            fresh.bot_busy = l.bot_busy;
+            *l = fresh;
+            if l.events.len() > old {
+                let mut out = l.state(old);
+                out["type"] = "update".into();
+                l.publish(out);
+            }
+            if invite_changed {
+                let open = l.meta.invite.is_some() && l.open_seat().is_some();
+                let claimed = l.open_seat().is_none();
+                l.publish(json!({ "type": "invite", "open": open, "claimed": claimed }));
+            }
+        }
+    }
+
     /// Caches a game (keeping the one already cached under its ID, if any), first dropping
     /// every idle game (no request, no watcher) when the cache is full: loaded and created
     /// games alike stay within [`MAX_LIVE`] unless that many are in use.

@@ -1,6 +1,6 @@
 //! Where games are kept. The server holds every game behind [`Store`]; [`crate::sqlite`]
-//! implements it on an embedded SQLite file. A PostgreSQL backend for several servers
-//! implements the same trait: [`Store::append`] is an optimistic, sequence-checked append,
+//! implements it on an embedded SQLite file, [`crate::postgres`] on a PostgreSQL database
+//! that several servers share: [`Store::append`] is an optimistic, sequence-checked append,
 //! so two servers never both extend one game.
 //!
 //! The store knows nothing of the rules: a game is its metadata and its list of events
@@ -263,4 +263,15 @@ pub trait Store: Send + Sync + 'static {
     /// Replaces game `id`'s invite (`None` revokes it) while seat `seat` has no token.
     /// Returns whether it did.
     fn set_invite(&self, id: &str, seat: u8, code_hash: Option<&str>) -> Result<bool, StoreError>;
+
+    /// Calls `on_change` with a game's ID whenever another server sharing this store changes
+    /// that game, and with `None` when changes may have been missed (a lost connection).
+    /// A store only one server can use (SQLite) has nothing to report and ignores it.
+    fn watch(
+        &self,
+        on_change: Box<dyn Fn(Option<String>) + Send + Sync>,
+    ) -> Result<(), StoreError> {
+        let _ = on_change;
+        Ok(())
+    }
 }
