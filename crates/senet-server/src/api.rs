@@ -150,6 +150,7 @@ impl IntoResponse for Failure {
             Failure::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Failure::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Failure::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
+            Failure::Busy(_) => StatusCode::TOO_MANY_REQUESTS,
             Failure::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         error(status, self.message())
@@ -393,11 +394,12 @@ struct WsQuery {
 
 async fn ws(
     State(s): State<AppState>,
+    Extension(ClientAddr(ip)): Extension<ClientAddr>,
     Path(id): Path<String>,
     Query(q): Query<WsQuery>,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult {
-    let sub = s.svc.subscribe(&id, q.token.as_deref()).await?;
+    let sub = s.svc.subscribe(ip, &id, q.token.as_deref()).await?;
     let svc = s.svc.clone();
     Ok(upgrade
         .max_message_size(4096)
@@ -433,7 +435,7 @@ async fn live(mut socket: WebSocket, mut sub: Subscription, svc: Arc<Service>) {
             }
         }
     }
-    svc.unsubscribe(&sub.id, sub.slot).await;
+    svc.unsubscribe(&sub).await;
 }
 
 async fn openapi() -> Response {

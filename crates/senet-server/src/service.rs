@@ -23,6 +23,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Weak};
 use tokio::sync::{broadcast, Mutex as AsyncMutex, OwnedSemaphorePermit, Semaphore};
 
+/// How often spectators' comings and goings are told to a game's watchers, at most.
+const PRESENCE_EVERY: std::time::Duration = std::time::Duration::from_millis(300);
+
 /// Games kept in memory at most (games with a request or a watcher are never dropped).
 const MAX_LIVE: usize = 4096;
 
@@ -45,6 +48,8 @@ pub enum Failure {
     TooLarge(String),
     /// A request body that did not arrive in time (408).
     Timeout(String),
+    /// Over a limit on live connections (429).
+    Busy(String),
     /// The server failed (500); nothing was changed.
     Internal(String),
 }
@@ -61,6 +66,7 @@ impl Failure {
             | Failure::Unprocessable(m)
             | Failure::TooLarge(m)
             | Failure::Timeout(m)
+            | Failure::Busy(m)
             | Failure::Internal(m) => m,
         }
     }
@@ -159,6 +165,8 @@ struct Live {
     series: Option<LiveSeries>,
     /// A bot turn of this game is being computed in the background.
     bot_busy: bool,
+    /// A presence message is due (see [`Service::presence_changed`]).
+    presence_pending: bool,
 }
 
 /// A game's place in its series (issue 13).
@@ -505,6 +513,7 @@ impl Live {
             watchers: [0; 3],
             series: None,
             bot_busy: false,
+            presence_pending: false,
         })
     }
 
@@ -775,6 +784,9 @@ pub struct Service {
     live: std::sync::Mutex<HashMap<String, Arc<AsyncMutex<Live>>>>,
     max_live: AtomicUsize,
     bots: BotLimiter,
+    watch_per_game: AtomicUsize,
+    watch_per_client: AtomicUsize,
+    watchers_by_client: std::sync::Mutex<HashMap<Client, usize>>,
 }
 
 /// A live connection's view of a game: the first message and the stream of changes.
@@ -787,6 +799,8 @@ pub struct Subscription {
     pub slot: usize,
     /// The game ID.
     pub id: String,
+    /// The client address it counts against.
+    pub client: Client,
 }
 
 async fn blocking<T: Send + 'static>(
@@ -815,6 +829,9 @@ impl Service {
             live: std::sync::Mutex::new(HashMap::new()),
             max_live: AtomicUsize::new(MAX_LIVE),
             bots: BotLimiter::new(total, per_client),
+            watch_per_game: AtomicUsize::new(200),
+            watch_per_client: AtomicUsize::new(20),
+            watchers_by_client: std::sync::Mutex::new(HashMap::new()),
         })
     }
 
@@ -989,6 +1006,7 @@ impl Service {
             fresh.tx = l.tx.clone();
             fresh.watchers = l.watchers;
             fresh.bot_busy = l.bot_busy;
+            fresh.presence_pending = l.presence_pending;
             *l = fresh;
             if l.events.len() > old {
                 let mut out = l.state(old);
@@ -1227,6 +1245,7 @@ impl Service {
             tx: broadcast::channel(64).0,
             watchers: [0; 3],
             bot_busy: false,
+            presence_pending: false,
             series: series_meta.as_ref().map(|(m, target, starts)| LiveSeries {
                 meta: m.clone(),
                 target: *target,
@@ -1369,6 +1388,7 @@ impl Service {
                         tx: broadcast::channel(64).0,
                         watchers: [0; 3],
                         bot_busy: false,
+                        presence_pending: false,
                         series: Some(LiveSeries {
                             index,
                             first,
@@ -1768,33 +1788,108 @@ impl Service {
 
     /// Opens a live connection: the full state now, then every change. A valid seat token
     /// marks that seat as present; without one the connection is a spectator's.
-    pub async fn subscribe(&self, id: &str, token: Option<&str>) -> Res<Subscription> {
+    pub async fn subscribe(
+        &self,
+        client: Client,
+        id: &str,
+        token: Option<&str>,
+    ) -> Res<Subscription> {
         let arc = self.get(id).await?;
         let mut l = arc.lock().await;
         let slot = match token {
             None => 2,
             Some(_) => l.seat_of(token)?.index(),
         };
+        let per_game = self.watch_per_game.load(Ordering::Relaxed);
+        if l.watchers.iter().sum::<u32>() as usize >= per_game {
+            return Err(Failure::Busy(format!(
+                "game {id} already has {per_game} live connections, the most allowed; try again later"
+            )));
+        }
+        {
+            let per_client = self.watch_per_client.load(Ordering::Relaxed);
+            let mut by = self
+                .watchers_by_client
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            let n = by.entry(client).or_insert(0);
+            if *n >= per_client {
+                return Err(Failure::Busy(format!(
+                    "this address already has {per_client} live connections, the most allowed; close some first"
+                )));
+            }
+            *n += 1;
+        }
         let rx = l.tx.subscribe();
         l.watchers[slot] += 1;
         let mut first = l.state(0);
         first["type"] = "state".into();
-        l.publish(presence(&l));
+        let flipped = l.watchers[slot] == 1;
+        self.presence_changed(&arc, &mut l, slot, flipped);
         Ok(Subscription {
             first: first.to_string(),
             rx,
             slot,
             id: id.to_string(),
+            client,
         })
     }
 
     /// Ends a live connection.
-    pub async fn unsubscribe(&self, id: &str, slot: usize) {
-        if let Ok(arc) = self.get(id).await {
-            let mut l = arc.lock().await;
-            l.watchers[slot] = l.watchers[slot].saturating_sub(1);
-            l.publish(presence(&l));
+    pub async fn unsubscribe(&self, sub: &Subscription) {
+        {
+            let mut by = self
+                .watchers_by_client
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            if let Some(n) = by.get_mut(&sub.client) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    by.remove(&sub.client);
+                }
+            }
         }
+        if let Ok(arc) = self.get(&sub.id).await {
+            let mut l = arc.lock().await;
+            l.watchers[sub.slot] = l.watchers[sub.slot].saturating_sub(1);
+            let flipped = l.watchers[sub.slot] == 0;
+            self.presence_changed(&arc, &mut l, sub.slot, flipped);
+        }
+    }
+
+    /// Tells watchers who is present: at once when a seat comes or goes (`flipped`), else
+    /// (spectators) at most once per [`PRESENCE_EVERY`], so that many watchers joining and
+    /// leaving one game cost O(1) each instead of a message to every watcher per join.
+    fn presence_changed(
+        &self,
+        arc: &Arc<AsyncMutex<Live>>,
+        l: &mut Live,
+        slot: usize,
+        flipped: bool,
+    ) {
+        if slot < 2 && flipped {
+            l.publish(presence(l));
+            return;
+        }
+        if l.presence_pending {
+            return;
+        }
+        l.presence_pending = true;
+        let arc = arc.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(PRESENCE_EVERY).await;
+            let mut l = arc.lock().await;
+            l.presence_pending = false;
+            l.publish(presence(&l));
+        });
+    }
+
+    /// Live connections allowed per game and per client address (defaults 200 and 20).
+    pub fn set_watch_limits(&self, per_game: usize, per_client: usize) {
+        self.watch_per_game
+            .store(per_game.max(1), Ordering::Relaxed);
+        self.watch_per_client
+            .store(per_client.max(1), Ordering::Relaxed);
     }
 
     /// Drops every cached game (tests: the next request reloads from the store).

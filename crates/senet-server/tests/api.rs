@@ -992,6 +992,49 @@ async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_rate_limit() {
 }
 
 #[tokio::test]
+async fn watchers_are_capped_per_game_and_address_and_joining_costs_no_message_per_watcher() {
+    use std::net::IpAddr;
+    let a = app();
+    a.svc.set_watch_limits(300, 100);
+    let c = create(&a, json!({ "rules": "kendall5", "mode": "hotseat" })).await;
+    let id = c["id"].as_str().unwrap();
+    let ip = |n: u32| IpAddr::from((0x0a00_0000u32 + n / 100).to_be_bytes());
+    // The first watcher, then 299 more from three addresses.
+    let mut first = a.svc.subscribe(ip(0), id, None).await.unwrap();
+    let mut subs = Vec::new();
+    for n in 1..300 {
+        subs.push(a.svc.subscribe(ip(n), id, None).await.unwrap());
+    }
+    // Over the cap of the game: refused with 429 and a reason.
+    let e = a.svc.subscribe(ip(500), id, None).await.err().unwrap();
+    assert!(e.message().contains("300 live connections"), "{e:?}");
+    for s in subs.drain(..) {
+        a.svc.unsubscribe(&s).await;
+    }
+    // 299 joins and 299 leaves told the first watcher in a handful of messages, not 598.
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    let mut told = 0;
+    let mut last = Value::Null;
+    while let Ok(m) = first.rx.try_recv() {
+        told += 1;
+        last = serde_json::from_str(&m).unwrap();
+    }
+    assert!((1..=4).contains(&told), "{told} presence messages");
+    assert_eq!(last["watchers"]["spectators"], 1, "{last}");
+    // Per address: the 101st connection of one address is refused; others still join.
+    let mut mine = Vec::new();
+    for _ in 0..99 {
+        mine.push(a.svc.subscribe(ip(0), id, None).await.unwrap());
+    }
+    let e = a.svc.subscribe(ip(0), id, None).await.err().unwrap();
+    assert!(
+        e.message().contains("this address already has 100"),
+        "{e:?}"
+    );
+    assert!(a.svc.subscribe(ip(100), id, None).await.is_ok());
+}
+
+#[tokio::test]
 async fn games_survive_a_restart_from_the_database_file() {
     let dir = std::env::temp_dir().join(format!("senet-api-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
