@@ -196,8 +196,111 @@ fn body<T: serde::de::DeserializeOwned>(b: Result<Bytes, BytesRejection>) -> Res
     } else {
         &b
     };
-    serde_json::from_slice(text)
-        .map_err(|e| Failure::BadRequest(format!("the request body is not the expected JSON: {e}")))
+    let v: Value = serde_json::from_slice(text).map_err(|e| {
+        Failure::BadRequest(format!(
+            "the request body is not valid JSON: {} (line {}, column {})",
+            strip_position(&e.to_string()),
+            e.line(),
+            e.column()
+        ))
+    })?;
+    if !v.is_object() {
+        return Err(Failure::BadRequest(
+            "the request body must be a JSON object ({...}); see /api/openapi.json".into(),
+        ));
+    }
+    serde_path_to_error::deserialize(v).map_err(|e| {
+        let path = e.path().to_string();
+        Failure::BadRequest(field_error(&path, &strip_position(&e.inner().to_string())))
+    })
+}
+
+/// serde's message without its " at line L column C".
+fn strip_position(m: &str) -> String {
+    match m.rfind(" at line ") {
+        Some(i) => m[..i].to_string(),
+        None => m.to_string(),
+    }
+}
+
+/// serde's description of a wrong value in words: `expected u32` and the like become what a
+/// person would write, and the field is named.
+fn in_words(serde: &str) -> String {
+    // Numbers are shown bare, other values quoted.
+    let mut out = String::new();
+    let mut rest = serde;
+    while let Some(i) = rest.find('`') {
+        let (head, tail) = rest.split_at(i);
+        let tail = &tail[1..];
+        let end = tail.find('`').unwrap_or(tail.len());
+        let v = &tail[..end];
+        out.push_str(head);
+        if v.parse::<f64>().is_ok() {
+            out.push_str(v);
+        } else {
+            out.push('"');
+            out.push_str(v);
+            out.push('"');
+        }
+        rest = tail.get(end + 1..).unwrap_or("");
+    }
+    out.push_str(rest);
+    for (from, to) in [
+        (
+            "expected u32",
+            "expected a whole number from 0 to 4294967295",
+        ),
+        ("expected u8", "expected a whole number"),
+        ("expected u64", "expected a whole number"),
+        ("expected usize", "expected a whole number"),
+        ("expected a sequence", "expected a list"),
+        ("expected a string", "expected text"),
+        ("invalid type: string", "got the text"),
+        ("invalid type: integer", "got the number"),
+        ("invalid value: integer", "got the number"),
+        ("invalid type: floating point", "got the number"),
+        ("invalid type: boolean", "got"),
+        ("invalid type: map", "got an object"),
+        ("invalid type: sequence", "got a list"),
+        ("invalid type: null", "got null"),
+    ] {
+        out = out.replace(from, to);
+    }
+    out
+}
+
+/// A body field's error as one sentence naming the field.
+fn field_error(path: &str, serde: &str) -> String {
+    if let Some(rest) = serde.strip_prefix("unknown field `") {
+        let (name, known) = rest.split_once('`').unwrap_or((rest, ""));
+        let known: Vec<&str> = known
+            .split('`')
+            .enumerate()
+            .filter(|(i, _)| i % 2 == 1)
+            .map(|(_, f)| f)
+            .collect();
+        return format!(
+            "unknown field \"{name}\" in the request body; the fields are: {}",
+            known.join(", ")
+        );
+    }
+    if let Some(rest) = serde.strip_prefix("missing field `") {
+        let name = rest.trim_end_matches('`');
+        return format!("the request body needs the field \"{name}\"");
+    }
+    if path.starts_with("series") {
+        return "\"series\" must be {\"points\": N} or {\"games\": N} with a whole number N".into();
+    }
+    if serde.contains("untagged enum") || serde.starts_with("expected value") {
+        return format!("\"{path}\" is not in a form the API accepts; see /api/openapi.json");
+    }
+    let words = in_words(serde);
+    let words = words.replacen("got ", "", 1);
+    // "got the text \"x\", expected text" -> "\"seq\" must be ..., not the text \"x\""
+    match words.split_once(", expected ") {
+        Some((got, want)) => format!("\"{path}\" must be {want}, not {got}"),
+        None => format!("\"{path}\": {words}"),
+    }
 }
 
 async fn rules() -> Response {
@@ -371,7 +474,7 @@ fn json_attachment(file: &str, text: String) -> Response {
 
 #[derive(Deserialize)]
 struct ReviewQuery {
-    at: Option<usize>,
+    at: Option<String>,
 }
 
 async fn review(
@@ -380,7 +483,15 @@ async fn review(
     q: Result<Query<ReviewQuery>, axum::extract::rejection::QueryRejection>,
 ) -> ApiResult {
     let Query(q) = q.map_err(|e| Failure::BadRequest(e.body_text()))?;
-    ok_json(s.svc.review(&id, q.at).await?)
+    let at = match q.at {
+        None => None,
+        Some(a) => Some(a.parse::<usize>().map_err(|_| {
+            Failure::BadRequest(format!(
+                "\"at\" must be a whole number of events from 0, not {a:?}"
+            ))
+        })?),
+    };
+    ok_json(s.svc.review(&id, at).await?)
 }
 
 async fn throws(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult {

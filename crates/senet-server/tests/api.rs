@@ -274,7 +274,7 @@ async fn creating_games_in_each_mode_and_every_creation_error() {
     let post = |b: &'static str| raw(&a, "POST", "/api/games", None, Some(b));
     let (s, t, _) = post("{nope").await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{t}");
-    assert!(t.contains("not the expected JSON"));
+    assert!(t.contains("not valid JSON"));
     let (s, t, _) = post(r#"{"rules":"kendall","mode":"hotseat","colour":"red"}"#).await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{t}");
     assert!(t.contains("colour"));
@@ -394,7 +394,7 @@ async fn throw_and_move_errors_change_nothing() {
     is_error(
         &call(&a, "POST", &throw, Some(t1), Some(json!({ "seq": "x" }))).await,
         StatusCode::BAD_REQUEST,
-        "expected JSON",
+        "\"seq\" must be a whole number",
     );
     is_error(
         &call(&a, "POST", "/api/games/nosuchgame/throw", Some(t1), None).await,
@@ -1305,4 +1305,84 @@ async fn garbage_requests_get_4xx_never_a_failure() {
             "GET {p} gave {s}: {text}"
         );
     }
+}
+
+#[tokio::test]
+async fn bad_bodies_are_explained_in_words_naming_the_field() {
+    let a = app();
+    let c = create(&a, json!({ "rules": "kendall5", "mode": "hotseat" })).await;
+    let id = c["id"].as_str().unwrap();
+    let t = c["tokens"]["1"].as_str().unwrap();
+    let mv = format!("/api/games/{id}/move");
+    for (uri, body, want) in [
+        (
+            "/api/games",
+            r#"{"rules":"kendall","mode":"hotseat","series":{"points":"x"}}"#,
+            r#""series" must be {"points": N} or {"games": N}"#,
+        ),
+        (
+            "/api/games",
+            r#"{"rules":"kendall","mode":"online","seat":"x"}"#,
+            r#""seat" must be a whole number, not the text "x""#,
+        ),
+        (
+            "/api/games",
+            r#"{"rules":5,"mode":"online"}"#,
+            r#""rules" must be text, not the number 5"#,
+        ),
+        (
+            "/api/games",
+            r#"{"mode":"online"}"#,
+            r#"the request body needs the field "rules""#,
+        ),
+        (
+            "/api/games",
+            r#"{"rules":"kendall","mode":"online","colour":1}"#,
+            r#"unknown field "colour" in the request body; the fields are: rules, options"#,
+        ),
+        (
+            "/api/games",
+            r#"{"rules":"kendall","mode":"online","options":"cap=3"}"#,
+            r#""options" must be a list, not the text "cap=3""#,
+        ),
+        ("/api/games", "[1]", "must be a JSON object"),
+        ("/api/games", r#"{"rules":"kendall""#, "not valid JSON"),
+        (
+            mv.as_str(),
+            r#"{"seq":-1}"#,
+            r#""seq" must be a whole number from 0 to 4294967295, not the number -1"#,
+        ),
+        (
+            mv.as_str(),
+            r#"{"seq":0,"move":1}"#,
+            r#""move" must be text, not the number 1"#,
+        ),
+        (
+            mv.as_str(),
+            r#"{"seq":0,"mv":"1-3"}"#,
+            r#"unknown field "mv" in the request body; the fields are: move, seq"#,
+        ),
+    ] {
+        let (s, text, _) = raw(&a, "POST", uri, Some(t), Some(body)).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{body}: {text}");
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let m = v["error"].as_str().unwrap();
+        assert!(m.contains(want), "{body}: {m:?} should say {want:?}");
+        for rust in ["Some(", "untagged", "u32", "u8", "`", "line 1 column"] {
+            assert!(!m.contains(rust), "{body}: {m:?} has {rust:?}");
+        }
+    }
+    let r = call(
+        &a,
+        "GET",
+        &format!("/api/games/{id}/review?at=x"),
+        None,
+        None,
+    )
+    .await;
+    is_error(
+        &r,
+        StatusCode::BAD_REQUEST,
+        r#""at" must be a whole number"#,
+    );
 }
