@@ -72,8 +72,13 @@ fn free_port() -> u16 {
 }
 
 impl Cluster {
-    /// Creates and starts a cluster (a few seconds).
+    /// Creates and starts a cluster (a few seconds), for tests: without fsync.
     pub fn start() -> Cluster {
+        Cluster::start_with("-c fsync=off")
+    }
+
+    /// Creates and starts a cluster with these extra server options.
+    pub fn start_with(extra: &str) -> Cluster {
         static N: AtomicU32 = AtomicU32::new(0);
         let bin = bin_dir();
         let dir = std::env::temp_dir().join(format!(
@@ -108,7 +113,7 @@ impl Cluster {
         );
         let port = free_port();
         let opts = format!(
-            "-c listen_addresses=127.0.0.1 -p {port} -k {} -c fsync=off -c max_connections=200",
+            "-c listen_addresses=127.0.0.1 -p {port} -k {} -c max_connections=200 {extra}",
             dir.display()
         );
         run(
