@@ -37,6 +37,22 @@ PATH="$PYENV/bin:$PATH" VIRTUAL_ENV="$PYENV" MATURIN_PEP517_ARGS="--profile dev 
 # no test, which fails this script like any failure.
 SENET_BIN="$PWD/target/debug/senet" "$PYENV/bin/pytest" -q -p no:cacheprovider python/tests
 
+# `senet serve` on PostgreSQL: the store suite, the API, two servers on one database and
+# servers killed mid-game, each test on a throwaway cluster it starts and removes (initdb on
+# a loopback port; as root it runs as the user postgres). Ignored by a plain `cargo test`.
+echo "== PostgreSQL tests (throwaway clusters)"
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    if [ "$(id -u)" -eq 0 ]; then
+        apt-get update
+        DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql
+    else
+        echo "the PostgreSQL tests need the Debian package postgresql;" >&2
+        echo "install it as root: apt-get install -y postgresql" >&2
+        exit 1
+    fi
+fi
+cargo test -p senet-server --test postgres --locked -- --ignored --test-threads=1
+
 # End-to-end tests of `senet serve` in real headless Chromium (driven through chromedriver,
 # against the debug build). They are ignored by a plain `cargo test`; here they always run.
 echo "== browser tests (headless Chromium)"

@@ -1,14 +1,23 @@
 //! The load test of `senet serve` (bounded, loopback only): client threads play many
-//! hot-seat games at once through the HTTP API with random legal moves, against an
-//! in-process server on a SQLite file; prints accepted moves per second and latencies.
+//! hot-seat games at once through the HTTP API with random legal moves, against in-process
+//! servers on a SQLite file or a PostgreSQL database; prints accepted moves per second and
+//! latencies.
 //!
 //!     cargo run --release -p senet-server --example load -- [--clients 8] [--games 8]
 //!         [--seconds 20] [--max-moves 200000] [--rules kendall5]
+//!         [--postgres | --postgres-options "-c NAME=VALUE ..." | --db postgres://...]
+//!         [--servers N]
+//!
+//! `--postgres` starts a throwaway PostgreSQL cluster (as `tests/postgres.rs` does, but with
+//! PostgreSQL's default durability); `--postgres-options` starts one with these server options;
+//! `--servers N` runs N servers on the one database, client `c` on server `c % N`.
 //!
 //! Figures and the machine they were measured on: docs/performance.md.
 
 #[path = "../tests/support/load.rs"]
 mod load;
+#[path = "../tests/support/pg.rs"]
+mod pg;
 
 fn main() {
     let mut plan = load::Plan {
@@ -17,7 +26,11 @@ fn main() {
         seconds: 20.0,
         max_moves: 200_000,
         rules: "kendall5".into(),
+        postgres: None,
+        servers: 1,
     };
+    let mut cluster = false;
+    let mut pg_options = String::new();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
@@ -56,6 +69,23 @@ fn main() {
                     .unwrap_or_else(|| bad("--max-moves"))
             }
             "--rules" => plan.rules = v,
+            "--db" if senet_server::is_postgres(&v) => plan.postgres = Some(v),
+            "--postgres" => {
+                // A throwaway cluster (PostgreSQL's defaults: fsync and synchronous commit on).
+                cluster = true;
+                i -= 1;
+            }
+            "--postgres-options" => {
+                cluster = true;
+                pg_options = v;
+            }
+            "--servers" => {
+                plan.servers = v
+                    .parse()
+                    .ok()
+                    .filter(|&n| (1..=8).contains(&n))
+                    .unwrap_or_else(|| bad("--servers (1 to 8)"))
+            }
             a => {
                 eprintln!(
                     "error: unknown argument {a:?}; see the comment at the top of examples/load.rs"
@@ -67,16 +97,29 @@ fn main() {
     }
     let dir = std::env::temp_dir().join(format!("senet-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let pg = cluster.then(|| pg::Cluster::start_with(&pg_options));
+    if let Some(pg) = &pg {
+        plan.postgres = Some(pg.create_db("load"));
+    }
+    if plan.servers > 1 && plan.postgres.is_none() {
+        eprintln!("error: --servers needs PostgreSQL (--postgres or --db postgres://...)");
+        std::process::exit(2)
+    }
     let r = load::run(&plan, &dir);
+    drop(pg);
     let _ = std::fs::remove_dir_all(&dir);
     let per_s = r.moves as f64 / r.seconds;
     let req_s = (r.moves + r.throws) as f64 / r.seconds;
     println!(
-        "{} clients x {} games ({} concurrent games, {}), {:.1} s",
+        "{} clients x {} games ({} concurrent games, {}), {}, {:.1} s",
         plan.clients,
         plan.games_per_client,
         plan.clients * plan.games_per_client,
         plan.rules,
+        match &plan.postgres {
+            None => "SQLite".to_string(),
+            Some(_) => format!("PostgreSQL, {} server(s)", plan.servers),
+        },
         r.seconds
     );
     println!(

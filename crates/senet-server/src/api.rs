@@ -12,13 +12,15 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use axum::Extension;
 use axum::Router;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 
 /// Limits of the HTTP layer.
 #[derive(Clone, Debug)]
@@ -30,6 +32,19 @@ pub struct Limits {
     pub per_second: f64,
     /// API requests a client address may make in a burst.
     pub burst: f64,
+    /// Proxies whose `X-Forwarded-For` header names the client: for a request from one of
+    /// these addresses, the client is the header's last address that is not a trusted
+    /// proxy. Empty: the client is the connection's peer address.
+    pub trusted_proxies: Vec<IpAddr>,
+    /// Open connections at most; a connection over the cap is closed at once.
+    pub max_connections: usize,
+    /// Time a client has to send a request's headers, counted from the connection's start
+    /// or the end of its previous response (so it also closes idle keep-alive connections).
+    pub header_timeout: Duration,
+    /// Time a client has to send a request's body (408 beyond).
+    pub body_timeout: Duration,
+    /// Time a whole request may take, body and answer (408 beyond).
+    pub request_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -38,6 +53,11 @@ impl Default for Limits {
             body_bytes: 16 * 1024,
             per_second: 50.0,
             burst: 200.0,
+            trusted_proxies: Vec::new(),
+            max_connections: 512,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(30),
         }
     }
 }
@@ -73,6 +93,36 @@ impl RateLimiter {
     }
 }
 
+/// The client's address as the rate limit and the bot limits see it (a request extension
+/// set by the [`limit`] middleware).
+#[derive(Clone, Copy, Debug)]
+struct ClientAddr(IpAddr);
+
+/// The client of a request: the peer, or for a trusted proxy the address it forwards.
+fn client_of(req: &Request, trusted: &[IpAddr]) -> IpAddr {
+    let peer = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(IpAddr::V4(Ipv4Addr::LOCALHOST), |c| c.0.ip());
+    if !trusted.contains(&peer) {
+        return peer;
+    }
+    let mut hops: Vec<IpAddr> = Vec::new();
+    for v in req.headers().get_all("x-forwarded-for") {
+        let Ok(v) = v.to_str() else { return peer };
+        for a in v.split(',') {
+            match a.trim().parse() {
+                Ok(ip) => hops.push(ip),
+                Err(_) => return peer,
+            }
+        }
+    }
+    hops.into_iter()
+        .rev()
+        .find(|ip| !trusted.contains(ip))
+        .unwrap_or(peer)
+}
+
 #[derive(Clone)]
 struct AppState {
     svc: Arc<Service>,
@@ -99,6 +149,8 @@ impl IntoResponse for Failure {
             Failure::Conflict(_) => StatusCode::CONFLICT,
             Failure::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Failure::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Failure::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
+            Failure::Busy(_) => StatusCode::TOO_MANY_REQUESTS,
             Failure::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         error(status, self.message())
@@ -129,9 +181,13 @@ fn token(h: &HeaderMap) -> Result<Option<&str>, Failure> {
 
 /// Parses a JSON body into `T`; an empty body is `{}`.
 fn body<T: serde::de::DeserializeOwned>(b: Result<Bytes, BytesRejection>) -> Result<T, Failure> {
+    use axum::extract::rejection::FailedToBufferBody;
     let b = b.map_err(|e| match e {
+        BytesRejection::FailedToBufferBody(FailedToBufferBody::LengthLimitError(_)) => {
+            Failure::TooLarge("the request body is too large".into())
+        }
         BytesRejection::FailedToBufferBody(_) => {
-            Failure::TooLarge("the request body is too large or could not be read".into())
+            Failure::Timeout("the request body did not arrive in time or could not be read".into())
         }
         e => Failure::BadRequest(e.body_text()),
     })?;
@@ -140,20 +196,127 @@ fn body<T: serde::de::DeserializeOwned>(b: Result<Bytes, BytesRejection>) -> Res
     } else {
         &b
     };
-    serde_json::from_slice(text)
-        .map_err(|e| Failure::BadRequest(format!("the request body is not the expected JSON: {e}")))
+    let v: Value = serde_json::from_slice(text).map_err(|e| {
+        Failure::BadRequest(format!(
+            "the request body is not valid JSON: {} (line {}, column {})",
+            strip_position(&e.to_string()),
+            e.line(),
+            e.column()
+        ))
+    })?;
+    if !v.is_object() {
+        return Err(Failure::BadRequest(
+            "the request body must be a JSON object ({...}); see /api/openapi.json".into(),
+        ));
+    }
+    serde_path_to_error::deserialize(v).map_err(|e| {
+        let path = e.path().to_string();
+        Failure::BadRequest(field_error(&path, &strip_position(&e.inner().to_string())))
+    })
+}
+
+/// serde's message without its " at line L column C".
+fn strip_position(m: &str) -> String {
+    match m.rfind(" at line ") {
+        Some(i) => m[..i].to_string(),
+        None => m.to_string(),
+    }
+}
+
+/// serde's description of a wrong value in words: `expected u32` and the like become what a
+/// person would write, and the field is named.
+fn in_words(serde: &str) -> String {
+    // Numbers are shown bare, other values quoted.
+    let mut out = String::new();
+    let mut rest = serde;
+    while let Some(i) = rest.find('`') {
+        let (head, tail) = rest.split_at(i);
+        let tail = &tail[1..];
+        let end = tail.find('`').unwrap_or(tail.len());
+        let v = &tail[..end];
+        out.push_str(head);
+        if v.parse::<f64>().is_ok() {
+            out.push_str(v);
+        } else {
+            out.push('"');
+            out.push_str(v);
+            out.push('"');
+        }
+        rest = tail.get(end + 1..).unwrap_or("");
+    }
+    out.push_str(rest);
+    for (from, to) in [
+        (
+            "expected u32",
+            "expected a whole number from 0 to 4294967295",
+        ),
+        ("expected u8", "expected a whole number"),
+        ("expected u64", "expected a whole number"),
+        ("expected usize", "expected a whole number"),
+        ("expected a sequence", "expected a list"),
+        ("expected a string", "expected text"),
+        ("invalid type: string", "got the text"),
+        ("invalid type: integer", "got the number"),
+        ("invalid value: integer", "got the number"),
+        ("invalid type: floating point", "got the number"),
+        ("invalid type: boolean", "got"),
+        ("invalid type: map", "got an object"),
+        ("invalid type: sequence", "got a list"),
+        ("invalid type: null", "got null"),
+    ] {
+        out = out.replace(from, to);
+    }
+    out
+}
+
+/// A body field's error as one sentence naming the field.
+fn field_error(path: &str, serde: &str) -> String {
+    if let Some(rest) = serde.strip_prefix("unknown field `") {
+        let (name, known) = rest.split_once('`').unwrap_or((rest, ""));
+        let known: Vec<&str> = known
+            .split('`')
+            .enumerate()
+            .filter(|(i, _)| i % 2 == 1)
+            .map(|(_, f)| f)
+            .collect();
+        return format!(
+            "unknown field \"{name}\" in the request body; the fields are: {}",
+            known.join(", ")
+        );
+    }
+    if let Some(rest) = serde.strip_prefix("missing field `") {
+        let name = rest.trim_end_matches('`');
+        return format!("the request body needs the field \"{name}\"");
+    }
+    if path.starts_with("series") {
+        return "\"series\" must be {\"points\": N} or {\"games\": N} with a whole number N".into();
+    }
+    if serde.contains("untagged enum") || serde.starts_with("expected value") {
+        return format!("\"{path}\" is not in a form the API accepts; see /api/openapi.json");
+    }
+    let words = in_words(serde);
+    let words = words.replacen("got ", "", 1);
+    // "got the text \"x\", expected text" -> "\"seq\" must be ..., not the text \"x\""
+    match words.split_once(", expected ") {
+        Some((got, want)) => format!("\"{path}\" must be {want}, not {got}"),
+        None => format!("\"{path}\": {words}"),
+    }
 }
 
 async fn rules() -> Response {
     axum::Json(crate::service::catalogue()).into_response()
 }
 
-async fn create(State(s): State<AppState>, b: Result<Bytes, BytesRejection>) -> Response {
+async fn create(
+    State(s): State<AppState>,
+    Extension(ClientAddr(ip)): Extension<ClientAddr>,
+    b: Result<Bytes, BytesRejection>,
+) -> Response {
     let req: NewGame = match body(b) {
         Ok(r) => r,
         Err(f) => return f.into_response(),
     };
-    match s.svc.create(req).await {
+    match s.svc.create(ip, req).await {
         Ok(c) => (
             StatusCode::CREATED,
             axum::Json(serde_json::to_value(c).unwrap_or(Value::Null)),
@@ -200,6 +363,7 @@ struct MoveBody {
 
 async fn throw(
     State(s): State<AppState>,
+    Extension(ClientAddr(ip)): Extension<ClientAddr>,
     Path(id): Path<String>,
     h: HeaderMap,
     b: Result<Bytes, BytesRejection>,
@@ -208,12 +372,13 @@ async fn throw(
         Ok(r) => r,
         Err(f) => return f.into_response(),
     };
-    let r = async { ok_json(s.svc.throw(&id, token(&h)?, req.seq).await?) }.await;
+    let r = async { ok_json(s.svc.throw(ip, &id, token(&h)?, req.seq).await?) }.await;
     r.unwrap_or_else(IntoResponse::into_response)
 }
 
 async fn play(
     State(s): State<AppState>,
+    Extension(ClientAddr(ip)): Extension<ClientAddr>,
     Path(id): Path<String>,
     h: HeaderMap,
     b: Result<Bytes, BytesRejection>,
@@ -222,12 +387,40 @@ async fn play(
         Ok(r) => r,
         Err(f) => return f.into_response(),
     };
-    let r = async { ok_json(s.svc.play(&id, token(&h)?, &req.mv, req.seq).await?) }.await;
+    let r = async { ok_json(s.svc.play(ip, &id, token(&h)?, &req.mv, req.seq).await?) }.await;
     r.unwrap_or_else(IntoResponse::into_response)
 }
 
-async fn hint(State(s): State<AppState>, Path(id): Path<String>, h: HeaderMap) -> ApiResult {
-    ok_json(s.svc.hint(&id, token(&h)?).await?)
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClaimBody {
+    code: String,
+}
+
+async fn claim(
+    State(s): State<AppState>,
+    Path(id): Path<String>,
+    b: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let req: ClaimBody = body(b)?;
+    ok_json(s.svc.claim(&id, &req.code).await?)
+}
+
+async fn reinvite(State(s): State<AppState>, Path(id): Path<String>, h: HeaderMap) -> ApiResult {
+    ok_json(s.svc.invite(&id, token(&h)?, true).await?)
+}
+
+async fn revoke(State(s): State<AppState>, Path(id): Path<String>, h: HeaderMap) -> ApiResult {
+    ok_json(s.svc.invite(&id, token(&h)?, false).await?)
+}
+
+async fn hint(
+    State(s): State<AppState>,
+    Extension(ClientAddr(ip)): Extension<ClientAddr>,
+    Path(id): Path<String>,
+    h: HeaderMap,
+) -> ApiResult {
+    ok_json(s.svc.hint(ip, &id, token(&h)?).await?)
 }
 
 async fn record(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult {
@@ -235,9 +428,16 @@ async fn record(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult 
     Ok(json_attachment(&format!("senet-{id}.json"), text))
 }
 
-async fn next(State(s): State<AppState>, Path(id): Path<String>, h: HeaderMap) -> Response {
+async fn next(
+    State(s): State<AppState>,
+    Extension(ClientAddr(ip)): Extension<ClientAddr>,
+    Path(id): Path<String>,
+    h: HeaderMap,
+    b: Result<Bytes, BytesRejection>,
+) -> Response {
     let r = async {
-        let v = s.svc.next(&id, token(&h)?).await?;
+        let req: ThrowBody = body(b)?;
+        let v = s.svc.next(ip, &id, token(&h)?, req.seq).await?;
         Ok::<Response, Failure>((StatusCode::CREATED, axum::Json(v)).into_response())
     }
     .await;
@@ -274,7 +474,7 @@ fn json_attachment(file: &str, text: String) -> Response {
 
 #[derive(Deserialize)]
 struct ReviewQuery {
-    at: Option<usize>,
+    at: Option<String>,
 }
 
 async fn review(
@@ -283,7 +483,15 @@ async fn review(
     q: Result<Query<ReviewQuery>, axum::extract::rejection::QueryRejection>,
 ) -> ApiResult {
     let Query(q) = q.map_err(|e| Failure::BadRequest(e.body_text()))?;
-    ok_json(s.svc.review(&id, q.at).await?)
+    let at = match q.at {
+        None => None,
+        Some(a) => Some(a.parse::<usize>().map_err(|_| {
+            Failure::BadRequest(format!(
+                "\"at\" must be a whole number of events from 0, not {a:?}"
+            ))
+        })?),
+    };
+    ok_json(s.svc.review(&id, at).await?)
 }
 
 /// The analysis of a finished game: 200 once done, 202 with progress while it runs.
@@ -334,11 +542,12 @@ struct WsQuery {
 
 async fn ws(
     State(s): State<AppState>,
+    Extension(ClientAddr(ip)): Extension<ClientAddr>,
     Path(id): Path<String>,
     Query(q): Query<WsQuery>,
     upgrade: WebSocketUpgrade,
 ) -> ApiResult {
-    let sub = s.svc.subscribe(&id, q.token.as_deref()).await?;
+    let sub = s.svc.subscribe(ip, &id, q.token.as_deref()).await?;
     let svc = s.svc.clone();
     Ok(upgrade
         .max_message_size(4096)
@@ -374,7 +583,7 @@ async fn live(mut socket: WebSocket, mut sub: Subscription, svc: Arc<Service>) {
             }
         }
     }
-    svc.unsubscribe(&sub.id, sub.slot).await;
+    svc.unsubscribe(&sub).await;
 }
 
 async fn openapi() -> Response {
@@ -392,18 +601,14 @@ async fn not_found(method: Method, uri: axum::http::Uri) -> Response {
     }
 }
 
-async fn limit(State(s): State<AppState>, req: Request, next: Next) -> Response {
-    if req.uri().path().starts_with("/api/") {
-        let ip = req
-            .extensions()
-            .get::<ConnectInfo<SocketAddr>>()
-            .map_or(IpAddr::V4(Ipv4Addr::LOCALHOST), |c| c.0.ip());
-        if !s.limiter.allow(ip) {
-            return error(
-                StatusCode::TOO_MANY_REQUESTS,
-                "too many requests from this address; slow down",
-            );
-        }
+async fn limit(State(s): State<AppState>, mut req: Request, next: Next) -> Response {
+    let ip = client_of(&req, &s.limiter.limits.trusted_proxies);
+    req.extensions_mut().insert(ClientAddr(ip));
+    if req.uri().path().starts_with("/api/") && !s.limiter.allow(ip) {
+        return error(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many requests from this address; slow down",
+        );
     }
     let mut r = next.run(req).await;
     let h = r.headers_mut();
@@ -442,6 +647,8 @@ pub fn router(svc: Arc<Service>, limits: Limits) -> Router {
         .route("/api/games/{id}/throw", post(throw))
         .route("/api/games/{id}/move", post(play))
         .route("/api/games/{id}/hint", get(hint))
+        .route("/api/games/{id}/claim", post(claim))
+        .route("/api/games/{id}/invite", post(reinvite).delete(revoke))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/review", get(review))
         .route("/api/games/{id}/throws", get(throws))
@@ -455,5 +662,10 @@ pub fn router(svc: Arc<Service>, limits: Limits) -> Router {
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(state.clone(), limit))
         .layer(DefaultBodyLimit::max(limits.body_bytes))
+        .layer(RequestBodyTimeoutLayer::new(limits.body_timeout))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            limits.request_timeout,
+        ))
         .with_state(state)
 }

@@ -5,8 +5,10 @@
 //! review, and server-side throws committed to by a published seed hash.
 //!
 //! - [`api`]: the HTTP layer (routes, errors, limits, WebSocket); knows nothing of the rules.
+//! - [`http`]: connections: the connection cap and the header and idle deadlines.
 //! - [`service`]: the games, written against the generic `Game` API of `senet-rules`.
-//! - [`store`]: the storage interface; [`sqlite`]: its SQLite implementation.
+//! - [`store`]: the storage interface; [`sqlite`]: its SQLite implementation; [`postgres`]:
+//!   its PostgreSQL implementation, shared by several servers.
 //! - [`seeds`]: the seed commitment and the throws drawn from it.
 //! - [`opponent`]: the one place bots are asked for moves.
 //! - [`analysis`]: the review's analysis of finished games and the stateless valuation.
@@ -16,7 +18,9 @@
 
 pub mod analysis;
 pub mod api;
+pub mod http;
 pub mod opponent;
+pub mod postgres;
 pub mod seeds;
 pub mod service;
 pub mod sqlite;
@@ -24,6 +28,7 @@ pub mod store;
 pub mod web;
 
 pub use api::{router, Limits};
+pub use postgres::PgStore;
 pub use service::Service;
 pub use sqlite::SqliteStore;
 pub use store::Store;
@@ -32,17 +37,57 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
 
-/// Opens (creating and migrating) the database at `db`, binds `addr`, calls `ready` with the
-/// bound address, and serves until `shutdown` completes.
+/// Whether `db` names a PostgreSQL database (a `postgres://` or `postgresql://` URL) rather
+/// than a SQLite file.
+pub fn is_postgres(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
+}
+
+/// `db` as printed: a PostgreSQL URL without its password.
+pub fn db_display(db: &str) -> String {
+    if !is_postgres(db) {
+        return db.to_string();
+    }
+    match (db.find("://"), db.rfind('@')) {
+        (Some(s), Some(at)) if at > s => {
+            let user = &db[s + 3..at];
+            let user = user.split(':').next().unwrap_or("");
+            format!("{}{user}{}", &db[..s + 3], &db[at..])
+        }
+        _ => db.to_string(),
+    }
+}
+
+/// Opens the store `db` names: a SQLite file (created and migrated; a file that is not a
+/// senet database is refused) or a PostgreSQL database (migrated).
+pub fn open_store(db: &str) -> Result<Arc<dyn Store>, String> {
+    if is_postgres(db) {
+        return Ok(Arc::new(PgStore::open(db).map_err(|e| e.to_string())?));
+    }
+    Ok(Arc::new(
+        SqliteStore::open(Path::new(db)).map_err(|e| e.to_string())?,
+    ))
+}
+
+/// Opens the database `db` (see [`open_store`]), binds `addr`, calls `ready` with the bound
+/// address, and serves until `shutdown` completes.
 pub async fn serve(
     addr: &str,
-    db: &Path,
+    db: &str,
     limits: Limits,
     ready: impl FnOnce(SocketAddr),
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), String> {
-    let store = SqliteStore::open(db).map_err(|e| e.to_string())?;
-    let app = router(Arc::new(Service::new(Arc::new(store))), limits);
+    let spec = db.to_string();
+    let store = tokio::task::spawn_blocking(move || open_store(&spec))
+        .await
+        .map_err(|e| format!("cannot open the database: {e}"))??;
+    let svc = Service::new(store);
+    let watcher = svc.clone();
+    tokio::task::spawn_blocking(move || watcher.watch_store())
+        .await
+        .map_err(|e| format!("cannot watch the database: {e}"))??;
+    let app = router(svc, limits.clone());
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
@@ -50,11 +95,5 @@ pub async fn serve(
         .local_addr()
         .map_err(|e| format!("cannot read the bound address: {e}"))?;
     ready(local);
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await
-    .map_err(|e| format!("server failed: {e}"))
+    http::serve(listener, app, &limits, shutdown).await
 }

@@ -18,8 +18,13 @@ use senet_rules::{AnyGame, Game, MoveList, OptionKind, Player, Record, RuleSet, 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
-use tokio::sync::{broadcast, Mutex as AsyncMutex};
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Weak};
+use tokio::sync::{broadcast, Mutex as AsyncMutex, OwnedSemaphorePermit, Semaphore};
+
+/// How often spectators' comings and goings are told to a game's watchers, at most.
+const PRESENCE_EVERY: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// Games kept in memory at most (games with a request or a watcher are never dropped).
 const MAX_LIVE: usize = 4096;
@@ -41,6 +46,10 @@ pub enum Failure {
     Unprocessable(String),
     /// A request body over the size limit (413).
     TooLarge(String),
+    /// A request body that did not arrive in time (408).
+    Timeout(String),
+    /// Over a limit on live connections (429).
+    Busy(String),
     /// The server failed (500); nothing was changed.
     Internal(String),
 }
@@ -56,6 +65,8 @@ impl Failure {
             | Failure::Conflict(m)
             | Failure::Unprocessable(m)
             | Failure::TooLarge(m)
+            | Failure::Timeout(m)
+            | Failure::Busy(m)
             | Failure::Internal(m) => m,
         }
     }
@@ -152,6 +163,10 @@ struct Live {
     watchers: [u32; 3],
     /// The game's place in its series, if it belongs to one.
     series: Option<LiveSeries>,
+    /// A bot turn of this game is being computed in the background.
+    bot_busy: bool,
+    /// A presence message is due (see [`Service::presence_changed`]).
+    presence_pending: bool,
 }
 
 /// A game's place in its series (issue 13).
@@ -497,6 +512,8 @@ impl Live {
             tx: broadcast::channel(64).0,
             watchers: [0; 3],
             series: None,
+            bot_busy: false,
+            presence_pending: false,
         })
     }
 
@@ -520,14 +537,28 @@ impl Live {
         )))
     }
 
+    /// Checks the `seq` a state-changing request was made at: required, and the game's.
     fn check_seq(&self, seq: Option<u32>) -> Res<()> {
         match seq {
+            None => Err(Failure::BadRequest(format!(
+                "\"seq\" is required: send the game's current event count (\"seq\" in its state, now {}) so that a request made on an old state is refused",
+                self.events.len()
+            ))),
             Some(s) if s as usize != self.events.len() => Err(Failure::Conflict(format!(
                 "the request was made at event {s} but the game is at event {}; reload it",
                 self.events.len()
             ))),
             _ => Ok(()),
         }
+    }
+
+    /// The seat of an online game still waiting for its invite to be claimed.
+    fn open_seat(&self) -> Option<Player> {
+        Player::BOTH.into_iter().find(|p| {
+            self.meta.mode == "online"
+                && self.meta.seats[p.index()] == Seat::Human
+                && self.meta.token_hashes[p.index()].is_none()
+        })
     }
 
     /// Checks that `seat` may act now; `want_throw` says which phase the request needs.
@@ -585,12 +616,37 @@ impl Live {
             "legal": legal_json(g),
             "throws": if matches!(g.status(), Status::Throw(_)) { dist_json(g) } else { Value::Array(vec![]) },
             "seed_hash": self.meta.seed_hash,
+            "invite_open": self.meta.invite.is_some() && self.open_seat().is_some(),
+            "open_seat": self.open_seat().map(|p| p.index() + 1),
             "seed": if over { Value::from(self.meta.seed.to_string()) } else { Value::Null },
             "watchers": { "seats": [self.watchers[0] > 0, self.watchers[1] > 0], "spectators": self.watchers[2] },
             "events_from": from.min(self.events.len()),
             "events": &self.events[from.min(self.events.len())..],
             "series": self.series.as_ref().map(|s| s.json(g, &self.start)),
         })
+    }
+
+    /// Takes a stored change: the game after it, its throw count and its events (from
+    /// `first`); tells watchers. Returns the state with the new events.
+    fn commit(
+        &mut self,
+        g: AnyGame,
+        throws: u64,
+        new: Vec<(StoredEvent, EventOut)>,
+        first: u32,
+    ) -> Value {
+        self.game = g;
+        self.throws = throws;
+        self.events.extend(new.into_iter().map(|(_, e)| e));
+        let mut out = self.state(first as usize);
+        if self.tx.receiver_count() > 0 {
+            out["type"] = "update".into();
+            self.publish(out.clone());
+        }
+        if let Value::Object(o) = &mut out {
+            o.remove("type");
+        }
+        out
     }
 
     fn publish(&self, msg: Value) {
@@ -648,36 +704,90 @@ fn run_bots(
     }
 }
 
-/// Plays the bot seats (see [`run_bots`]) on the blocking thread pool, since a search may
-/// take a while; returns the game, the throw count and the new events.
-async fn bots_blocking(
-    meta: &GameMeta,
-    mut g: AnyGame,
-    mut throws: u64,
-    seq: u32,
-) -> Res<(AnyGame, u64, Vec<(StoredEvent, EventOut)>)> {
-    let bot_to_act = g
-        .status()
+/// Whether a bot seat is to act in `g`.
+fn bot_to_act(meta: &GameMeta, g: &AnyGame) -> bool {
+    g.status()
         .player()
-        .is_some_and(|p| matches!(meta.seats[p.index()], Seat::Bot(_)));
-    if !bot_to_act {
-        return Ok((g, throws, Vec::new()));
+        .is_some_and(|p| matches!(meta.seats[p.index()], Seat::Bot(_)))
+}
+
+/// Who asked for bot work: the client's address (see [`crate::api`]).
+pub type Client = IpAddr;
+
+/// Bounds bot work: at most `total` bot searches at once on the whole server, and at most
+/// `per_client` at once for one client address, so one client cannot take every bot thread.
+/// A search over the bound waits for its turn (the request that caused it is already
+/// answered).
+struct BotLimiter {
+    total: Arc<Semaphore>,
+    per_client: usize,
+    clients: std::sync::Mutex<HashMap<Client, Arc<Semaphore>>>,
+    /// Searches running now, and the most that ever ran at once.
+    running: AtomicUsize,
+    peak: AtomicUsize,
+}
+
+impl BotLimiter {
+    fn new(total: usize, per_client: usize) -> BotLimiter {
+        BotLimiter {
+            total: Arc::new(Semaphore::new(total.max(1))),
+            per_client: per_client.max(1),
+            clients: std::sync::Mutex::new(HashMap::new()),
+            running: AtomicUsize::new(0),
+            peak: AtomicUsize::new(0),
+        }
     }
-    let meta = meta.clone();
-    tokio::task::spawn_blocking(move || {
-        let mut out = Vec::new();
-        run_bots(&meta, &mut g, &mut throws, seq, &mut out)?;
-        Ok((g, throws, out))
-    })
-    .await
-    .map_err(|e| Failure::Internal(format!("bot task failed: {e}")))?
+
+    /// Runs a bot search `f` on the blocking pool within the limits of `client`.
+    async fn run<T: Send + 'static>(
+        &self,
+        client: Client,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Res<T> {
+        let permits = self.acquire(client).await;
+        let n = self.running.fetch_add(1, Ordering::SeqCst) + 1;
+        self.peak.fetch_max(n, Ordering::SeqCst);
+        let r = tokio::task::spawn_blocking(f).await;
+        self.running.fetch_sub(1, Ordering::SeqCst);
+        drop(permits);
+        r.map_err(|e| Failure::Internal(format!("bot task failed: {e}")))
+    }
+
+    /// Waits for a slot of this client and one of the server.
+    async fn acquire(&self, client: Client) -> (OwnedSemaphorePermit, OwnedSemaphorePermit) {
+        let mine = {
+            let mut c = self.clients.lock().unwrap_or_else(|p| p.into_inner());
+            if c.len() > 10_000 {
+                // Forget idle clients (a semaphore only held by the map).
+                c.retain(|_, s| Arc::strong_count(s) > 1);
+            }
+            c.entry(client)
+                .or_insert_with(|| Arc::new(Semaphore::new(self.per_client)))
+                .clone()
+        };
+        // Neither semaphore is ever closed.
+        let a = mine.acquire_owned().await.expect("open semaphore");
+        let b = self
+            .total
+            .clone()
+            .acquire_owned()
+            .await
+            .expect("open semaphore");
+        (a, b)
+    }
 }
 
 /// The game service: every operation of the API.
 pub struct Service {
+    me: Weak<Service>,
     store: Arc<dyn Store>,
     live: std::sync::Mutex<HashMap<String, Arc<AsyncMutex<Live>>>>,
     analyses: crate::analysis::Analyses,
+    max_live: AtomicUsize,
+    bots: BotLimiter,
+    watch_per_game: AtomicUsize,
+    watch_per_client: AtomicUsize,
+    watchers_by_client: std::sync::Mutex<HashMap<Client, usize>>,
 }
 
 /// A live connection's view of a game: the first message and the stream of changes.
@@ -690,6 +800,8 @@ pub struct Subscription {
     pub slot: usize,
     /// The game ID.
     pub id: String,
+    /// The client address it counts against.
+    pub client: Client,
 }
 
 async fn blocking<T: Send + 'static>(
@@ -702,13 +814,105 @@ async fn blocking<T: Send + 'static>(
 }
 
 impl Service {
-    /// A service over a store.
-    pub fn new(store: Arc<dyn Store>) -> Service {
-        Service {
+    /// A service over a store, with the default bot limits (a bot search per core at once,
+    /// two per client).
+    pub fn new(store: Arc<dyn Store>) -> Arc<Service> {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Service::with_bot_limits(store, cores, 2)
+    }
+
+    /// A service over a store running at most `total` bot searches at once, `per_client`
+    /// of them for one client address.
+    pub fn with_bot_limits(store: Arc<dyn Store>, total: usize, per_client: usize) -> Arc<Service> {
+        Arc::new_cyclic(|me| Service {
+            me: me.clone(),
             store,
             live: std::sync::Mutex::new(HashMap::new()),
             analyses: crate::analysis::Analyses::default(),
+            max_live: AtomicUsize::new(MAX_LIVE),
+            bots: BotLimiter::new(total, per_client),
+            watch_per_game: AtomicUsize::new(200),
+            watch_per_client: AtomicUsize::new(20),
+            watchers_by_client: std::sync::Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Keeps at most `n` idle games in memory (the default is 4,096).
+    pub fn set_max_live(&self, n: usize) {
+        self.max_live.store(n.max(1), Ordering::Relaxed);
+    }
+
+    /// The most bot searches (bot turns and hints) that ever ran at once.
+    pub fn peak_bot_work(&self) -> usize {
+        self.bots.peak.load(Ordering::SeqCst)
+    }
+
+    /// Starts the bot's turn of a game in the background when a bot is to act and none is
+    /// already thinking there. The request that led here is answered at once; the bot's
+    /// events reach watchers as an update, and `GET` shows them once stored.
+    fn kick_bots(&self, arc: &Arc<AsyncMutex<Live>>, l: &mut Live, client: Client) {
+        if l.bot_busy || !bot_to_act(&l.meta, &l.game) {
+            return;
         }
+        let Some(me) = self.me.upgrade() else {
+            return;
+        };
+        l.bot_busy = true;
+        let (arc, id) = (arc.clone(), l.meta.id.clone());
+        tokio::spawn(async move { me.drive_bots(arc, id, client).await });
+    }
+
+    /// Plays the bot seats of game `id` until a person is to act or the game ends. The
+    /// search runs on the blocking pool without the game's lock (bounded by the level's node
+    /// budget, see `senet_bots::Level::budget`); the lock is held only to store and publish
+    /// the result, and only if nobody changed the game meanwhile.
+    async fn drive_bots(self: Arc<Self>, arc: Arc<AsyncMutex<Live>>, id: String, client: Client) {
+        for attempt in 0..5 {
+            let (meta, g, throws, first) = {
+                let l = arc.lock().await;
+                if !bot_to_act(&l.meta, &l.game) {
+                    drop(l);
+                    arc.lock().await.bot_busy = false;
+                    return;
+                }
+                (l.meta.clone(), l.game, l.throws, l.events.len() as u32)
+            };
+            let work = self
+                .bots
+                .run(client, move || {
+                    let (mut g, mut throws, mut out) = (g, throws, Vec::new());
+                    run_bots(&meta, &mut g, &mut throws, first, &mut out).map(|()| (g, throws, out))
+                })
+                .await;
+            let Ok(Ok((g, throws, new))) = work else {
+                break;
+            };
+            let mut l = arc.lock().await;
+            if l.events.len() as u32 != first {
+                continue; // changed meanwhile (another server): think again
+            }
+            let stored: Vec<StoredEvent> = new.iter().map(|(s, _)| s.clone()).collect();
+            let snap = snapshot(&g);
+            let store = self.store.clone();
+            let key = id.clone();
+            match blocking(move || store.append(&key, first, &stored, &snap)).await {
+                Ok(()) => {
+                    l.bot_busy = false;
+                    l.commit(g, throws, new, first);
+                    return;
+                }
+                Err(Failure::Conflict(_)) => {
+                    drop(l);
+                    self.forget(&id);
+                    return;
+                }
+                Err(_) => {
+                    drop(l);
+                    tokio::time::sleep(std::time::Duration::from_millis(100 << attempt)).await;
+                }
+            }
+        }
+        arc.lock().await.bot_busy = false;
     }
 
     fn cache(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<AsyncMutex<Live>>>> {
@@ -733,16 +937,111 @@ impl Service {
         if let Some(link) = live.meta.series.clone() {
             live.series = Some(self.live_series(&link).await?);
         }
+        let arc = self.insert_live(live);
+        // A bot to act in a stored game (its server stopped while it thought) acts now.
+        self.kick_bots(&arc, &mut *arc.lock().await, IpAddr::from([0, 0, 0, 0]));
+        Ok(arc)
+    }
+
+    /// Follows the changes other servers make to the shared store (PostgreSQL): a watched
+    /// game is reloaded and its watchers get the new events at once; an unwatched one is
+    /// dropped from the cache, to be reloaded by its next request. Needs a tokio runtime;
+    /// blocks until the store reports changes (call it on a blocking thread).
+    pub fn watch_store(&self) -> Result<(), String> {
+        let Some(me) = self.me.upgrade() else {
+            return Ok(());
+        };
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Option<String>>();
+        self.store
+            .watch(Box::new(move |id| {
+                let _ = tx.send(id);
+            }))
+            .map_err(|e| e.to_string())?;
+        tokio::spawn(async move {
+            while let Some(id) = rx.recv().await {
+                me.refresh(id).await;
+            }
+        });
+        Ok(())
+    }
+
+    /// Takes another server's change to game `id` (`None`: to any game).
+    async fn refresh(&self, id: Option<String>) {
+        let ids: Vec<String> = match id {
+            Some(id) => vec![id],
+            None => self.cache().keys().cloned().collect(),
+        };
+        for id in ids {
+            let Some(arc) = self.cache().get(&id).cloned() else {
+                continue;
+            };
+            if arc.lock().await.tx.receiver_count() == 0 {
+                self.forget(&id);
+                continue;
+            }
+            let store = self.store.clone();
+            let key = id.clone();
+            let fresh = match blocking(move || store.load(&key)).await {
+                Ok(Some(g)) => Live::from_stored(g).ok(),
+                _ => None,
+            };
+            let Some(mut fresh) = fresh else {
+                self.forget(&id);
+                continue;
+            };
+            if let Some(link) = fresh.meta.series.clone() {
+                match self.live_series(&link).await {
+                    Ok(ls) => fresh.series = Some(ls),
+                    Err(_) => {
+                        self.forget(&id);
+                        continue;
+                    }
+                }
+            }
+            let mut l = arc.lock().await;
+            let old = l.events.len();
+            if fresh.events.len() < old {
+                continue; // this copy is ahead of what was read: a later note follows
+            }
+            let invite_changed = fresh.meta.invite != l.meta.invite
+                || fresh.meta.token_hashes != l.meta.token_hashes;
+            fresh.tx = l.tx.clone();
+            fresh.watchers = l.watchers;
+            fresh.bot_busy = l.bot_busy;
+            fresh.presence_pending = l.presence_pending;
+            *l = fresh;
+            if l.events.len() > old {
+                let mut out = l.state(old);
+                out["type"] = "update".into();
+                l.publish(out);
+            }
+            if invite_changed {
+                let open = l.meta.invite.is_some() && l.open_seat().is_some();
+                let claimed = l.open_seat().is_none();
+                l.publish(json!({ "type": "invite", "open": open, "claimed": claimed }));
+            }
+        }
+    }
+
+    /// Caches a game (keeping the one already cached under its ID, if any), first dropping
+    /// every idle game (no request, no watcher) when the cache is full: loaded and created
+    /// games alike stay within [`MAX_LIVE`] unless that many are in use.
+    fn insert_live(&self, live: Live) -> Arc<AsyncMutex<Live>> {
         let mut cache = self.cache();
-        if cache.len() >= MAX_LIVE {
+        if cache.len() >= self.max_live.load(Ordering::Relaxed) {
             cache.retain(|_, l| {
                 Arc::strong_count(l) > 1 || l.try_lock().map_or(true, |g| g.tx.receiver_count() > 0)
             });
         }
-        Ok(cache
-            .entry(id.to_string())
+        cache
+            .entry(live.meta.id.clone())
             .or_insert_with(|| Arc::new(AsyncMutex::new(live)))
-            .clone())
+            .clone()
+    }
+
+    /// Games in the cache now.
+    pub fn cached_games(&self) -> usize {
+        self.cache().len()
     }
 
     /// A game's place in its series, from the stored series and its games' positions.
@@ -788,8 +1087,8 @@ impl Service {
         self.cache().remove(id);
     }
 
-    /// Creates a game; a bot in the first seat plays its first turn at once.
-    pub async fn create(&self, req: NewGame) -> Res<Created> {
+    /// Creates a game; a bot in the first seat starts its first turn in the background.
+    pub async fn create(&self, client: Client, req: NewGame) -> Res<Created> {
         let rules: RuleSet = req
             .rules
             .parse()
@@ -842,13 +1141,20 @@ impl Service {
         }
         let seed: u64 = rand::random();
         // `seats` are the players of a single game, or the series seats of a series.
+        // Online, the other seat has no token yet: it is minted for whoever claims the
+        // invite (see [`Service::claim`]); the creator only learns the one-time claim code.
         let mut tokens = [None, None];
         let mut hashes = [None, None];
+        let mut invite_code = None;
         for p in Player::BOTH {
             if seats[p.index()] == Seat::Human {
-                let t = random_token();
-                hashes[p.index()] = Some(seeds::digest(&t));
-                tokens[p.index()] = Some(t);
+                if req.mode == "online" && p != own {
+                    invite_code = Some(random_token());
+                } else {
+                    let t = random_token();
+                    hashes[p.index()] = Some(seeds::digest(&t));
+                    tokens[p.index()] = Some(t);
+                }
             }
         }
         let series_meta = match req.series {
@@ -894,6 +1200,7 @@ impl Service {
             mode: req.mode.clone(),
             seats: arrange(first, &seats),
             token_hashes: arrange(first, &hashes),
+            invite: invite_code.as_deref().map(seeds::digest),
             created: now(),
             series: series_meta.as_ref().map(|(m, _, _)| SeriesLink {
                 id: m.id.clone(),
@@ -901,8 +1208,9 @@ impl Service {
                 first,
             }),
         };
-        let (g, throws, new) = bots_blocking(&meta, start, 0, 0).await?;
-        let stored: Vec<StoredEvent> = new.iter().map(|(s, _)| s.clone()).collect();
+        // A bot in the first seat starts in the background once the game is stored.
+        let (g, throws) = (start, 0);
+        let stored: Vec<StoredEvent> = Vec::new();
         let snap = snapshot(&g);
         // A clash of random IDs is astronomically rare; retry a few times anyway.
         let mut tries = 0;
@@ -934,10 +1242,12 @@ impl Service {
             meta: meta.clone(),
             start,
             game: g,
-            events: new.into_iter().map(|(_, e)| e).collect(),
+            events: Vec::new(),
             throws,
             tx: broadcast::channel(64).0,
             watchers: [0; 3],
+            bot_busy: false,
+            presence_pending: false,
             series: series_meta.as_ref().map(|(m, target, starts)| LiveSeries {
                 meta: m.clone(),
                 target: *target,
@@ -949,21 +1259,17 @@ impl Service {
             }),
         };
         let state = live.state(0);
-        self.cache()
-            .insert(meta.id.clone(), Arc::new(AsyncMutex::new(live)));
+        let arc = self.insert_live(live);
+        self.kick_bots(&arc, &mut *arc.lock().await, client);
         let mut mine = BTreeMap::new();
-        let mut invite = None;
         for p in Player::BOTH {
             // `p` is the seat of `seats`; its player in this game is by `first`.
             let player = series::seat_of(first, p);
             if let Some(t) = &tokens[p.index()] {
-                if req.mode == "online" && p != own {
-                    invite = Some(format!("/g/{}#seat={player}&token={t}", meta.id));
-                } else {
-                    mine.insert(player.to_string(), t.clone());
-                }
+                mine.insert(player.to_string(), t.clone());
             }
         }
+        let invite = invite_code.map(|c| format!("/g/{}#claim={c}", meta.id));
         Ok(Created {
             id: meta.id,
             tokens: mine,
@@ -977,7 +1283,13 @@ impl Service {
     /// `token` (either seat may; the second request gets the game the first created). The
     /// game must be over and the series not. Returns the new game's ID, the caller's seat
     /// (player) in it, and its state.
-    pub async fn next(&self, id: &str, token: Option<&str>) -> Res<Value> {
+    pub async fn next(
+        &self,
+        client: Client,
+        id: &str,
+        token: Option<&str>,
+        seq: Option<u32>,
+    ) -> Res<Value> {
         let arc = self.get(id).await?;
         let mut l = arc.lock().await;
         let Some(ls) = l.series.clone() else {
@@ -1000,10 +1312,11 @@ impl Service {
                 st.score[0], st.score[1]
             )));
         }
+        l.check_seq(seq)?;
         let next_id = match &ls.next {
             Some(n) => n.clone(),
             None => {
-                let n = self.create_next(&ls, st.score).await?;
+                let n = self.create_next(client, &ls, st.score).await?;
                 if let Some(s) = &mut l.series {
                     s.next = Some(n.clone());
                 }
@@ -1028,7 +1341,7 @@ impl Service {
 
     /// Creates game `ls.index + 1` of a series whose score is `score`; returns its ID (or
     /// the ID of the game another server created in that place first).
-    async fn create_next(&self, ls: &LiveSeries, score: [u32; 2]) -> Res<String> {
+    async fn create_next(&self, client: Client, ls: &LiveSeries, score: [u32; 2]) -> Res<String> {
         let m = &ls.meta;
         let index = ls.index + 1;
         let first = first_seat(&m.rules, ls.starts, index);
@@ -1048,6 +1361,7 @@ impl Service {
             mode: m.mode.clone(),
             seats: arrange(first, &m.seats),
             token_hashes: arrange(first, &m.token_hashes),
+            invite: None,
             created: now(),
             series: Some(SeriesLink {
                 id: m.id.clone(),
@@ -1055,8 +1369,9 @@ impl Service {
                 first,
             }),
         };
-        let (g, throws, new) = bots_blocking(&meta, start, 0, 0).await?;
-        let stored: Vec<StoredEvent> = new.iter().map(|(s, _)| s.clone()).collect();
+        // A bot in the first seat starts in the background once the game is stored.
+        let (g, throws) = (start, 0);
+        let stored: Vec<StoredEvent> = Vec::new();
         let snap = snapshot(&g);
         for _ in 0..4 {
             let store = self.store.clone();
@@ -1070,10 +1385,12 @@ impl Service {
                         meta: meta.clone(),
                         start,
                         game: g,
-                        events: new.into_iter().map(|(_, e)| e).collect(),
+                        events: Vec::new(),
                         throws,
                         tx: broadcast::channel(64).0,
                         watchers: [0; 3],
+                        bot_busy: false,
+                        presence_pending: false,
                         series: Some(LiveSeries {
                             index,
                             first,
@@ -1082,8 +1399,8 @@ impl Service {
                             ..ls.clone()
                         }),
                     };
-                    self.cache()
-                        .insert(meta.id.clone(), Arc::new(AsyncMutex::new(live)));
+                    let arc = self.insert_live(live);
+                    self.kick_bots(&arc, &mut *arc.lock().await, client);
                     return Ok(meta.id);
                 }
                 Err(StoreError::Exists) => {
@@ -1202,15 +1519,23 @@ impl Service {
         Ok(l.state(0))
     }
 
-    /// Throws for the seat of `token`; the state after it, with the new events.
-    pub async fn throw(&self, id: &str, token: Option<&str>, seq: Option<u32>) -> Res<Value> {
-        self.act(id, token, seq, None).await
+    /// Throws for the seat of `token`; the state after it, with the new event. A bot's reply
+    /// follows in the background (see [`Service::kick_bots`]).
+    pub async fn throw(
+        &self,
+        client: Client,
+        id: &str,
+        token: Option<&str>,
+        seq: Option<u32>,
+    ) -> Res<Value> {
+        self.act(client, id, token, seq, None).await
     }
 
-    /// Plays `mv` for the seat of `token`, then any bot turns; the state after them, with the
-    /// new events.
+    /// Plays `mv` for the seat of `token`; the state after it, with the new event. A bot's
+    /// reply follows in the background.
     pub async fn play(
         &self,
+        client: Client,
         id: &str,
         token: Option<&str>,
         mv: &str,
@@ -1221,11 +1546,12 @@ impl Service {
                 "a move string is at most 64 bytes".into(),
             ));
         }
-        self.act(id, token, seq, Some(mv)).await
+        self.act(client, id, token, seq, Some(mv)).await
     }
 
     async fn act(
         &self,
+        client: Client,
         id: &str,
         token: Option<&str>,
         seq: Option<u32>,
@@ -1234,7 +1560,6 @@ impl Service {
         let arc = self.get(id).await?;
         let mut l = arc.lock().await;
         let seat = l.seat_of(token)?;
-        l.check_seq(seq)?;
         l.check_turn(seat, mv.is_none())?;
         let mut g = l.game;
         let mut throws = l.throws;
@@ -1252,10 +1577,9 @@ impl Service {
                 StoredEvent::Move(g.move_string(m))
             }
         };
+        l.check_seq(seq)?;
         let shown = apply(&mut g, &ev, first).map_err(Failure::Internal)?;
-        let mut new = vec![(ev, shown)];
-        let (g, throws, bots) = bots_blocking(&l.meta, g, throws, first + 1).await?;
-        new.extend(bots);
+        let new = vec![(ev, shown)];
         let stored: Vec<StoredEvent> = new.iter().map(|(s, _)| s.clone()).collect();
         let snap = snapshot(&g);
         let store = self.store.clone();
@@ -1267,22 +1591,109 @@ impl Service {
             }
             return Err(e);
         }
-        l.game = g;
-        l.throws = throws;
-        l.events.extend(new.into_iter().map(|(_, e)| e));
-        let mut out = l.state(first as usize);
-        if l.tx.receiver_count() > 0 {
-            out["type"] = "update".into();
-            l.publish(out.clone());
-        }
-        if let Value::Object(o) = &mut out {
-            o.remove("type");
-        }
+        let out = l.commit(g, throws, new, first);
+        self.kick_bots(&arc, &mut l, client);
         Ok(out)
     }
 
+    /// Claims the open invite of online game `id` with its one-time `code`: mints the
+    /// invited seat's token for the caller only and closes the invite. Returns the seat, its
+    /// token and the state.
+    pub async fn claim(&self, id: &str, code: &str) -> Res<Value> {
+        if code.is_empty() || code.len() > 128 {
+            return Err(Failure::BadRequest(
+                "\"code\" must be the claim code from the invite link".into(),
+            ));
+        }
+        let h = seeds::digest(code);
+        // A game cached before another server changed its invite may be stale: on a
+        // refusal, look once more at the stored game.
+        for fresh in [false, true] {
+            if fresh {
+                self.forget(id);
+            }
+            let arc = self.get(id).await?;
+            let mut l = arc.lock().await;
+            let refusal = match (l.open_seat(), &l.meta.invite) {
+                (None, _) => {
+                    Failure::Conflict("this game's invite has already been claimed".into())
+                }
+                (Some(_), None) => {
+                    Failure::Conflict("this invite was revoked by the game's creator".into())
+                }
+                (Some(_), Some(x)) if *x != h => Failure::Forbidden(
+                    "the claim code is not this game's invite; ask for a new link".into(),
+                ),
+                (Some(p), Some(_)) => {
+                    let token = random_token();
+                    let th = seeds::digest(&token);
+                    let seat = p.index() as u8 + 1;
+                    let series_seat = l
+                        .series
+                        .as_ref()
+                        .map_or(seat, |s| series::seat_of(s.first, p));
+                    let (store, key, code_hash, tok) =
+                        (self.store.clone(), id.to_string(), h.clone(), th.clone());
+                    let ok =
+                        blocking(move || store.claim(&key, seat, series_seat, &code_hash, &tok))
+                            .await?;
+                    if !ok {
+                        drop(l);
+                        self.forget(id);
+                        return Err(Failure::Conflict(
+                            "this invite has already been claimed or was revoked".into(),
+                        ));
+                    }
+                    l.meta.token_hashes[p.index()] = Some(th.clone());
+                    l.meta.invite = None;
+                    if let Some(s) = &mut l.series {
+                        s.meta.token_hashes[series_seat as usize - 1] = Some(th);
+                    }
+                    l.publish(json!({ "type": "invite", "open": false, "claimed": true }));
+                    return Ok(json!({
+                        "id": id, "seat": seat, "token": token, "state": l.state(0),
+                    }));
+                }
+            };
+            if fresh {
+                return Err(refusal);
+            }
+        }
+        Err(Failure::Internal("unreachable".into()))
+    }
+
+    /// Revokes (`renew` false) or replaces (`renew` true) the open invite of game `id`, for
+    /// the creator (the seat of `token`) while the invited seat is unclaimed. Returns the new
+    /// invite path, if any.
+    pub async fn invite(&self, id: &str, token: Option<&str>, renew: bool) -> Res<Value> {
+        let arc = self.get(id).await?;
+        let mut l = arc.lock().await;
+        l.seat_of(token)?;
+        let Some(p) = l.open_seat() else {
+            drop(l);
+            self.forget(id);
+            return Err(Failure::Conflict(
+                "the invite has already been claimed: the other seat is taken".into(),
+            ));
+        };
+        let code = renew.then(random_token);
+        let h = code.as_deref().map(seeds::digest);
+        let (store, key, hh) = (self.store.clone(), id.to_string(), h.clone());
+        let seat = p.index() as u8 + 1;
+        if !blocking(move || store.set_invite(&key, seat, hh.as_deref())).await? {
+            drop(l);
+            self.forget(id);
+            return Err(Failure::Conflict(
+                "the invite has already been claimed: the other seat is taken".into(),
+            ));
+        }
+        l.meta.invite = h;
+        l.publish(json!({ "type": "invite", "open": renew, "claimed": false }));
+        Ok(json!({ "invite": code.map(|c| format!("/g/{id}#claim={c}")) }))
+    }
+
     /// The move the hint level would play now, for the seat to move.
-    pub async fn hint(&self, id: &str, token: Option<&str>) -> Res<Value> {
+    pub async fn hint(&self, client: Client, id: &str, token: Option<&str>) -> Res<Value> {
         let arc = self.get(id).await?;
         let l = arc.lock().await;
         let seat = l.seat_of(token)?;
@@ -1290,18 +1701,19 @@ impl Service {
         let g = l.game;
         let seed = bot_seed(l.meta.seed, g.decisions()) ^ 0x5eed;
         drop(l);
-        let (m, score, moves) = tokio::task::spawn_blocking(move || {
-            opponent::hint(&g, seed).map(|(m, s, all)| {
-                let all: Vec<Value> = all
-                    .into_iter()
-                    .map(|(m, w)| json!({ "move": g.move_string(m), "win": w }))
-                    .collect();
-                (g.move_string(m), s, all)
+        let (m, score, moves) = self
+            .bots
+            .run(client, move || {
+                opponent::hint(&g, seed).map(|(m, s, all)| {
+                    let all: Vec<Value> = all
+                        .into_iter()
+                        .map(|(m, w)| json!({ "move": g.move_string(m), "win": w }))
+                        .collect();
+                    (g.move_string(m), s, all)
+                })
             })
-        })
-        .await
-        .map_err(|e| Failure::Internal(e.to_string()))?
-        .map_err(Failure::Internal)?;
+            .await?
+            .map_err(Failure::Internal)?;
         Ok(json!({ "move": m, "score": score, "level": opponent::HINT_LEVEL, "moves": moves }))
     }
 
@@ -1401,33 +1813,108 @@ impl Service {
 
     /// Opens a live connection: the full state now, then every change. A valid seat token
     /// marks that seat as present; without one the connection is a spectator's.
-    pub async fn subscribe(&self, id: &str, token: Option<&str>) -> Res<Subscription> {
+    pub async fn subscribe(
+        &self,
+        client: Client,
+        id: &str,
+        token: Option<&str>,
+    ) -> Res<Subscription> {
         let arc = self.get(id).await?;
         let mut l = arc.lock().await;
         let slot = match token {
             None => 2,
             Some(_) => l.seat_of(token)?.index(),
         };
+        let per_game = self.watch_per_game.load(Ordering::Relaxed);
+        if l.watchers.iter().sum::<u32>() as usize >= per_game {
+            return Err(Failure::Busy(format!(
+                "game {id} already has {per_game} live connections, the most allowed; try again later"
+            )));
+        }
+        {
+            let per_client = self.watch_per_client.load(Ordering::Relaxed);
+            let mut by = self
+                .watchers_by_client
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            let n = by.entry(client).or_insert(0);
+            if *n >= per_client {
+                return Err(Failure::Busy(format!(
+                    "this address already has {per_client} live connections, the most allowed; close some first"
+                )));
+            }
+            *n += 1;
+        }
         let rx = l.tx.subscribe();
         l.watchers[slot] += 1;
         let mut first = l.state(0);
         first["type"] = "state".into();
-        l.publish(presence(&l));
+        let flipped = l.watchers[slot] == 1;
+        self.presence_changed(&arc, &mut l, slot, flipped);
         Ok(Subscription {
             first: first.to_string(),
             rx,
             slot,
             id: id.to_string(),
+            client,
         })
     }
 
     /// Ends a live connection.
-    pub async fn unsubscribe(&self, id: &str, slot: usize) {
-        if let Ok(arc) = self.get(id).await {
-            let mut l = arc.lock().await;
-            l.watchers[slot] = l.watchers[slot].saturating_sub(1);
-            l.publish(presence(&l));
+    pub async fn unsubscribe(&self, sub: &Subscription) {
+        {
+            let mut by = self
+                .watchers_by_client
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            if let Some(n) = by.get_mut(&sub.client) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    by.remove(&sub.client);
+                }
+            }
         }
+        if let Ok(arc) = self.get(&sub.id).await {
+            let mut l = arc.lock().await;
+            l.watchers[sub.slot] = l.watchers[sub.slot].saturating_sub(1);
+            let flipped = l.watchers[sub.slot] == 0;
+            self.presence_changed(&arc, &mut l, sub.slot, flipped);
+        }
+    }
+
+    /// Tells watchers who is present: at once when a seat comes or goes (`flipped`), else
+    /// (spectators) at most once per [`PRESENCE_EVERY`], so that many watchers joining and
+    /// leaving one game cost O(1) each instead of a message to every watcher per join.
+    fn presence_changed(
+        &self,
+        arc: &Arc<AsyncMutex<Live>>,
+        l: &mut Live,
+        slot: usize,
+        flipped: bool,
+    ) {
+        if slot < 2 && flipped {
+            l.publish(presence(l));
+            return;
+        }
+        if l.presence_pending {
+            return;
+        }
+        l.presence_pending = true;
+        let arc = arc.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(PRESENCE_EVERY).await;
+            let mut l = arc.lock().await;
+            l.presence_pending = false;
+            l.publish(presence(&l));
+        });
+    }
+
+    /// Live connections allowed per game and per client address (defaults 200 and 20).
+    pub fn set_watch_limits(&self, per_game: usize, per_client: usize) {
+        self.watch_per_game
+            .store(per_game.max(1), Ordering::Relaxed);
+        self.watch_per_client
+            .store(per_client.max(1), Ordering::Relaxed);
     }
 
     /// Drops every cached game (tests: the next request reloads from the store).

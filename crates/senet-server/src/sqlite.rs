@@ -64,6 +64,11 @@ ALTER TABLE games ADD COLUMN series_index INTEGER;
 ALTER TABLE games ADD COLUMN series_first INTEGER;
 CREATE UNIQUE INDEX games_in_series ON games(series, series_index) WHERE series IS NOT NULL;
 ",
+    "
+-- Issue 14: invites with one-time claim codes (SHA-256 of the code; NULL once claimed or
+-- revoked). Older games keep the second seat's token they were created with.
+ALTER TABLE games ADD COLUMN invite TEXT;
+",
 ];
 
 /// A SQLite database file holding every game.
@@ -71,15 +76,71 @@ pub struct SqliteStore {
     conn: Mutex<Connection>,
 }
 
+/// Refuses a file that is not SQLite, a SQLite database of something else, one from a newer
+/// senet, or a damaged one; reads only.
+fn check_senet_file(conn: &Connection, path: &Path) -> Result<(), StoreError> {
+    let p = path.display();
+    let refuse = |why: String| StoreError::Backend(format!("refusing {p}: {why}"));
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+        .and_then(|mut st| st.query_map([], |r| r.get(0))?.collect())
+        .map_err(|e| match e {
+            rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::NotADatabase => {
+                refuse("it is not a SQLite database".into())
+            }
+            e => refuse(format!("it cannot be read as a SQLite database ({e})")),
+        })?;
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(|e| refuse(e.to_string()))?;
+    if tables.is_empty() && version == 0 {
+        return Ok(()); // an empty database: senet sets it up
+    }
+    let want = ["events", "games"];
+    if version < 1 || !want.iter().all(|t| tables.iter().any(|x| x == t)) {
+        return Err(refuse(format!(
+            "it is a SQLite database but not a senet one (its tables: {})",
+            if tables.is_empty() {
+                "none".into()
+            } else {
+                tables.join(", ")
+            }
+        )));
+    }
+    if version as usize > MIGRATIONS.len() {
+        return Err(refuse(format!(
+            "it has senet schema version {version}, newer than this senet's ({}); use a newer senet",
+            MIGRATIONS.len()
+        )));
+    }
+    let problems: Vec<String> = conn
+        .prepare("PRAGMA quick_check")
+        .and_then(|mut st| st.query_map([], |r| r.get(0))?.collect())
+        .map_err(|e| refuse(format!("the integrity check failed: {e}")))?;
+    if problems != ["ok"] {
+        return Err(refuse(format!(
+            "the integrity check (PRAGMA quick_check) found damage: {}",
+            problems.join("; ")
+        )));
+    }
+    Ok(())
+}
+
 fn backend(e: rusqlite::Error) -> StoreError {
     StoreError::Backend(e.to_string())
 }
 
 impl SqliteStore {
-    /// Opens (creating and migrating as needed) the database at `path`.
+    /// Opens (creating and migrating as needed) the database at `path`. An existing file
+    /// must be a senet database (or an empty SQLite file) that passes `PRAGMA quick_check`;
+    /// anything else is refused before a byte of it is changed.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        let exists = path.exists();
         let conn = Connection::open(path)
             .map_err(|e| StoreError::Backend(format!("cannot open {}: {e}", path.display())))?;
+        if exists {
+            check_senet_file(&conn, path)?;
+        }
         Self::init(conn)
     }
 
@@ -152,6 +213,15 @@ fn insert_events(
     Ok(())
 }
 
+/// The token column of seat 1 or 2.
+fn seat_column(seat: u8) -> Result<&'static str, StoreError> {
+    match seat {
+        1 => Ok("token1"),
+        2 => Ok("token2"),
+        s => Err(StoreError::Backend(format!("there is no seat {s}"))),
+    }
+}
+
 fn split_options(options: &str) -> Vec<String> {
     options
         .split(',')
@@ -171,9 +241,9 @@ fn insert_game(
             .execute(
                 "INSERT OR IGNORE INTO games (id, rules, options, seed, seed_hash, mode, seat1, seat2,
                     token1, token2, created, updated, nevents, position, state, player, moves,
-                    series, series_index, series_first)
+                    series, series_index, series_first, invite)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                    ?18, ?19, ?20)",
+                    ?18, ?19, ?20, ?21)",
                 params![
                     meta.id,
                     meta.rules,
@@ -195,6 +265,7 @@ fn insert_game(
                     meta.series.as_ref().map(|l| l.id.as_str()),
                     meta.series.as_ref().map(|l| l.index),
                     meta.series.as_ref().map(|l| l.first),
+                    meta.invite,
                 ],
             )
             .map_err(backend)?;
@@ -329,7 +400,7 @@ impl Store for SqliteStore {
         let row = conn
             .prepare_cached(
                 "SELECT rules, options, seed, seed_hash, mode, seat1, seat2, token1, token2, created, nevents,
-                    series, series_index, series_first
+                    series, series_index, series_first, invite
                  FROM games WHERE id = ?1",
             )
             .map_err(backend)?
@@ -351,12 +422,26 @@ impl Store for SqliteStore {
                         r.get::<_, Option<u32>>(12)?,
                         r.get::<_, Option<u8>>(13)?,
                     ),
+                    r.get::<_, Option<String>>(14)?,
                 ))
             })
             .optional()
             .map_err(backend)?;
-        let Some((rules, options, seed, seed_hash, mode, s1, s2, t1, t2, created, nevents, link)) =
-            row
+        let Some((
+            rules,
+            options,
+            seed,
+            seed_hash,
+            mode,
+            s1,
+            s2,
+            t1,
+            t2,
+            created,
+            nevents,
+            link,
+            invite,
+        )) = row
         else {
             return Ok(None);
         };
@@ -418,6 +503,7 @@ impl Store for SqliteStore {
                 mode,
                 seats: [Seat::from_text(&s1)?, Seat::from_text(&s2)?],
                 token_hashes: [t1, t2],
+                invite,
                 created,
                 series,
             },
@@ -456,6 +542,54 @@ impl Store for SqliteStore {
         }
         insert_events(&tx, id, first_seq, events)?;
         tx.commit().map_err(backend)
+    }
+
+    fn claim(
+        &self,
+        id: &str,
+        seat: u8,
+        series_seat: u8,
+        code_hash: &str,
+        token_hash: &str,
+    ) -> Result<bool, StoreError> {
+        let col = seat_column(seat)?;
+        let scol = seat_column(series_seat)?;
+        let mut conn = self.conn();
+        let tx = conn.transaction().map_err(backend)?;
+        let n = tx
+            .execute(
+                &format!(
+                    "UPDATE games SET {col} = ?1, invite = NULL
+                     WHERE id = ?2 AND invite = ?3 AND {col} IS NULL"
+                ),
+                params![token_hash, id, code_hash],
+            )
+            .map_err(backend)?;
+        if n == 0 {
+            return Ok(false);
+        }
+        tx.execute(
+            &format!(
+                "UPDATE series SET {scol} = ?1
+                 WHERE id = (SELECT series FROM games WHERE id = ?2) AND {scol} IS NULL"
+            ),
+            params![token_hash, id],
+        )
+        .map_err(backend)?;
+        tx.commit().map_err(backend)?;
+        Ok(true)
+    }
+
+    fn set_invite(&self, id: &str, seat: u8, code_hash: Option<&str>) -> Result<bool, StoreError> {
+        let col = seat_column(seat)?;
+        let n = self
+            .conn()
+            .execute(
+                &format!("UPDATE games SET invite = ?1 WHERE id = ?2 AND {col} IS NULL"),
+                params![code_hash, id],
+            )
+            .map_err(backend)?;
+        Ok(n == 1)
     }
 
     fn summaries(&self, ids: &[String]) -> Result<Vec<Summary>, StoreError> {
@@ -505,6 +639,7 @@ mod tests {
             mode: "online".into(),
             seats: [Seat::Human, Seat::Bot("casual".into())],
             token_hashes: [Some("t1".into()), None],
+            invite: Some("i".into()),
             created: 5,
             series: None,
         }
@@ -614,6 +749,77 @@ mod tests {
         );
         assert_eq!(s.load("g2").unwrap().unwrap().meta.series, m2.series);
         assert_eq!(s.load_series("zz").unwrap(), None);
+    }
+
+    fn temp(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("senet-refuse-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join(name);
+        let _ = std::fs::remove_file(&p);
+        p
+    }
+
+    #[test]
+    fn files_that_are_not_senet_databases_are_refused_unchanged() {
+        // Not SQLite at all.
+        let text = temp("notes.txt");
+        std::fs::write(&text, "my notes\n".repeat(500)).unwrap();
+        let e = SqliteStore::open(&text).err().unwrap().to_string();
+        assert!(e.contains("not a SQLite database"), "{e}");
+        assert_eq!(
+            std::fs::read(&text).unwrap(),
+            "my notes\n".repeat(500).as_bytes()
+        );
+        // Another program's SQLite database, in rollback-journal mode.
+        let other = temp("other.sqlite");
+        {
+            let c = Connection::open(&other).unwrap();
+            c.execute_batch(
+                "CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('a');",
+            )
+            .unwrap();
+        }
+        let before = std::fs::read(&other).unwrap();
+        let e = SqliteStore::open(&other).err().unwrap().to_string();
+        assert!(
+            e.contains("not a senet one") && e.contains("contacts"),
+            "{e}"
+        );
+        assert_eq!(std::fs::read(&other).unwrap(), before, "not a byte changed");
+        let c = Connection::open(&other).unwrap();
+        let mode: String = c
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "delete", "not switched to WAL");
+        // A senet database damaged on disk fails the quick check at start.
+        let bad = temp("bad.sqlite");
+        {
+            let s = SqliteStore::open(&bad).unwrap();
+            for i in 0..300 {
+                s.create(
+                    &meta(&format!("g{i}")),
+                    &[StoredEvent::Throw("3".into())],
+                    &snap(0),
+                )
+                .unwrap();
+            }
+            let c = s.conn();
+            c.execute_batch("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE;")
+                .unwrap();
+        }
+        let mut bytes = std::fs::read(&bad).unwrap();
+        assert!(bytes.len() > 4 * 4096);
+        for b in &mut bytes[2 * 4096 + 100..3 * 4096] {
+            *b = 0x5a;
+        }
+        std::fs::write(&bad, &bytes).unwrap();
+        let e = SqliteStore::open(&bad).err().unwrap().to_string();
+        assert!(e.contains("refusing") && e.contains("bad.sqlite"), "{e}");
+        // An empty file is a new database.
+        let empty = temp("empty.sqlite");
+        std::fs::write(&empty, b"").unwrap();
+        SqliteStore::open(&empty).unwrap();
+        std::fs::remove_dir_all(text.parent().unwrap()).unwrap();
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Where games are kept. The server holds every game behind [`Store`]; [`crate::sqlite`]
-//! implements it on an embedded SQLite file. A PostgreSQL backend for several servers
-//! implements the same trait: [`Store::append`] is an optimistic, sequence-checked append,
+//! implements it on an embedded SQLite file, [`crate::postgres`] on a PostgreSQL database
+//! that several servers share: [`Store::append`] is an optimistic, sequence-checked append,
 //! so two servers never both extend one game.
 //!
 //! The store knows nothing of the rules: a game is its metadata and its list of events
@@ -62,8 +62,11 @@ pub struct GameMeta {
     pub mode: String,
     /// Seats of the first and second player.
     pub seats: [Seat; 2],
-    /// SHA-256 (hex) of each human seat's token.
+    /// SHA-256 (hex) of each human seat's token; `None` for a bot, or for the second seat
+    /// of an online game until its invite is claimed.
     pub token_hashes: [Option<String>; 2],
+    /// SHA-256 (hex) of the open invite's one-time claim code, if any.
+    pub invite: Option<String>,
     /// Creation time, Unix seconds.
     pub created: i64,
     /// The series this game belongs to, if any.
@@ -243,4 +246,32 @@ pub trait Store: Send + Sync + 'static {
 
     /// Loads a series and the list of its games, or `None` if there is no such ID.
     fn load_series(&self, id: &str) -> Result<Option<StoredSeries>, StoreError>;
+
+    /// Claims seat `seat` (1 or 2) of game `id` with its open invite: when the game's
+    /// invite is `code_hash` and the seat has no token, stores `token_hash` as the seat's
+    /// token (and as series seat `series_seat`'s in the game's series, if it has one) and
+    /// closes the invite, in one transaction. Returns whether it did.
+    fn claim(
+        &self,
+        id: &str,
+        seat: u8,
+        series_seat: u8,
+        code_hash: &str,
+        token_hash: &str,
+    ) -> Result<bool, StoreError>;
+
+    /// Replaces game `id`'s invite (`None` revokes it) while seat `seat` has no token.
+    /// Returns whether it did.
+    fn set_invite(&self, id: &str, seat: u8, code_hash: Option<&str>) -> Result<bool, StoreError>;
+
+    /// Calls `on_change` with a game's ID whenever another server sharing this store changes
+    /// that game, and with `None` when changes may have been missed (a lost connection).
+    /// A store only one server can use (SQLite) has nothing to report and ignores it.
+    fn watch(
+        &self,
+        on_change: Box<dyn Fn(Option<String>) + Send + Sync>,
+    ) -> Result<(), StoreError> {
+        let _ = on_change;
+        Ok(())
+    }
 }

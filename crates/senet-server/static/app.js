@@ -361,14 +361,41 @@ function describe(e) {
   return `player ${e.player} played ${e.move}` + (k.length ? ` (${k.join(', ')})` : '');
 }
 
-async function gamePage(id) {
+// Takes the seat a link's fragment offers: `#claim=CODE` claims an online game's invite
+// (minting the seat's token for this browser only); `#seat=N&token=X` (links made before
+// claim codes) adds that token. Neither replaces a token this browser holds without asking.
+async function takeLink(id, el) {
   const frag = new URLSearchParams(location.hash.slice(1));
-  if (frag.get('token') && /^[12]$/.test(frag.get('seat') || '')) {
-    const tokens = Object.assign({}, saved.get(id).tokens || {});
-    tokens[frag.get('seat')] = frag.get('token');
-    saved.put(id, { tokens, created: saved.get(id).created || Date.now() });
-    history.replaceState(null, '', location.pathname);
+  if (!location.hash) return;
+  history.replaceState(null, '', location.pathname);
+  const held = saved.get(id).tokens || {};
+  const ask = (text, yesLabel, noLabel) => new Promise((resolve) => {
+    const yes = h('button', { id: 'ask-yes', class: 'primary' }, yesLabel);
+    const no = h('button', { id: 'ask-no' }, noLabel);
+    yes.addEventListener('click', () => { el.ask.replaceChildren(); resolve(true); });
+    no.addEventListener('click', () => { el.ask.replaceChildren(); resolve(false); });
+    el.ask.replaceChildren(h('div', { class: 'invite', id: 'ask' }, h('p', {}, text), h('div', { class: 'row' }, yes, no)));
+  });
+  const created = saved.get(id).created || Date.now();
+  const code = frag.get('claim');
+  if (code) {
+    const mine = Object.keys(held);
+    if (mine.length && !(await ask(`This browser already holds seat ${mine.join(' and ')} of this game. Claim the invited seat as well?`, 'Claim it as well', 'Keep my seat only'))) return;
+    try {
+      const r = await api('POST', `/api/games/${id}/claim`, { code });
+      saved.put(id, { tokens: Object.assign({}, held, { [r.seat]: r.token }), created });
+    } catch (e) {
+      el.error.textContent = 'This invite link cannot be used: ' + e.message;
+    }
+    return;
   }
+  const seat = frag.get('seat'), tok = frag.get('token');
+  if (!tok || !/^[12]$/.test(seat || '') || held[seat] === tok) return;
+  if (held[seat] && !(await ask(`This link carries another token for seat ${seat} than the one this browser holds. Replace yours with the link's?`, "Use the link's token", 'Keep mine'))) return;
+  saved.put(id, { tokens: Object.assign({}, held, { [seat]: tok }), created });
+}
+
+async function gamePage(id) {
   const app = $('#app');
   const G = { id, state: null, events: [], busy: false, selected: null, hover: null, hint: null, retry: 0, msgs: [], verified: null };
   const el = {
@@ -376,6 +403,7 @@ async function gamePage(id) {
     status: h('p', { id: 'status', class: 'status', role: 'status' }),
     conn: h('span', { id: 'conn', class: 'conn' }),
     invite: h('div', { id: 'invite' }),
+    ask: h('div', { id: 'ask-box' }),
     series: h('div', { id: 'series', class: 'series' }),
     board: h('div', { class: 'board-wrap' }),
     notes: h('p', { id: 'notes', class: 'notes small' }),
@@ -393,7 +421,7 @@ async function gamePage(id) {
   };
   app.replaceChildren(
     h('div', { class: 'game' },
-      h('div', { class: 'main' }, el.title, el.series, el.status, el.invite, el.board, el.notes,
+      h('div', { class: 'main' }, el.title, el.series, el.status, el.ask, el.invite, el.board, el.notes,
         h('div', { class: 'controls' }, el.throwBtn, el.shown, el.hintBtn, el.barBox), el.bar, el.moves, el.error, el.news, el.result),
       h('aside', { class: 'side' }, h('h3', {}, 'Moves ', el.conn), el.log,
         h('p', {}, h('a', { href: `/api/games/${id}/record`, id: 'download' }, 'Download the record'), ' · ',
@@ -475,11 +503,30 @@ async function gamePage(id) {
   });
 
   function renderInvite() {
+    const S = G.state;
+    const present = S.watchers && S.watchers.seats;
+    const creator = ['1', '2'].find((p) => mine(p));
+    if (S.mode !== 'online' || !creator || st().state === 'over') { el.invite.replaceChildren(); return; }
+    if (S.open_seat == null) {
+      const other = 3 - Number(creator);
+      const here = present && present[other - 1];
+      el.invite.replaceChildren(here && !mine(String(other)) ? h('div', { class: 'invite' }, h('p', {}, 'Your friend is here.')) : '');
+      return;
+    }
     const inv = saved.get(id).invite;
-    const present = G.state.watchers && G.state.watchers.seats;
-    if (G.state.mode !== 'online' || !inv || st().state === 'over') { el.invite.replaceChildren(); return; }
-    const other = inv.match(/seat=(\d)/)[1];
-    const joined = present && present[Number(other) - 1];
+    const renew = h('button', { id: 'invite-new' }, 'New invite link');
+    renew.addEventListener('click', async () => {
+      try {
+        const r = await api('POST', `/api/games/${id}/invite`, undefined, mine(creator));
+        saved.put(id, { invite: r.invite });
+        G.state.invite_open = true;
+        renderInvite();
+      } catch (e) { el.error.textContent = e.message; }
+    });
+    if (!S.invite_open || !inv) {
+      el.invite.replaceChildren(h('div', { class: 'invite' }, h('p', {}, 'No invite link is open for the other seat. '), renew));
+      return;
+    }
     const url = location.origin + inv;
     const input = h('input', { id: 'invite-link', readonly: true, value: url });
     const copy = h('button', {}, 'Copy');
@@ -487,9 +534,18 @@ async function gamePage(id) {
       input.select();
       try { await navigator.clipboard.writeText(url); copy.textContent = 'Copied'; } catch (e) { document.execCommand('copy'); }
     });
+    const revoke = h('button', { id: 'invite-revoke' }, 'Revoke');
+    revoke.addEventListener('click', async () => {
+      try {
+        await api('DELETE', `/api/games/${id}/invite`, undefined, mine(creator));
+        saved.put(id, { invite: null });
+        G.state.invite_open = false;
+        renderInvite();
+      } catch (e) { el.error.textContent = e.message; }
+    });
     el.invite.replaceChildren(h('div', { class: 'invite' },
-      h('p', {}, joined ? 'Your friend is here. ' : 'Waiting for your friend. ', 'Send this link; it gives its holder the other seat:'),
-      h('div', { class: 'row' }, input, copy)));
+      h('p', {}, 'Waiting for your friend. Send this link; the first to open it takes the other seat (once):'),
+      h('div', { class: 'row' }, input, copy, revoke)));
   }
 
   function statusText() {
@@ -610,6 +666,11 @@ async function gamePage(id) {
       if (m.type === 'state') { G.state = m; G.events = m.events; render(); }
       else if (m.type === 'update') { absorb(m); render(); }
       else if (m.type === 'presence') { G.state.watchers = m.watchers; renderInvite(); }
+      else if (m.type === 'invite') {
+        G.state.invite_open = m.open;
+        if (m.claimed) G.state.open_seat = null;
+        renderInvite();
+      }
       else if (m.type === 'resync') refetch();
     };
     ws.onclose = () => {
@@ -632,6 +693,8 @@ async function gamePage(id) {
     const r = c.rules.find((x) => x.id === G.state.rules);
     if (r) el.rules.replaceChildren(h('summary', {}, 'Rules summary'), rulesSummary(r));
   }).catch(() => {});
+  render();
+  await takeLink(id, el);
   render();
   connect();
 }
@@ -917,7 +980,7 @@ async function nextGame(id, S, tokens, button) {
   button.disabled = true;
   const mineP = ['1', '2'].filter((p) => tokens[p]);
   try {
-    const n = await api('POST', `/api/games/${id}/next`, undefined, tokens[mineP[0]]);
+    const n = await api('POST', `/api/games/${id}/next`, { seq: S.seq }, tokens[mineP[0]]);
     // The caller's token plays `n.seat` in the new game; a second token (hot-seat) the other.
     const t = {};
     t[n.seat] = tokens[mineP[0]];

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use tower::ServiceExt;
 
 fn app() -> Router {
-    let svc = Arc::new(Service::new(Arc::new(SqliteStore::in_memory().unwrap())));
+    let svc = Service::new(Arc::new(SqliteStore::in_memory().unwrap()));
     router(
         svc,
         Limits {
@@ -73,7 +73,7 @@ async fn play(app: &Router, rules: &str, decisions: usize) -> (String, Value, Va
                 "POST",
                 &format!("/api/games/{id}/throw"),
                 Some(&tok),
-                None,
+                Some(json!({ "seq": st["seq"] })),
             )
             .await
         } else {
@@ -242,7 +242,7 @@ async fn the_hint_values_every_legal_move() {
     let tok = |st: &Value| {
         tokens[st["status"]["player"].to_string()]
             .as_str()
-            .unwrap()
+            .unwrap_or_else(|| panic!("no token for {st}"))
             .to_string()
     };
     if st["status"]["state"] == "throw" {
@@ -252,7 +252,7 @@ async fn the_hint_values_every_legal_move() {
             "POST",
             &format!("/api/games/{id}/throw"),
             Some(&t),
-            None,
+            Some(json!({ "seq": st["seq"] })),
         )
         .await
         .1;

@@ -17,7 +17,7 @@ struct App {
 }
 
 fn app_with(limits: Limits) -> App {
-    let svc = Arc::new(Service::new(Arc::new(SqliteStore::in_memory().unwrap())));
+    let svc = Service::new(Arc::new(SqliteStore::in_memory().unwrap()));
     App {
         router: router(svc.clone(), limits),
         svc,
@@ -90,6 +90,43 @@ async fn state(app: &App, id: &str) -> Value {
     r.1
 }
 
+/// Claims the invite of created game `c`; returns the new seat's token.
+async fn claim(app: &App, c: &Value) -> String {
+    let id = c["id"].as_str().unwrap();
+    let code = c["invite"]
+        .as_str()
+        .unwrap()
+        .split("claim=")
+        .nth(1)
+        .unwrap();
+    let r = call(
+        app,
+        "POST",
+        &format!("/api/games/{id}/claim"),
+        None,
+        Some(json!({ "code": code })),
+    )
+    .await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    r.1["token"].as_str().unwrap().to_string()
+}
+
+/// The state once no bot is to act (bots answer in the background).
+async fn settled(app: &App, id: &str) -> Value {
+    for _ in 0..2000 {
+        let st = state(app, id).await;
+        let p = &st["status"]["player"];
+        let bot = p.as_u64().is_some_and(|p| {
+            st["status"]["state"] != "over" && st["seats"][p as usize - 1]["kind"] == "bot"
+        });
+        if !bot {
+            return st;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    panic!("the bot of game {id} never answered");
+}
+
 /// Plays a hot-seat game to its end with the first legal move each time; returns the id.
 async fn play_out(app: &App, rules: &str, options: &[&str]) -> (String, Value) {
     let c = create(
@@ -115,7 +152,7 @@ async fn play_out(app: &App, rules: &str, options: &[&str]) -> (String, Value) {
                 "POST",
                 &format!("/api/games/{id}/throw"),
                 Some(&tok),
-                None,
+                Some(json!({ "seq": state(app, &id).await["seq"] })),
             )
             .await
         } else {
@@ -211,16 +248,18 @@ async fn creating_games_in_each_mode_and_every_creation_error() {
         ["2"]
     );
     let inv = c["invite"].as_str().unwrap();
-    assert!(inv.starts_with(&format!("/g/{}#seat=1&token=", c["id"].as_str().unwrap())));
-    // Bot in the first seat: it has already thrown and moved.
+    assert!(inv.starts_with(&format!("/g/{}#claim=", c["id"].as_str().unwrap())));
+    assert_eq!(c["state"]["invite_open"], true);
+    // Bot in the first seat: it throws and moves in the background, after the answer.
     let c = create(
         &a,
         json!({ "rules": "kendall5", "mode": "bot", "bot": "strong", "seat": 2 }),
     )
     .await;
-    assert_eq!(c["state"]["status"]["player"], 2);
-    assert!(c["state"]["events"].as_array().unwrap().len() >= 2);
     assert_eq!(c["state"]["seats"][0]["kind"], "bot");
+    let st = settled(&a, c["id"].as_str().unwrap()).await;
+    assert_eq!(st["status"]["player"], 2);
+    assert!(st["events"].as_array().unwrap().len() >= 2);
     // Options are applied.
     let c = create(
         &a,
@@ -235,7 +274,7 @@ async fn creating_games_in_each_mode_and_every_creation_error() {
     let post = |b: &'static str| raw(&a, "POST", "/api/games", None, Some(b));
     let (s, t, _) = post("{nope").await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{t}");
-    assert!(t.contains("not the expected JSON"));
+    assert!(t.contains("not valid JSON"));
     let (s, t, _) = post(r#"{"rules":"kendall","mode":"hotseat","colour":"red"}"#).await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{t}");
     assert!(t.contains("colour"));
@@ -291,12 +330,8 @@ async fn throw_and_move_errors_change_nothing() {
     let c = create(&a, json!({ "rules": "kendall5", "mode": "online" })).await;
     let id = c["id"].as_str().unwrap();
     let t1 = c["tokens"]["1"].as_str().unwrap();
-    let t2 = c["invite"]
-        .as_str()
-        .unwrap()
-        .split("token=")
-        .nth(1)
-        .unwrap();
+    let t2 = &claim(&a, &c).await;
+    let t2 = t2.as_str();
     let throw = format!("/api/games/{id}/throw");
     let mv = format!("/api/games/{id}/move");
     let before = state(&a, id).await;
@@ -340,9 +375,26 @@ async fn throw_and_move_errors_change_nothing() {
         "reload",
     );
     is_error(
+        &call(&a, "POST", &throw, Some(t1), None).await,
+        StatusCode::BAD_REQUEST,
+        "\"seq\" is required",
+    );
+    is_error(
+        &call(
+            &a,
+            "POST",
+            &mv,
+            Some(t1),
+            Some(json!({ "move": "1-4", "seq": null })),
+        )
+        .await,
+        StatusCode::CONFLICT,
+        "throw first",
+    );
+    is_error(
         &call(&a, "POST", &throw, Some(t1), Some(json!({ "seq": "x" }))).await,
         StatusCode::BAD_REQUEST,
-        "expected JSON",
+        "\"seq\" must be a whole number",
     );
     is_error(
         &call(&a, "POST", "/api/games/nosuchgame/throw", Some(t1), None).await,
@@ -569,10 +621,16 @@ async fn moves_throws_hints_and_bot_replies_in_a_bot_game() {
             break;
         }
         assert_eq!(st["status"]["player"], 1, "the bot has played its turns");
-        st = if st["status"]["state"] == "throw" {
-            call(&a, "POST", &format!("/api/games/{id}/throw"), Some(t), None)
-                .await
-                .1
+        let before = st["seq"].as_u64().unwrap();
+        let r = if st["status"]["state"] == "throw" {
+            call(
+                &a,
+                "POST",
+                &format!("/api/games/{id}/throw"),
+                Some(t),
+                Some(json!({ "seq": st["seq"] })),
+            )
+            .await
         } else {
             let (s, h) = call(&a, "GET", &hint, Some(t), None).await;
             assert_eq!(s, StatusCode::OK, "{h}");
@@ -581,23 +639,23 @@ async fn moves_throws_hints_and_bot_replies_in_a_bot_game() {
                 .unwrap()
                 .iter()
                 .any(|m| m["move"] == h["move"]));
-            let r = call(
+            call(
                 &a,
                 "POST",
                 &format!("/api/games/{id}/move"),
                 Some(t),
-                Some(json!({ "move": h["move"] })),
+                Some(json!({ "move": h["move"], "seq": st["seq"] })),
             )
-            .await;
-            assert_eq!(r.0, StatusCode::OK, "{}", r.1);
-            bot_moves += r.1["events"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter(|e| e["player"] == 2 && e["move"].is_string())
-                .count();
-            r.1
+            .await
         };
+        // The answer holds the player's own event only: the bot replies afterwards.
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        assert_eq!(r.1["seq"].as_u64().unwrap(), before + 1);
+        st = settled(&a, id).await;
+        bot_moves += st["events"].as_array().unwrap()[before as usize + 1..]
+            .iter()
+            .filter(|e| e["player"] == 2 && e["move"].is_string())
+            .count();
     }
     assert!(bot_moves > 0, "the bot answered");
 }
@@ -700,6 +758,282 @@ async fn the_rate_limit_answers_429_and_leaves_pages_alone() {
     assert_eq!(raw(&a, "GET", "/", None, None).await.0, StatusCode::OK);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bot_work_of_one_client_runs_one_search_at_a_time_beside_the_answers() {
+    // Eight bot searches may run at once on the server, one per client address.
+    let svc = Service::with_bot_limits(Arc::new(SqliteStore::in_memory().unwrap()), 8, 1);
+    let a = App {
+        router: router(
+            svc.clone(),
+            Limits {
+                per_second: 0.0,
+                ..Limits::default()
+            },
+        ),
+        svc,
+    };
+    // Six games whose expert bot starts: every create is answered before its bot has moved.
+    let mut ids = Vec::new();
+    for _ in 0..6 {
+        let c = create(
+            &a,
+            json!({ "rules": "kendall", "mode": "bot", "bot": "expert", "seat": 2 }),
+        )
+        .await;
+        assert_eq!(c["state"]["seq"], 0, "the bot has not acted in the answer");
+        ids.push(c["id"].as_str().unwrap().to_string());
+    }
+    for id in &ids {
+        let st = settled(&a, id).await;
+        assert_eq!(st["status"]["player"], 2);
+    }
+    assert_eq!(
+        a.svc.peak_bot_work(),
+        1,
+        "one client's bots ran one at a time"
+    );
+}
+
+#[tokio::test]
+async fn an_invite_is_claimed_once_by_its_claimer_and_the_creator_can_revoke_it() {
+    let a = app();
+    let c = create(&a, json!({ "rules": "kendall5", "mode": "online" })).await;
+    let id = c["id"].as_str().unwrap();
+    let t1 = c["tokens"]["1"].as_str().unwrap();
+    // The creator holds seat 1's token only: nothing in the answer acts for seat 2.
+    assert_eq!(c["tokens"].as_object().unwrap().len(), 1);
+    assert!(!c.to_string().contains("token="), "{c}");
+    let code = c["invite"]
+        .as_str()
+        .unwrap()
+        .split("claim=")
+        .nth(1)
+        .unwrap();
+    let claim_uri = format!("/api/games/{id}/claim");
+    is_error(
+        &call(
+            &a,
+            "POST",
+            &claim_uri,
+            None,
+            Some(json!({ "code": "0000" })),
+        )
+        .await,
+        StatusCode::FORBIDDEN,
+        "not this game's invite",
+    );
+    is_error(
+        &call(&a, "POST", &claim_uri, None, Some(json!({}))).await,
+        StatusCode::BAD_REQUEST,
+        "code",
+    );
+    let r = call(&a, "POST", &claim_uri, None, Some(json!({ "code": code }))).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert_eq!(r.1["seat"], 2);
+    let t2 = r.1["token"].as_str().unwrap().to_string();
+    assert_ne!(t2, t1);
+    assert_eq!(r.1["state"]["invite_open"], false);
+    // A claimed invite cannot be claimed again, on this server or after a restart of it.
+    is_error(
+        &call(&a, "POST", &claim_uri, None, Some(json!({ "code": code }))).await,
+        StatusCode::CONFLICT,
+        "already been claimed",
+    );
+    a.svc.clear_cache();
+    is_error(
+        &call(&a, "POST", &claim_uri, None, Some(json!({ "code": code }))).await,
+        StatusCode::CONFLICT,
+        "already been claimed",
+    );
+    // The claimer's token plays seat 2; the creator's token does not.
+    let r = call(
+        &a,
+        "POST",
+        &format!("/api/games/{id}/throw"),
+        Some(t1),
+        Some(json!({ "seq": state(&a, id).await["seq"] })),
+    )
+    .await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    let st = state(&a, id).await;
+    if st["status"]["player"] == 2 {
+        is_error(
+            &call(
+                &a,
+                "POST",
+                &format!("/api/games/{id}/throw"),
+                Some(t1),
+                Some(json!({ "seq": state(&a, id).await["seq"] })),
+            )
+            .await,
+            StatusCode::CONFLICT,
+            "not your turn",
+        );
+    }
+    // Revoking needs the creator's token and an unclaimed seat.
+    let inv = format!("/api/games/{id}/invite");
+    is_error(
+        &call(&a, "DELETE", &inv, Some(t1), None).await,
+        StatusCode::CONFLICT,
+        "already been claimed",
+    );
+
+    let c = create(
+        &a,
+        json!({ "rules": "kendall5", "mode": "online", "seat": 2 }),
+    )
+    .await;
+    let id = c["id"].as_str().unwrap();
+    let t2 = c["tokens"]["2"].as_str().unwrap();
+    let code = c["invite"]
+        .as_str()
+        .unwrap()
+        .split("claim=")
+        .nth(1)
+        .unwrap();
+    let inv = format!("/api/games/{id}/invite");
+    is_error(
+        &call(&a, "DELETE", &inv, None, None).await,
+        StatusCode::UNAUTHORIZED,
+        "token",
+    );
+    let r = call(&a, "DELETE", &inv, Some(t2), None).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert_eq!(r.1["invite"], Value::Null);
+    assert_eq!(state(&a, id).await["invite_open"], false);
+    let claim_uri = format!("/api/games/{id}/claim");
+    is_error(
+        &call(&a, "POST", &claim_uri, None, Some(json!({ "code": code }))).await,
+        StatusCode::CONFLICT,
+        "revoked",
+    );
+    // A new invite replaces it; only the new code claims seat 1.
+    let r = call(&a, "POST", &inv, Some(t2), None).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    let code2 = r.1["invite"]
+        .as_str()
+        .unwrap()
+        .split("claim=")
+        .nth(1)
+        .unwrap();
+    is_error(
+        &call(&a, "POST", &claim_uri, None, Some(json!({ "code": code }))).await,
+        StatusCode::FORBIDDEN,
+        "not this game's invite",
+    );
+    let r = call(&a, "POST", &claim_uri, None, Some(json!({ "code": code2 }))).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert_eq!(r.1["seat"], 1);
+}
+
+#[tokio::test]
+async fn creating_games_keeps_the_cache_within_its_cap() {
+    let a = app();
+    a.svc.set_max_live(50);
+    let mut ids = Vec::new();
+    for _ in 0..300 {
+        let c = create(&a, json!({ "rules": "kendall5", "mode": "hotseat" })).await;
+        ids.push(c["id"].as_str().unwrap().to_string());
+        assert!(
+            a.svc.cached_games() <= 50,
+            "{} cached",
+            a.svc.cached_games()
+        );
+    }
+    // Dropped games are reloaded from the store.
+    assert_eq!(state(&a, &ids[0]).await["seq"], 0);
+}
+
+/// A GET of /api/rules with an X-Forwarded-For header.
+async fn rules_from(a: &App, forwarded: &str) -> StatusCode {
+    let req = Request::builder()
+        .uri("/api/rules")
+        .header("x-forwarded-for", forwarded)
+        .body(Body::empty())
+        .unwrap();
+    a.router.clone().oneshot(req).await.unwrap().status()
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_rate_limit() {
+    // The requests come from 127.0.0.1 (no peer address in these tests).
+    let limits = Limits {
+        per_second: 0.001,
+        burst: 2.0,
+        ..Limits::default()
+    };
+    let proxied = app_with(Limits {
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        ..limits.clone()
+    });
+    for client in ["203.0.113.7", "198.51.100.2, 203.0.113.8"] {
+        for _ in 0..2 {
+            assert_eq!(rules_from(&proxied, client).await, StatusCode::OK);
+        }
+        assert_eq!(
+            rules_from(&proxied, client).await,
+            StatusCode::TOO_MANY_REQUESTS
+        );
+    }
+    // The client is the last address before the proxy: a forged first entry does not
+    // give a fresh bucket.
+    assert_eq!(
+        rules_from(&proxied, "192.0.2.99, 203.0.113.7").await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    // Without the setting the header is ignored: all share the proxy's address.
+    let direct = app_with(limits);
+    assert_eq!(rules_from(&direct, "203.0.113.7").await, StatusCode::OK);
+    assert_eq!(rules_from(&direct, "203.0.113.8").await, StatusCode::OK);
+    assert_eq!(
+        rules_from(&direct, "203.0.113.9").await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+}
+
+#[tokio::test]
+async fn watchers_are_capped_per_game_and_address_and_joining_costs_no_message_per_watcher() {
+    use std::net::IpAddr;
+    let a = app();
+    a.svc.set_watch_limits(300, 100);
+    let c = create(&a, json!({ "rules": "kendall5", "mode": "hotseat" })).await;
+    let id = c["id"].as_str().unwrap();
+    let ip = |n: u32| IpAddr::from((0x0a00_0000u32 + n / 100).to_be_bytes());
+    // The first watcher, then 299 more from three addresses.
+    let mut first = a.svc.subscribe(ip(0), id, None).await.unwrap();
+    let mut subs = Vec::new();
+    for n in 1..300 {
+        subs.push(a.svc.subscribe(ip(n), id, None).await.unwrap());
+    }
+    // Over the cap of the game: refused with 429 and a reason.
+    let e = a.svc.subscribe(ip(500), id, None).await.err().unwrap();
+    assert!(e.message().contains("300 live connections"), "{e:?}");
+    for s in subs.drain(..) {
+        a.svc.unsubscribe(&s).await;
+    }
+    // 299 joins and 299 leaves told the first watcher in a handful of messages, not 598.
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    let mut told = 0;
+    let mut last = Value::Null;
+    while let Ok(m) = first.rx.try_recv() {
+        told += 1;
+        last = serde_json::from_str(&m).unwrap();
+    }
+    assert!((1..=4).contains(&told), "{told} presence messages");
+    assert_eq!(last["watchers"]["spectators"], 1, "{last}");
+    // Per address: the 101st connection of one address is refused; others still join.
+    let mut mine = Vec::new();
+    for _ in 0..99 {
+        mine.push(a.svc.subscribe(ip(0), id, None).await.unwrap());
+    }
+    let e = a.svc.subscribe(ip(0), id, None).await.err().unwrap();
+    assert!(
+        e.message().contains("this address already has 100"),
+        "{e:?}"
+    );
+    assert!(a.svc.subscribe(ip(100), id, None).await.is_ok());
+}
+
 #[tokio::test]
 async fn games_survive_a_restart_from_the_database_file() {
     let dir = std::env::temp_dir().join(format!("senet-api-{}", std::process::id()));
@@ -707,7 +1041,7 @@ async fn games_survive_a_restart_from_the_database_file() {
     let db = dir.join("games.sqlite");
     let _ = std::fs::remove_file(&db);
     let open = || {
-        let svc = Arc::new(Service::new(Arc::new(SqliteStore::open(&db).unwrap())));
+        let svc = Service::new(Arc::new(SqliteStore::open(&db).unwrap()));
         App {
             router: router(
                 svc.clone(),
@@ -729,14 +1063,14 @@ async fn games_survive_a_restart_from_the_database_file() {
     let t = c["tokens"]["1"].as_str().unwrap().to_string();
     let mut last = Value::Null;
     for _ in 0..10 {
-        let st = state(&a, &id).await;
+        let st = settled(&a, &id).await;
         last = if st["status"]["state"] == "throw" {
             call(
                 &a,
                 "POST",
                 &format!("/api/games/{id}/throw"),
                 Some(&t),
-                None,
+                Some(json!({ "seq": state(&a, &id).await["seq"] })),
             )
             .await
             .1
@@ -747,14 +1081,14 @@ async fn games_survive_a_restart_from_the_database_file() {
                 "POST",
                 &format!("/api/games/{id}/move"),
                 Some(&t),
-                Some(json!({ "move": m })),
+                Some(json!({ "move": m, "seq": st["seq"] })),
             )
             .await
             .1
         };
     }
-    let before = state(&a, &id).await;
-    assert_eq!(before["seq"], last["seq"]);
+    let before = settled(&a, &id).await;
+    assert!(before["seq"].as_u64() >= last["seq"].as_u64());
     drop(a);
     // A new server on the same file: the same game, the same tokens, and play goes on.
     let b = open();
@@ -767,7 +1101,7 @@ async fn games_survive_a_restart_from_the_database_file() {
             "POST",
             &format!("/api/games/{id}/throw"),
             Some(&t),
-            None,
+            Some(json!({ "seq": state(&b, &id).await["seq"] })),
         )
         .await
     } else {
@@ -777,7 +1111,7 @@ async fn games_survive_a_restart_from_the_database_file() {
             "POST",
             &format!("/api/games/{id}/move"),
             Some(&t),
-            Some(json!({ "move": m })),
+            Some(json!({ "move": m, "seq": after["seq"] })),
         )
         .await
     };
@@ -790,7 +1124,7 @@ async fn websocket_pushes_moves_to_players_and_spectators() {
     use futures_util::{SinkExt, StreamExt};
     use tokio_tungstenite::tungstenite::Message;
 
-    let svc = Arc::new(Service::new(Arc::new(SqliteStore::in_memory().unwrap())));
+    let svc = Service::new(Arc::new(SqliteStore::in_memory().unwrap()));
     let app = router(
         svc.clone(),
         Limits {
@@ -815,12 +1149,8 @@ async fn websocket_pushes_moves_to_players_and_spectators() {
     let c = create(&a, json!({ "rules": "kendall5", "mode": "online" })).await;
     let id = c["id"].as_str().unwrap();
     let t1 = c["tokens"]["1"].as_str().unwrap();
-    let t2 = c["invite"]
-        .as_str()
-        .unwrap()
-        .split("token=")
-        .nth(1)
-        .unwrap();
+    let t2 = &claim(&a, &c).await;
+    let t2 = t2.as_str();
 
     let url = |q: &str| format!("ws://{addr}/api/games/{id}/ws{q}");
     // A wrong token is refused before the upgrade.
@@ -865,7 +1195,7 @@ async fn websocket_pushes_moves_to_players_and_spectators() {
         "POST",
         &format!("/api/games/{id}/throw"),
         Some(t1),
-        None,
+        Some(json!({ "seq": state(&a, id).await["seq"] })),
     )
     .await;
     assert_eq!(r.0, StatusCode::OK);
@@ -975,4 +1305,84 @@ async fn garbage_requests_get_4xx_never_a_failure() {
             "GET {p} gave {s}: {text}"
         );
     }
+}
+
+#[tokio::test]
+async fn bad_bodies_are_explained_in_words_naming_the_field() {
+    let a = app();
+    let c = create(&a, json!({ "rules": "kendall5", "mode": "hotseat" })).await;
+    let id = c["id"].as_str().unwrap();
+    let t = c["tokens"]["1"].as_str().unwrap();
+    let mv = format!("/api/games/{id}/move");
+    for (uri, body, want) in [
+        (
+            "/api/games",
+            r#"{"rules":"kendall","mode":"hotseat","series":{"points":"x"}}"#,
+            r#""series" must be {"points": N} or {"games": N}"#,
+        ),
+        (
+            "/api/games",
+            r#"{"rules":"kendall","mode":"online","seat":"x"}"#,
+            r#""seat" must be a whole number, not the text "x""#,
+        ),
+        (
+            "/api/games",
+            r#"{"rules":5,"mode":"online"}"#,
+            r#""rules" must be text, not the number 5"#,
+        ),
+        (
+            "/api/games",
+            r#"{"mode":"online"}"#,
+            r#"the request body needs the field "rules""#,
+        ),
+        (
+            "/api/games",
+            r#"{"rules":"kendall","mode":"online","colour":1}"#,
+            r#"unknown field "colour" in the request body; the fields are: rules, options"#,
+        ),
+        (
+            "/api/games",
+            r#"{"rules":"kendall","mode":"online","options":"cap=3"}"#,
+            r#""options" must be a list, not the text "cap=3""#,
+        ),
+        ("/api/games", "[1]", "must be a JSON object"),
+        ("/api/games", r#"{"rules":"kendall""#, "not valid JSON"),
+        (
+            mv.as_str(),
+            r#"{"seq":-1}"#,
+            r#""seq" must be a whole number from 0 to 4294967295, not the number -1"#,
+        ),
+        (
+            mv.as_str(),
+            r#"{"seq":0,"move":1}"#,
+            r#""move" must be text, not the number 1"#,
+        ),
+        (
+            mv.as_str(),
+            r#"{"seq":0,"mv":"1-3"}"#,
+            r#"unknown field "mv" in the request body; the fields are: move, seq"#,
+        ),
+    ] {
+        let (s, text, _) = raw(&a, "POST", uri, Some(t), Some(body)).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{body}: {text}");
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let m = v["error"].as_str().unwrap();
+        assert!(m.contains(want), "{body}: {m:?} should say {want:?}");
+        for rust in ["Some(", "untagged", "u32", "u8", "`", "line 1 column"] {
+            assert!(!m.contains(rust), "{body}: {m:?} has {rust:?}");
+        }
+    }
+    let r = call(
+        &a,
+        "GET",
+        &format!("/api/games/{id}/review?at=x"),
+        None,
+        None,
+    )
+    .await;
+    is_error(
+        &r,
+        StatusCode::BAD_REQUEST,
+        r#""at" must be a whole number"#,
+    );
 }

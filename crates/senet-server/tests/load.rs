@@ -19,6 +19,8 @@ fn concurrent_games_lose_no_acknowledged_move() {
         seconds: 3.0,
         max_moves: 3_000,
         rules: "kendall5".into(),
+        postgres: None,
+        servers: 1,
     };
     let r = support::load::run(&plan, &dir);
     assert_eq!(r.errors, 0, "{r:?}");

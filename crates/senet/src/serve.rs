@@ -1,7 +1,9 @@
-//! `senet serve`: starts the browser game (crate `senet-server`) on a SQLite file.
+//! `senet serve`: starts the browser game (crate `senet-server`) on a SQLite file or a
+//! PostgreSQL database.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::net::IpAddr;
+use std::time::Duration;
 
 /// Arguments of `senet serve`.
 #[derive(clap::Args, Debug)]
@@ -9,13 +11,71 @@ pub struct ServeArgs {
     /// Address to listen on (port 0 picks a free port; the address is printed).
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: String,
-    /// The SQLite database file, created and migrated on start.
+    /// The database: a SQLite file (created and migrated on start), or a PostgreSQL URL
+    /// (postgres://USER@HOST/DB or postgresql://...), which several servers may share.
     #[arg(long, default_value = "senet.sqlite")]
-    db: PathBuf,
+    db: String,
+    /// API requests per second allowed to one client address, sustained (0: no limit).
+    #[arg(long, default_value_t = 50.0, value_name = "N")]
+    rate: f64,
+    /// API requests one client address may make in a burst.
+    #[arg(long, default_value_t = 200.0, value_name = "N")]
+    burst: f64,
+    /// A reverse proxy's address (repeatable): for its requests the client address is read
+    /// from the X-Forwarded-For header it sets.
+    #[arg(long = "trusted-proxy", value_name = "IP")]
+    trusted_proxies: Vec<IpAddr>,
+    /// Open connections at most (WebSocket watchers have caps of their own).
+    #[arg(long, default_value_t = 512, value_name = "N")]
+    max_connections: usize,
+    /// Seconds a client has to send a request's headers, or to start its next request on
+    /// an idle keep-alive connection.
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+    header_timeout: f64,
+}
+
+/// The server's limits from the arguments, checked.
+fn limits(a: &ServeArgs) -> Result<senet_server::Limits, String> {
+    if !(a.rate.is_finite() && a.rate >= 0.0) {
+        return Err(format!(
+            "--rate must be a number of requests per second, 0 or more, got {}",
+            a.rate
+        ));
+    }
+    if !(a.burst.is_finite() && a.burst >= 1.0) {
+        return Err(format!(
+            "--burst must be at least 1 request, got {}",
+            a.burst
+        ));
+    }
+    if a.max_connections == 0 {
+        return Err("--max-connections must be at least 1".into());
+    }
+    if !(a.header_timeout.is_finite() && (0.1..=3600.0).contains(&a.header_timeout)) {
+        return Err(format!(
+            "--header-timeout must be from 0.1 to 3600 seconds, got {}",
+            a.header_timeout
+        ));
+    }
+    Ok(senet_server::Limits {
+        per_second: a.rate,
+        burst: a.burst,
+        trusted_proxies: a.trusted_proxies.clone(),
+        max_connections: a.max_connections,
+        header_timeout: Duration::from_secs_f64(a.header_timeout),
+        ..senet_server::Limits::default()
+    })
 }
 
 /// Serves until Ctrl-C or SIGTERM; returns the process exit code.
 pub fn run(args: ServeArgs) -> i32 {
+    let limits = match limits(&args) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
+    };
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -26,17 +86,16 @@ pub fn run(args: ServeArgs) -> i32 {
             return 1;
         }
     };
-    let db = args.db.clone();
+    let shown = senet_server::db_display(&args.db);
     let result = rt.block_on(senet_server::serve(
         &args.addr,
         &args.db,
-        senet_server::Limits::default(),
+        limits,
         move |addr| {
             let mut out = std::io::stdout().lock();
             let _ = writeln!(
                 out,
-                "senet serve: listening on http://{addr}/ (database {})",
-                db.display()
+                "senet serve: listening on http://{addr}/ (database {shown})"
             );
             let _ = out.flush();
         },
@@ -67,4 +126,66 @@ async fn shutdown() {
     #[cfg(not(unix))]
     let term = std::future::pending::<()>();
     tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        serve: ServeArgs,
+    }
+
+    fn parse(args: &[&str]) -> Result<senet_server::Limits, String> {
+        let cli = Cli::try_parse_from(std::iter::once("serve").chain(args.iter().copied()))
+            .map_err(|e| e.to_string())?;
+        limits(&cli.serve)
+    }
+
+    #[test]
+    fn limits_come_from_the_command_line() {
+        let l = parse(&[
+            "--rate",
+            "5",
+            "--burst",
+            "20",
+            "--trusted-proxy",
+            "10.0.0.1",
+            "--trusted-proxy",
+            "::1",
+            "--max-connections",
+            "64",
+            "--header-timeout",
+            "2.5",
+        ])
+        .unwrap();
+        assert_eq!((l.per_second, l.burst, l.max_connections), (5.0, 20.0, 64));
+        assert_eq!(
+            l.trusted_proxies,
+            [
+                "10.0.0.1".parse::<IpAddr>().unwrap(),
+                "::1".parse().unwrap()
+            ]
+        );
+        assert_eq!(l.header_timeout, Duration::from_millis(2500));
+        let d = parse(&[]).unwrap();
+        assert_eq!((d.per_second, d.burst), (50.0, 200.0));
+        assert!(d.trusted_proxies.is_empty());
+        for (args, needle) in [
+            (&["--rate=-1"][..], "--rate must be"),
+            (&["--burst", "0"][..], "--burst must be at least 1"),
+            (&["--max-connections", "0"][..], "--max-connections"),
+            (&["--header-timeout", "0"][..], "--header-timeout"),
+            (
+                &["--trusted-proxy", "proxy.local"][..],
+                "invalid IP address",
+            ),
+        ] {
+            let e = parse(args).unwrap_err();
+            assert!(e.contains(needle), "{args:?}: {e}");
+        }
+    }
 }

@@ -294,18 +294,48 @@ fn an_online_game_between_two_browsers_with_a_spectator() {
     let _ = link;
     let invite = a.js("return document.querySelector('#invite-link').value");
     let invite = invite.as_str().unwrap().to_string();
-    assert!(invite.contains("#seat=2&token="), "{invite}");
+    assert!(invite.contains("#claim="), "{invite}");
     b.goto(&invite);
     b.wait_for("#board", 20);
     assert_eq!(
         b.js("return location.hash"),
         json!(""),
-        "the token leaves the address bar"
+        "the claim code leaves the address bar"
     );
     let game_url = invite.split('#').next().unwrap().to_string();
-    c.goto(&game_url);
+    // The claimed link is spent: a third browser opening it only watches.
+    c.goto(&invite);
     c.wait_for("#board", 20);
+    let t = Instant::now();
+    while !c.text("#error").contains("already been claimed") {
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "{}",
+            c.text("#error")
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
     assert!(c.text("#status").contains("watching"));
+    // A crafted link with another token for the seat this browser holds asks first, and
+    // keeping the held token keeps it.
+    let held = || {
+        b.js("return JSON.parse(localStorage.getItem('senet.games'))[location.pathname.split('/')[2]].tokens['2']")
+    };
+    let mine = held();
+    assert!(mine.is_string());
+    b.goto(&format!("{}/", server.url));
+    b.wait_for("#create", 20);
+    b.goto(&format!(
+        "{game_url}#seat=2&token=0123456789abcdef0123456789abcdef"
+    ));
+    b.wait_for("#ask", 20);
+    b.click_css("#ask-no");
+    b.wait_for("#board", 20);
+    assert_eq!(
+        held(),
+        mine,
+        "the crafted token did not replace the held one"
+    );
     // The first player's page learns over the WebSocket that the friend is here.
     let t = Instant::now();
     while !a.text("#invite").contains("Your friend is here") {

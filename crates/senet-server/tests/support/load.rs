@@ -5,7 +5,7 @@
 //! whichever comes first, and sends traffic only to the 127.0.0.1 server it started.
 //! Used by `tests/load.rs` (a short check) and `examples/load.rs` (the measurement).
 
-use senet_server::{router, Limits, Service, SqliteStore};
+use senet_server::{router, Limits, PgStore, Service, SqliteStore, Store};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -27,6 +27,11 @@ pub struct Plan {
     pub max_moves: u64,
     /// Rule set of the games.
     pub rules: String,
+    /// A PostgreSQL database URL to use instead of a SQLite file under the directory.
+    pub postgres: Option<String>,
+    /// Servers sharing the database (PostgreSQL only); client `c` talks to server
+    /// `c % servers`.
+    pub servers: usize,
 }
 
 /// What happened.
@@ -129,39 +134,54 @@ struct Game {
 /// Starts a server on 127.0.0.1 (a file database under `dir`, rate limit off) on a tokio
 /// runtime with two worker threads, runs the plan against it, and stops everything.
 pub fn run(plan: &Plan, dir: &Path) -> Report {
-    let db = dir.join("load.sqlite");
-    for ext in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{ext}", db.display()));
-    }
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .unwrap();
-    let store = Arc::new(SqliteStore::open(&db).unwrap());
-    let svc = Arc::new(Service::new(store));
-    let app = router(
-        svc,
-        Limits {
-            per_second: 0.0,
-            ..Limits::default()
-        },
-    );
-    let listener = rt
-        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-        .unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-    let server = rt.spawn(async move {
-        axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(async {
-            let _ = stop_rx.await;
-        })
-        .await
-    });
+    let limits = Limits {
+        per_second: 0.0,
+        ..Limits::default()
+    };
+    let mut stores: Vec<Arc<dyn Store>> = Vec::new();
+    match &plan.postgres {
+        None => {
+            let db = dir.join("load.sqlite");
+            for ext in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(format!("{}{ext}", db.display()));
+            }
+            stores.push(Arc::new(SqliteStore::open(&db).unwrap()));
+        }
+        Some(url) => {
+            for _ in 0..plan.servers.max(1) {
+                stores.push(Arc::new(PgStore::open(url).unwrap()));
+            }
+        }
+    }
+    let mut addrs = Vec::new();
+    let mut stops = Vec::new();
+    let mut servers = Vec::new();
+    for store in stores {
+        let svc = Service::new(store);
+        let w = svc.clone();
+        rt.block_on(async { tokio::task::spawn_blocking(move || w.watch_store()).await })
+            .unwrap()
+            .unwrap();
+        let app = router(svc, limits.clone());
+        let listener = rt
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .unwrap();
+        addrs.push(listener.local_addr().unwrap());
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let l = limits.clone();
+        servers.push(rt.spawn(async move {
+            senet_server::http::serve(listener, app, &l, async {
+                let _ = stop_rx.await;
+            })
+            .await
+        }));
+        stops.push(stop_tx);
+    }
 
     let moves = Arc::new(AtomicU64::new(0));
     let done = Arc::new(AtomicBool::new(false));
@@ -172,6 +192,7 @@ pub fn run(plan: &Plan, dir: &Path) -> Report {
             let plan = plan.clone();
             let moves = moves.clone();
             let done = done.clone();
+            let addr = addrs[c % addrs.len()];
             std::thread::spawn(move || client(c as u64, &plan, addr, deadline, &moves, &done))
         })
         .collect();
@@ -188,8 +209,14 @@ pub fn run(plan: &Plan, dir: &Path) -> Report {
     }
     report.seconds = start.elapsed().as_secs_f64();
     report.latencies_us.sort_unstable();
-    let _ = stop_tx.send(());
-    let _ = rt.block_on(server);
+    for s in stops {
+        let _ = s.send(());
+    }
+    for s in servers {
+        let _ = rt.block_on(s);
+    }
+    // The stores close their connections off the runtime's threads.
+    drop(rt);
     report
 }
 

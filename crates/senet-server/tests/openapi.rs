@@ -1,0 +1,436 @@
+//! The OpenAPI document against the server: real responses of a scripted session (every
+//! endpoint, successes and refusals) are validated against the schemas the document gives
+//! for their path, method and status; the enums of rule sets and levels are the server's.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use senet_server::{router, Limits, Service, SqliteStore};
+use serde_json::{json, Value};
+use std::sync::Arc;
+use tower::ServiceExt;
+
+/// Validates `v` against `schema` (the OpenAPI 3.0 subset the document uses); returns the
+/// first mismatch with its place.
+fn validate(doc: &Value, schema: &Value, v: &Value, at: &str) -> Result<(), String> {
+    if let Some(r) = schema["$ref"].as_str() {
+        let name = r.trim_start_matches("#/components/schemas/");
+        return validate(doc, &doc["components"]["schemas"][name], v, at);
+    }
+    if v.is_null() {
+        return if schema["nullable"] == true || schema.get("type").is_none() {
+            Ok(())
+        } else {
+            Err(format!("{at}: null, but not nullable"))
+        };
+    }
+    if let Some(t) = schema["type"].as_str() {
+        let ok = match t {
+            "object" => v.is_object(),
+            "array" => v.is_array(),
+            "string" => v.is_string(),
+            "integer" => v.is_i64() || v.is_u64(),
+            "number" => v.is_number(),
+            "boolean" => v.is_boolean(),
+            _ => return Err(format!("{at}: unknown type {t} in the document")),
+        };
+        if !ok {
+            return Err(format!("{at}: {v} is not of type {t}"));
+        }
+    }
+    if let Some(e) = schema["enum"].as_array() {
+        if !e.contains(v) {
+            return Err(format!("{at}: {v} is not one of {e:?}"));
+        }
+    }
+    if let Some(n) = v.as_f64() {
+        if schema["minimum"].as_f64().is_some_and(|m| n < m)
+            || schema["maximum"].as_f64().is_some_and(|m| n > m)
+        {
+            return Err(format!("{at}: {n} is out of range"));
+        }
+    }
+    if let Some(o) = v.as_object() {
+        for r in schema["required"].as_array().into_iter().flatten() {
+            let r = r.as_str().unwrap();
+            if !o.contains_key(r) {
+                return Err(format!("{at}: the required field {r} is missing"));
+            }
+        }
+        for (k, x) in o {
+            match schema["properties"].get(k) {
+                Some(s) => validate(doc, s, x, &format!("{at}.{k}"))?,
+                None => match &schema["additionalProperties"] {
+                    Value::Bool(false) => {
+                        return Err(format!("{at}: the field {k} is not in the document"))
+                    }
+                    s @ Value::Object(_) => validate(doc, s, x, &format!("{at}.{k}"))?,
+                    _ => {}
+                },
+            }
+        }
+    }
+    if let Some(a) = v.as_array() {
+        if let Some(s) = schema.get("items") {
+            for (i, x) in a.iter().enumerate() {
+                validate(doc, s, x, &format!("{at}[{i}]"))?;
+            }
+        }
+        if schema["minItems"]
+            .as_u64()
+            .is_some_and(|m| (a.len() as u64) < m)
+            || schema["maxItems"]
+                .as_u64()
+                .is_some_and(|m| (a.len() as u64) > m)
+        {
+            return Err(format!("{at}: {} items", a.len()));
+        }
+    }
+    Ok(())
+}
+
+/// The document's path template for a request path.
+fn template<'a>(doc: &'a Value, path: &str) -> Option<&'a str> {
+    let segs: Vec<&str> = path.split('?').next().unwrap().split('/').collect();
+    doc["paths"]
+        .as_object()?
+        .keys()
+        .map(String::as_str)
+        .find(|t| {
+            let ts: Vec<&str> = t.split('/').collect();
+            ts.len() == segs.len()
+                && ts
+                    .iter()
+                    .zip(&segs)
+                    .all(|(a, b)| a == b || (a.starts_with('{') && a.ends_with('}')))
+        })
+}
+
+struct Checker {
+    app: Router,
+    doc: Value,
+    checked: std::collections::BTreeSet<String>,
+}
+
+impl Checker {
+    /// Sends a request and validates its answer against the document.
+    async fn call(
+        &mut self,
+        method: &str,
+        uri: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut r = Request::builder().method(method).uri(uri);
+        if let Some(t) = token {
+            r = r.header("authorization", format!("Bearer {t}"));
+        }
+        let req = r
+            .header("content-type", "application/json")
+            .body(
+                body.clone()
+                    .map_or(Body::empty(), |b| Body::from(b.to_string())),
+            )
+            .unwrap();
+        let res = self.app.clone().oneshot(req).await.unwrap();
+        let status = res.status();
+        let ctype = res
+            .headers()
+            .get("content-type")
+            .map(|v| v.to_str().unwrap().to_string());
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        let v: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        let t = template(&self.doc, uri).unwrap_or_else(|| panic!("{uri} is not documented"));
+        let op = &self.doc["paths"][t][method.to_lowercase()];
+        assert!(op.is_object(), "{method} {t} is not documented");
+        let resp = &op["responses"][status.as_str()];
+        assert!(
+            resp.is_object(),
+            "{method} {uri}: status {status} is not documented ({v})"
+        );
+        if let Some(s) = resp["content"]["application/json"].get("schema") {
+            assert_eq!(ctype.as_deref(), Some("application/json"), "{method} {uri}");
+            if let Err(e) = validate(&self.doc, s, &v, "response") {
+                panic!("{method} {uri} {status}: {e}\n{v}");
+            }
+        }
+        // The request body, when the call is meant to succeed, matches the document too.
+        if status.is_success() {
+            if let (Some(b), Some(s)) = (
+                &body,
+                op["requestBody"]["content"]["application/json"].get("schema"),
+            ) {
+                if let Err(e) = validate(&self.doc, s, b, "request") {
+                    panic!("{method} {uri}: {e}");
+                }
+            }
+        }
+        self.checked
+            .insert(format!("{method} {t} {}", status.as_u16()));
+        (status, v)
+    }
+}
+
+#[tokio::test]
+async fn real_responses_match_the_openapi_document() {
+    let svc = Service::new(Arc::new(SqliteStore::in_memory().unwrap()));
+    let app = router(
+        svc,
+        Limits {
+            per_second: 0.0,
+            ..Limits::default()
+        },
+    );
+    let doc: Value = serde_json::from_str(senet_server::web::OPENAPI).unwrap();
+    let mut c = Checker {
+        app,
+        doc: doc.clone(),
+        checked: Default::default(),
+    };
+
+    // The enums of rule sets and levels are the server's.
+    let (_, rules) = c.call("GET", "/api/rules", None, None).await;
+    let ids: Vec<Value> = rules["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].clone())
+        .collect();
+    assert_eq!(
+        doc["components"]["schemas"]["NewGame"]["properties"]["rules"]["enum"],
+        Value::Array(ids)
+    );
+    assert_eq!(
+        doc["components"]["schemas"]["NewGame"]["properties"]["bot"]["enum"],
+        rules["levels"]
+    );
+
+    c.call("GET", "/api/openapi.json", None, None).await;
+    // A hot-seat game played to its end, with its record, review and throws.
+    let (s, g) = c
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({ "rules": "kendall5", "mode": "hotseat" })),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED);
+    let id = g["id"].as_str().unwrap().to_string();
+    let tokens = g["tokens"].clone();
+    let mut st = g["state"].clone();
+    let mut n = 0;
+    while st["status"]["state"] != "over" {
+        let tok = tokens[st["status"]["player"].to_string()]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let r = if st["status"]["state"] == "throw" {
+            c.call(
+                "POST",
+                &format!("/api/games/{id}/throw"),
+                Some(&tok),
+                Some(json!({ "seq": st["seq"] })),
+            )
+            .await
+        } else {
+            if n % 50 == 1 {
+                c.call("GET", &format!("/api/games/{id}/hint"), Some(&tok), None)
+                    .await;
+            }
+            let m = st["legal"][0]["move"].clone();
+            c.call(
+                "POST",
+                &format!("/api/games/{id}/move"),
+                Some(&tok),
+                Some(json!({ "move": m, "seq": st["seq"] })),
+            )
+            .await
+        };
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        st = r.1;
+        n += 1;
+    }
+    c.call("GET", &format!("/api/games/{id}"), None, None).await;
+    c.call("GET", &format!("/api/games/{id}/review?at=3"), None, None)
+        .await;
+    c.call("GET", &format!("/api/games/{id}/throws"), None, None)
+        .await;
+    c.call("GET", &format!("/api/games?ids={id},nosuch"), None, None)
+        .await;
+    // Refusals.
+    let t1 = tokens["1"].as_str().unwrap();
+    for (m, u, tok, b) in [
+        (
+            "POST",
+            format!("/api/games/{id}/throw"),
+            Some(t1),
+            Some(json!({ "seq": 0 })),
+        ),
+        ("POST", format!("/api/games/{id}/throw"), None, None),
+        ("POST", format!("/api/games/{id}/throw"), Some("abc"), None),
+        (
+            "POST",
+            format!("/api/games/{id}/move"),
+            Some(t1),
+            Some(json!({ "mv": 1 })),
+        ),
+        ("GET", "/api/games/nosuch".to_string(), None, None),
+        (
+            "GET",
+            format!("/api/games/{id}/review?at=99999"),
+            None,
+            None,
+        ),
+        (
+            "POST",
+            "/api/games".to_string(),
+            None,
+            Some(json!({ "rules": "chess", "mode": "hotseat" })),
+        ),
+        (
+            "POST",
+            "/api/games".to_string(),
+            None,
+            Some(json!({ "rules": "kendall" })),
+        ),
+    ] {
+        let (s, v) = c.call(m, &u, tok, b).await;
+        assert!(s.is_client_error(), "{m} {u}: {s} {v}");
+    }
+    // An online game: claim, a second claim, revoke and renew.
+    let (_, o) = c
+        .call(
+            "POST",
+            "/api/games",
+            None,
+            Some(json!({ "rules": "kendall", "mode": "online", "seat": 2 })),
+        )
+        .await;
+    let oid = o["id"].as_str().unwrap().to_string();
+    let ot = o["tokens"]["2"].as_str().unwrap().to_string();
+    let code = o["invite"]
+        .as_str()
+        .unwrap()
+        .split("claim=")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    c.call(
+        "DELETE",
+        &format!("/api/games/{oid}/invite"),
+        Some(&ot),
+        None,
+    )
+    .await;
+    let (_, inv) = c
+        .call("POST", &format!("/api/games/{oid}/invite"), Some(&ot), None)
+        .await;
+    let code2 = inv["invite"]
+        .as_str()
+        .unwrap()
+        .split("claim=")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    c.call(
+        "POST",
+        &format!("/api/games/{oid}/claim"),
+        None,
+        Some(json!({ "code": code })),
+    )
+    .await;
+    let (s, _) = c
+        .call(
+            "POST",
+            &format!("/api/games/{oid}/claim"),
+            None,
+            Some(json!({ "code": code2 })),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    c.call(
+        "POST",
+        &format!("/api/games/{oid}/claim"),
+        None,
+        Some(json!({ "code": code2 })),
+    )
+    .await;
+    c.call(
+        "DELETE",
+        &format!("/api/games/{oid}/invite"),
+        Some(&ot),
+        None,
+    )
+    .await;
+    // A series against a bot, with its next game.
+    let (_, sg) = c.call("POST", "/api/games", None, Some(json!({ "rules": "kendall5", "mode": "bot", "bot": "beginner", "series": { "games": 2 } }))).await;
+    let sid = sg["series"].as_str().unwrap().to_string();
+    let gid = sg["id"].as_str().unwrap().to_string();
+    c.call("GET", &format!("/api/series/{sid}"), None, None)
+        .await;
+    c.call(
+        "POST",
+        &format!("/api/games/{gid}/next"),
+        Some(sg["tokens"]["1"].as_str().unwrap()),
+        Some(json!({ "seq": 0 })),
+    )
+    .await;
+    c.call("GET", "/api/series/nosuch", None, None).await;
+
+    // Issue 19: the stateless valuation, and the analysis of a game not over.
+    let pos = "kendall5 ....XX...................X..O. off=2,4 turn=1 throw=- dec=40";
+    c.call("POST", "/api/value", None, Some(json!({ "position": pos })))
+        .await;
+    c.call(
+        "POST",
+        "/api/value",
+        None,
+        Some(json!({ "position": pos, "throw": "3" })),
+    )
+    .await;
+    c.call(
+        "POST",
+        "/api/value",
+        None,
+        Some(json!({ "position": "nonsense" })),
+    )
+    .await;
+    c.call(
+        "POST",
+        "/api/value",
+        None,
+        Some(json!({ "position": pos, "x": 1 })),
+    )
+    .await;
+    c.call("GET", &format!("/api/games/{gid}/analysis"), None, None)
+        .await;
+
+    for must in [
+        "POST /api/value 200",
+        "POST /api/value 400",
+        "POST /api/value 422",
+        "GET /api/games/{id}/analysis 409",
+        "GET /api/games/{id}/hint 200",
+        "POST /api/games 201",
+        "POST /api/games 400",
+        "POST /api/games 422",
+        "POST /api/games/{id}/throw 200",
+        "POST /api/games/{id}/move 200",
+        "POST /api/games/{id}/claim 200",
+        "POST /api/games/{id}/claim 409",
+        "DELETE /api/games/{id}/invite 200",
+        "POST /api/games/{id}/invite 200",
+        "GET /api/games/{id}/review 200",
+        "GET /api/games/{id}/throws 200",
+        "GET /api/series/{id} 200",
+        "POST /api/games/{id}/next 409",
+    ] {
+        assert!(
+            c.checked.contains(must),
+            "{must} was not exercised: {:?}",
+            c.checked
+        );
+    }
+}

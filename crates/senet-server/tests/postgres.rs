@@ -1,0 +1,550 @@
+//! `senet serve` on PostgreSQL: the store suite, the API on PostgreSQL, two servers on one
+//! database (live updates across servers, sequence conflicts) and servers killed while
+//! clients play. Each test starts a throwaway cluster (see `support/pg.rs`), so they need the
+//! PostgreSQL server binaries: ignored by a plain `cargo test`, run by `scripts/test.sh`
+//! (`cargo test -p senet-server --test postgres -- --ignored`), which installs the Debian
+//! package `postgresql` when missing.
+
+mod support {
+    pub mod pg;
+    pub mod store_suite;
+}
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use senet_server::store::{Store, StoredEvent};
+use senet_server::{http, router, Limits, PgStore, Service};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use support::pg::Cluster;
+use tower::ServiceExt;
+
+fn open_limits() -> Limits {
+    Limits {
+        per_second: 0.0,
+        ..Limits::default()
+    }
+}
+
+async fn call(
+    app: &Router,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut r = Request::builder().method(method).uri(uri);
+    if let Some(t) = token {
+        r = r.header("authorization", format!("Bearer {t}"));
+    }
+    let req = r
+        .header("content-type", "application/json")
+        .body(body.map_or(Body::empty(), |b| Body::from(b.to_string())))
+        .unwrap();
+    let res = app.clone().oneshot(req).await.unwrap();
+    let status = res.status();
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+/// The request that plays the first legal move (or throws) for whoever is to act.
+fn next_action(st: &Value, tokens: &Value) -> (String, String, Value) {
+    let id = st["id"].as_str().unwrap();
+    let tok = tokens[st["status"]["player"].to_string()]
+        .as_str()
+        .unwrap()
+        .to_string();
+    if st["status"]["state"] == "throw" {
+        (
+            format!("/api/games/{id}/throw"),
+            tok,
+            json!({ "seq": st["seq"] }),
+        )
+    } else {
+        let m = &st["legal"][0]["move"];
+        (
+            format!("/api/games/{id}/move"),
+            tok,
+            json!({ "move": m, "seq": st["seq"] }),
+        )
+    }
+}
+
+#[test]
+#[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
+fn postgres_passes_the_store_suite_and_refuses_other_databases() {
+    let pg = Cluster::start();
+    let url = pg.create_db("suite");
+    let s = PgStore::open(&url).unwrap();
+    support::store_suite::check(&s);
+    // Reopening finds the schema in place and the games kept.
+    drop(s);
+    let s = PgStore::open(&url).unwrap();
+    assert_eq!(s.load("a").unwrap().unwrap().events.len(), 2);
+    // A database with other tables is refused and left alone.
+    let other = pg.create_db("other");
+    let mut c = postgres::Client::connect(&other, postgres::NoTls).unwrap();
+    c.batch_execute("CREATE TABLE contacts (name TEXT)")
+        .unwrap();
+    let e = PgStore::open(&other).err().unwrap().to_string();
+    assert!(
+        e.contains("not a senet database") && e.contains("contacts"),
+        "{e}"
+    );
+    let n: i64 = c
+        .query_one(
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(n, 1, "nothing was added");
+    // A bad URL and an unreachable server are errors, not panics.
+    assert!(PgStore::open("postgres://senet@127.0.0.1:1/x").is_err());
+    assert!(PgStore::open("postgres://[bad").is_err());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
+async fn the_api_on_postgres_plays_games_invites_and_series_and_survives_a_restart() {
+    let pg = Cluster::start();
+    let url = pg.create_db("api");
+    let open = || {
+        let u = url.clone();
+        async move {
+            let store = tokio::task::spawn_blocking(move || PgStore::open(&u).unwrap())
+                .await
+                .unwrap();
+            router(Service::new(Arc::new(store)), open_limits())
+        }
+    };
+    let app = open().await;
+    // A whole hot-seat game.
+    let c = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({ "rules": "kendall5", "mode": "hotseat" })),
+    )
+    .await;
+    assert_eq!(c.0, StatusCode::CREATED, "{}", c.1);
+    let id = c.1["id"].as_str().unwrap().to_string();
+    let tokens = c.1["tokens"].clone();
+    let mut st = c.1["state"].clone();
+    let mut n = 0;
+    while st["status"]["state"] != "over" {
+        let (uri, tok, body) = next_action(&st, &tokens);
+        let r = call(&app, "POST", &uri, Some(&tok), Some(body)).await;
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        st = r.1;
+        n += 1;
+        assert!(n < 20_000);
+    }
+    let (s, t) = call(&app, "GET", &format!("/api/games/{id}/throws"), None, None).await;
+    assert_eq!(s, StatusCode::OK, "{t}");
+    // An online game's invite is claimed once.
+    let c = call(
+        &app,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({ "rules": "kendall", "mode": "online" })),
+    )
+    .await;
+    let oid = c.1["id"].as_str().unwrap().to_string();
+    let code = c.1["invite"]
+        .as_str()
+        .unwrap()
+        .split("claim=")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let claim = format!("/api/games/{oid}/claim");
+    let r = call(&app, "POST", &claim, None, Some(json!({ "code": code }))).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    let r2 = call(&app, "POST", &claim, None, Some(json!({ "code": code }))).await;
+    assert_eq!(r2.0, StatusCode::CONFLICT, "{}", r2.1);
+    // A series against a bot, and its next game.
+    let c = call(&app, "POST", "/api/games", None, Some(json!({ "rules": "kendall5", "mode": "bot", "bot": "beginner", "series": { "games": 2 } }))).await;
+    assert_eq!(c.0, StatusCode::CREATED, "{}", c.1);
+    let sid = c.1["series"].as_str().unwrap().to_string();
+    // A new server on the same database: the same games, and the claimed seat stays taken.
+    drop(app);
+    let app = open().await;
+    let (s, again) = call(&app, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(again["seq"], st["seq"]);
+    assert_eq!(again["status"], st["status"]);
+    let r3 = call(&app, "POST", &claim, None, Some(json!({ "code": code }))).await;
+    assert_eq!(r3.0, StatusCode::CONFLICT, "{}", r3.1);
+    let (s, ser) = call(&app, "GET", &format!("/api/series/{sid}"), None, None).await;
+    assert_eq!(s, StatusCode::OK, "{ser}");
+    assert_eq!(ser["games"].as_array().unwrap().len(), 1);
+}
+
+/// The next message on a WebSocket that is not a presence update (5 s at most).
+async fn next_msg<S, E>(ws: &mut S) -> Value
+where
+    S: futures_util::Stream<Item = Result<tokio_tungstenite::tungstenite::Message, E>> + Unpin,
+    E: std::fmt::Debug,
+{
+    use futures_util::StreamExt;
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(5), ws.next())
+            .await
+            .expect("a message within 5 s")
+            .unwrap()
+            .unwrap();
+        if let tokio_tungstenite::tungstenite::Message::Text(t) = m {
+            let v: Value = serde_json::from_str(&t).unwrap();
+            if v["type"] != "presence" {
+                return v;
+            }
+        }
+    }
+}
+
+/// Serves `svc` on a free loopback port; returns the address.
+async fn serve(svc: Arc<Service>) -> SocketAddr {
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = l.local_addr().unwrap();
+    let limits = open_limits();
+    tokio::spawn(async move {
+        http::serve(
+            l,
+            router(svc, limits.clone()),
+            &limits,
+            std::future::pending(),
+        )
+        .await
+    });
+    addr
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
+async fn two_servers_on_one_database_see_each_others_moves_at_once_and_conflicts_answer_409() {
+    let pg = Cluster::start();
+    let url = pg.create_db("two");
+    let mut servers = Vec::new();
+    for _ in 0..2 {
+        let u = url.clone();
+        let store = tokio::task::spawn_blocking(move || PgStore::open(&u).unwrap())
+            .await
+            .unwrap();
+        let svc = Service::new(Arc::new(store));
+        let w = svc.clone();
+        tokio::task::spawn_blocking(move || w.watch_store().unwrap())
+            .await
+            .unwrap();
+        servers.push(svc);
+    }
+    let a = router(servers[0].clone(), open_limits());
+    let b = router(servers[1].clone(), open_limits());
+    let b_addr = serve(servers[1].clone()).await;
+    let c = call(
+        &a,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({ "rules": "kendall5", "mode": "hotseat" })),
+    )
+    .await;
+    let id = c.1["id"].as_str().unwrap().to_string();
+    let tokens = c.1["tokens"].clone();
+    // A spectator on server B.
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{b_addr}/api/games/{id}/ws"))
+        .await
+        .unwrap();
+    assert_eq!(next_msg(&mut ws).await["type"], "state");
+    let mut st = c.1["state"].clone();
+    for i in 0..6 {
+        // Alternate the servers the moves go through; the watcher on B sees every one.
+        let app = if i % 2 == 0 { &a } else { &b };
+        let (uri, tok, body) = next_action(&st, &tokens);
+        let t = Instant::now();
+        let r = call(app, "POST", &uri, Some(&tok), Some(body)).await;
+        assert_eq!(r.0, StatusCode::OK, "move {i}: {}", r.1);
+        let u = next_msg(&mut ws).await;
+        assert_eq!(u["type"], "update");
+        assert_eq!(u["seq"], r.1["seq"], "the watcher on B has the move");
+        assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+        st = r.1;
+    }
+    // The same stale request through both servers: the first wins, the second is 409, and
+    // the game holds one event for it.
+    let (uri, tok, body) = next_action(&st, &tokens);
+    let r1 = call(&a, "POST", &uri, Some(&tok), Some(body.clone())).await;
+    let r2 = call(&b, "POST", &uri, Some(&tok), Some(body)).await;
+    assert_eq!(r1.0, StatusCode::OK, "{}", r1.1);
+    assert_eq!(r2.0, StatusCode::CONFLICT, "{}", r2.1);
+    let (_, sa) = call(&a, "GET", &format!("/api/games/{id}"), None, None).await;
+    let (_, sb) = call(&b, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(sa["seq"], r1.1["seq"]);
+    assert_eq!(sb["seq"], r1.1["seq"]);
+    // Racing requests at once: exactly one of each pair is accepted.
+    let (uri, tok, body) = next_action(&sa, &tokens);
+    let (x, y) = tokio::join!(
+        call(&a, "POST", &uri, Some(&tok), Some(body.clone())),
+        call(&b, "POST", &uri, Some(&tok), Some(body))
+    );
+    let mut codes = [x.0, y.0];
+    codes.sort();
+    assert_eq!(
+        codes,
+        [StatusCode::OK, StatusCode::CONFLICT],
+        "{} / {}",
+        x.1,
+        y.1
+    );
+}
+
+// ---------------------------------------------------------------- servers killed
+
+/// Run as a child process by the kill test: serves the database in SENET_PG_CHILD_DB on a
+/// free port, prints `ADDR <address>`, and serves until killed. A no-op otherwise.
+#[test]
+#[ignore = "a helper process of the kill test"]
+fn child_server() {
+    let Ok(db) = std::env::var("SENET_PG_CHILD_DB") else {
+        return;
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(senet_server::serve(
+        "127.0.0.1:0",
+        &db,
+        open_limits(),
+        |addr| {
+            println!("ADDR {addr}");
+            let _ = std::io::stdout().flush();
+        },
+        std::future::pending(),
+    ))
+    .unwrap();
+}
+
+struct Child {
+    proc: std::process::Child,
+    addr: SocketAddr,
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.proc.kill();
+        let _ = self.proc.wait();
+    }
+}
+
+fn spawn_server(db: &str) -> Child {
+    let mut proc = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "child_server",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("SENET_PG_CHILD_DB", db)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let out = proc.stdout.take().unwrap();
+    let mut lines = BufReader::new(out).lines();
+    let addr = loop {
+        let l = lines
+            .next()
+            .expect("the child server printed its address")
+            .unwrap();
+        // The test harness may print "test child_server ... " on the same line first.
+        if let Some(a) = l.split("ADDR ").nth(1) {
+            break a.trim().parse().unwrap();
+        }
+    };
+    std::thread::spawn(move || for _ in lines {});
+    Child { proc, addr }
+}
+
+/// One HTTP/1.1 request on a fresh connection; `None` when the server is unreachable or
+/// the connection broke (the request may or may not have been applied).
+fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: &Value,
+) -> Option<(u16, Value)> {
+    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(2)).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
+    let b = body.to_string();
+    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{b}",
+        b.len()
+    )
+    .ok()?;
+    let mut text = String::new();
+    s.read_to_string(&mut text).ok()?;
+    let (head, body) = text.split_once("\r\n\r\n")?;
+    let code: u16 = head.split(' ').nth(1)?.parse().ok()?;
+    // Bodies are sent whole with a Content-Length; a cut one fails to parse.
+    Some((code, serde_json::from_str(body).ok()?))
+}
+
+#[test]
+#[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
+fn servers_killed_while_clients_play_lose_no_acknowledged_move() {
+    let pg = Cluster::start();
+    let url = pg.create_db("kill");
+    let servers = Arc::new(std::sync::Mutex::new(vec![
+        spawn_server(&url),
+        spawn_server(&url),
+    ]));
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut clients = Vec::new();
+    for k in 0..4usize {
+        let stop = stop.clone();
+        let servers = servers.clone();
+        clients.push(std::thread::spawn(move || {
+            // (game, acknowledged moves, whether a request of it went unanswered)
+            let mut games: Vec<(String, u64, bool)> = Vec::new();
+            let mut turn = k;
+            'outer: while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                let list: Vec<SocketAddr> =
+                    servers.lock().unwrap().iter().map(|c| c.addr).collect();
+                turn += 1;
+                let addr = list[turn % list.len()];
+                let Some((201, c)) = request(
+                    addr,
+                    "POST",
+                    "/api/games",
+                    None,
+                    &json!({ "rules": "kendall5", "mode": "hotseat" }),
+                ) else {
+                    continue;
+                };
+                let id = c["id"].as_str().unwrap().to_string();
+                let tokens = c["tokens"].clone();
+                games.push((id.clone(), 0, false));
+                let g = games.len() - 1;
+                let mut st = c["state"].clone();
+                for _ in 0..60 {
+                    if stop.load(std::sync::atomic::Ordering::SeqCst)
+                        || st["status"]["state"] == "over"
+                    {
+                        continue 'outer;
+                    }
+                    let list: Vec<SocketAddr> =
+                        servers.lock().unwrap().iter().map(|c| c.addr).collect();
+                    turn += 1;
+                    let addr = list[turn % list.len()];
+                    let (uri, tok, body) = next_action(&st, &tokens);
+                    let is_move = uri.ends_with("/move");
+                    match request(addr, "POST", &uri, Some(&tok), &body) {
+                        Some((200, s)) => {
+                            games[g].1 += is_move as u64;
+                            st = s;
+                        }
+                        other => {
+                            // Unanswered (killed server) or refused: the state is re-read,
+                            // from any server that answers.
+                            if other.is_none() && is_move {
+                                games[g].2 = true;
+                            }
+                            let mut fresh = None;
+                            for _ in 0..50 {
+                                let list: Vec<SocketAddr> =
+                                    servers.lock().unwrap().iter().map(|c| c.addr).collect();
+                                turn += 1;
+                                if let Some((200, s)) = request(
+                                    list[turn % list.len()],
+                                    "GET",
+                                    &format!("/api/games/{id}"),
+                                    None,
+                                    &Value::Null,
+                                ) {
+                                    fresh = Some(s);
+                                    break;
+                                }
+                                std::thread::sleep(Duration::from_millis(50));
+                            }
+                            let Some(s) = fresh else { continue 'outer };
+                            if games[g].2 {
+                                // Whether the unanswered move was stored shows in the count.
+                                let stored = s["events"]
+                                    .as_array()
+                                    .unwrap()
+                                    .iter()
+                                    .filter(|e| e["move"].is_string())
+                                    .count() as u64;
+                                if stored > games[g].1 {
+                                    games[g].1 = stored;
+                                }
+                                games[g].2 = false;
+                            }
+                            st = s;
+                        }
+                    }
+                }
+            }
+            games
+        }));
+    }
+    // Kill one server, start a replacement, then kill the other.
+    for victim in [0usize, 1] {
+        std::thread::sleep(Duration::from_millis(1500));
+        let mut s = servers.lock().unwrap();
+        s[victim].proc.kill().unwrap(); // SIGKILL
+        let _ = s[victim].proc.wait();
+        s.remove(victim);
+        drop(s);
+        std::thread::sleep(Duration::from_millis(500));
+        let fresh = spawn_server(&url);
+        servers.lock().unwrap().insert(victim, fresh);
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let games: Vec<(String, u64, bool)> = clients
+        .into_iter()
+        .flat_map(|c| c.join().unwrap())
+        .collect();
+    servers.lock().unwrap().clear();
+    let store = PgStore::open(&url).unwrap();
+    let mut total = 0;
+    for (id, acked, unanswered) in &games {
+        let g = store
+            .load(id)
+            .unwrap()
+            .expect("every created game is stored");
+        let stored = g
+            .events
+            .iter()
+            .filter(|e| matches!(e, StoredEvent::Move(_)))
+            .count() as u64;
+        assert!(
+            stored >= *acked,
+            "game {id}: {acked} moves acknowledged, {stored} stored"
+        );
+        assert!(
+            stored <= acked + *unanswered as u64,
+            "game {id}: {stored} stored, {acked} acknowledged"
+        );
+        total += acked;
+    }
+    assert!(total > 50, "only {total} moves were played");
+}

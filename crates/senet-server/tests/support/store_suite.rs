@@ -1,0 +1,184 @@
+//! The `Store` conformance suite: the same checks for every backend (SQLite in
+//! `tests/store.rs`, PostgreSQL in `tests/postgres.rs`).
+
+use senet_server::store::{
+    GameMeta, Seat, SeriesLink, SeriesMeta, Snapshot, Store, StoreError, StoredEvent,
+};
+
+pub fn meta(id: &str) -> GameMeta {
+    GameMeta {
+        id: id.into(),
+        rules: "kendall5".into(),
+        options: vec!["cap=500".into()],
+        seed: u64::MAX - 3,
+        seed_hash: "h".into(),
+        mode: "online".into(),
+        seats: [Seat::Human, Seat::Human],
+        token_hashes: [Some("t1".into()), None],
+        invite: Some("code".into()),
+        created: 5,
+        series: None,
+    }
+}
+
+pub fn snap(moves: u32) -> Snapshot {
+    Snapshot {
+        position: "p".into(),
+        state: "throw".into(),
+        player: Some(1),
+        moves,
+        updated: 7 + moves as i64,
+    }
+}
+
+/// Every check of the suite, on an empty store.
+pub fn check(s: &dyn Store) {
+    games_round_trip_and_appends_are_sequence_checked(s);
+    series_keep_their_games_in_order(s);
+    invites_are_claimed_once_and_revoked_only_while_open(s);
+}
+
+fn games_round_trip_and_appends_are_sequence_checked(s: &dyn Store) {
+    s.create(&meta("a"), &[StoredEvent::Throw("3".into())], &snap(0))
+        .unwrap();
+    assert_eq!(s.create(&meta("a"), &[], &snap(0)), Err(StoreError::Exists));
+    s.append("a", 1, &[StoredEvent::Move("1-4".into())], &snap(1))
+        .unwrap();
+    // A second writer that read the game before that append is refused, nothing changes.
+    assert_eq!(
+        s.append("a", 1, &[StoredEvent::Move("3-6".into())], &snap(1)),
+        Err(StoreError::Conflict)
+    );
+    assert_eq!(
+        s.append("a", 5, &[StoredEvent::Move("3-6".into())], &snap(1)),
+        Err(StoreError::Conflict)
+    );
+    assert_eq!(
+        s.append("nosuch", 0, &[StoredEvent::Move("3-6".into())], &snap(1)),
+        Err(StoreError::Conflict)
+    );
+    let g = s.load("a").unwrap().unwrap();
+    assert_eq!(g.meta, meta("a"));
+    assert_eq!(
+        g.events,
+        vec![
+            StoredEvent::Throw("3".into()),
+            StoredEvent::Move("1-4".into())
+        ]
+    );
+    assert_eq!(s.load("zz").unwrap(), None);
+    s.create(&meta("b"), &[], &snap(0)).unwrap();
+    s.append(
+        "b",
+        0,
+        &[
+            StoredEvent::Throw("2".into()),
+            StoredEvent::Move("1-3".into()),
+        ],
+        &snap(3),
+    )
+    .unwrap();
+    let l = s.summaries(&["zz".into(), "a".into(), "b".into()]).unwrap();
+    assert_eq!(
+        l.iter().map(|x| x.id.as_str()).collect::<Vec<_>>(),
+        ["b", "a"],
+        "most recently updated first"
+    );
+    assert_eq!(l[1].moves, 1);
+    assert_eq!(l[1].seats, ["human".to_string(), "human".to_string()]);
+    // Many appends in a row keep their order.
+    for i in 2..40u32 {
+        s.append("b", i, &[StoredEvent::Move(format!("m{i}"))], &snap(i))
+            .unwrap();
+    }
+    assert_eq!(s.load("b").unwrap().unwrap().events.len(), 40);
+}
+
+fn series_keep_their_games_in_order(s: &dyn Store) {
+    let sm = SeriesMeta {
+        id: "s1".into(),
+        rules: "kendall5".into(),
+        options: vec![],
+        target: "points:3".into(),
+        starts: "alternate".into(),
+        mode: "online".into(),
+        seats: [Seat::Human, Seat::Bot("casual".into())],
+        token_hashes: [Some("a".into()), None],
+        created: 9,
+    };
+    let mut m = meta("g1");
+    m.series = Some(SeriesLink {
+        id: "s1".into(),
+        index: 0,
+        first: 1,
+    });
+    s.create_series(&sm, &m, &[], &snap(0)).unwrap();
+    assert_eq!(
+        s.create_series(&sm, &meta("g9"), &[], &snap(0)),
+        Err(StoreError::Exists)
+    );
+    // The same place in the series cannot be taken twice.
+    let mut m2 = meta("g2");
+    m2.series = m.series.clone();
+    assert_eq!(s.create(&m2, &[], &snap(0)), Err(StoreError::Exists));
+    m2.series.as_mut().unwrap().index = 1;
+    m2.series.as_mut().unwrap().first = 2;
+    s.create(&m2, &[], &snap(0)).unwrap();
+    let got = s.load_series("s1").unwrap().unwrap();
+    assert_eq!(got.meta, sm);
+    assert_eq!(
+        got.games
+            .iter()
+            .map(|g| (g.id.as_str(), g.first))
+            .collect::<Vec<_>>(),
+        [("g1", 1), ("g2", 2)]
+    );
+    assert_eq!(s.load("g2").unwrap().unwrap().meta.series, m2.series);
+    assert_eq!(s.load_series("zz").unwrap(), None);
+}
+
+fn invites_are_claimed_once_and_revoked_only_while_open(s: &dyn Store) {
+    s.create(&meta("i1"), &[], &snap(0)).unwrap();
+    assert!(!s.claim("i1", 2, 2, "wrong", "tok").unwrap());
+    assert!(s.claim("i1", 2, 2, "code", "tok").unwrap());
+    assert!(!s.claim("i1", 2, 2, "code", "tok2").unwrap(), "once only");
+    let g = s.load("i1").unwrap().unwrap();
+    assert_eq!(g.meta.token_hashes, [Some("t1".into()), Some("tok".into())]);
+    assert_eq!(g.meta.invite, None);
+    assert!(
+        !s.set_invite("i1", 2, Some("new")).unwrap(),
+        "the seat is taken"
+    );
+    // Revoked, then renewed: only the new code claims.
+    s.create(&meta("i2"), &[], &snap(0)).unwrap();
+    assert!(s.set_invite("i2", 2, None).unwrap());
+    assert!(!s.claim("i2", 2, 2, "code", "tok").unwrap());
+    assert!(s.set_invite("i2", 2, Some("new")).unwrap());
+    assert!(!s.claim("i2", 2, 2, "code", "tok").unwrap());
+    assert!(s.claim("i2", 2, 2, "new", "tok").unwrap());
+    // A claim in a series' game gives the series seat its token too.
+    let mut m = meta("i3");
+    m.series = Some(SeriesLink {
+        id: "s2".into(),
+        index: 0,
+        first: 2,
+    });
+    let sm = SeriesMeta {
+        id: "s2".into(),
+        rules: "kendall5".into(),
+        options: vec![],
+        target: "games:3".into(),
+        starts: "alternate".into(),
+        mode: "online".into(),
+        seats: [Seat::Human, Seat::Human],
+        token_hashes: [None, Some("t1".into())],
+        created: 9,
+    };
+    s.create_series(&sm, &m, &[], &snap(0)).unwrap();
+    assert!(s.claim("i3", 2, 1, "code", "tok3").unwrap());
+    let got = s.load_series("s2").unwrap().unwrap();
+    assert_eq!(
+        got.meta.token_hashes,
+        [Some("tok3".into()), Some("t1".into())]
+    );
+}
