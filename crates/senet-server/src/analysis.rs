@@ -6,6 +6,7 @@
 //! progress while it runs.
 
 use crate::service::Failure;
+use crate::store::Store;
 use senet_bots::analysis::{self, Options};
 use senet_bots::Level;
 use senet_rules::{AnyGame, Game, Record, RuleSet, Status, Throw};
@@ -63,9 +64,34 @@ impl Analyses {
     }
 
     /// The analysis of game `id` whose finished record is `rec`: `{"status": "done",
-    /// "analysis": ...}` once computed, else `{"status": "running", "done": N, "total": M}`
-    /// (starting it if needed; `done` is 0 while it waits for a free slot).
-    pub fn get_or_start(&self, id: &str, rec: Record) -> Result<Value, Failure> {
+    /// "analysis": ...}` once computed (in memory, or kept in `store` by this or another
+    /// server), else `{"status": "running", "done": N, "total": M}` (starting it if needed;
+    /// `done` is 0 while it waits for a free slot). A finished analysis is kept in the store.
+    pub async fn get_or_start(
+        &self,
+        store: Arc<dyn Store>,
+        id: &str,
+        rec: Record,
+    ) -> Result<Value, Failure> {
+        let nevents = rec.events.len() as u32;
+        let known = self.jobs().contains_key(id);
+        if !known {
+            let (st, key) = (store.clone(), id.to_string());
+            let kept = tokio::task::spawn_blocking(move || st.analysis(&key, nevents))
+                .await
+                .map_err(|e| Failure::Internal(format!("store task failed: {e}")))??;
+            if let Some(body) = kept {
+                let stamp = self.clock.fetch_add(1, Ordering::Relaxed) as u64;
+                let v = done_json(&body);
+                self.jobs().entry(id.to_string()).or_insert(Job {
+                    done: Arc::new(AtomicUsize::new(nevents as usize)),
+                    total: nevents as usize,
+                    result: Some(Ok(Arc::from(body))),
+                    stamp,
+                });
+                return Ok(v);
+            }
+        }
         let stamp = self.clock.fetch_add(1, Ordering::Relaxed) as u64;
         let mut jobs = self.jobs();
         if let Some(j) = jobs.get_mut(id) {
@@ -116,6 +142,14 @@ impl Analyses {
             .await
             .unwrap_or_else(|e| Err(format!("the analysis task failed: {e}")));
             drop(permit);
+            if let Ok(body) = &result {
+                // Kept for later requests and other servers; if storing fails, the analysis
+                // is still served from memory and stored again after a restart recomputes it.
+                let (body, key) = (body.clone(), key.clone());
+                let _ =
+                    tokio::task::spawn_blocking(move || store.put_analysis(&key, nevents, &body))
+                        .await;
+            }
             if let Some(j) = lock(&jobs).get_mut(&key) {
                 j.result = Some(result);
             }

@@ -18,7 +18,8 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 /// The schema, one migration per entry; never edit an entry once released, add one.
-const MIGRATIONS: &[&str] = &["
+const MIGRATIONS: &[&str] = &[
+    "
 CREATE TABLE series (
     id       TEXT PRIMARY KEY,
     rules    TEXT NOT NULL,
@@ -63,7 +64,17 @@ CREATE TABLE events (
     value TEXT NOT NULL,
     PRIMARY KEY (game, seq)
 );
-"];
+",
+    "
+-- Issue 19: the analysis of a finished game (JSON), kept once computed.
+CREATE TABLE analyses (
+    game    TEXT PRIMARY KEY REFERENCES games(id),
+    nevents INTEGER NOT NULL,
+    body    TEXT NOT NULL,
+    created BIGINT NOT NULL
+);
+",
+];
 
 /// The channel of change notifications.
 const CHANNEL: &str = "senet";
@@ -429,6 +440,33 @@ impl Store for PgStore {
             insert_events(&mut tx, id, first_seq, events)?;
             self.notify(&mut tx, id)?;
             tx.commit().map_err(backend)
+        })
+    }
+
+    fn analysis(&self, id: &str, nevents: u32) -> Result<Option<String>, StoreError> {
+        self.with(|c| {
+            let row = c
+                .query_opt(
+                    "SELECT body FROM analyses WHERE game = $1 AND nevents = $2",
+                    &[&id, &(nevents as i32)],
+                )
+                .map_err(backend)?;
+            Ok(row.map(|r| r.get(0)))
+        })
+    }
+
+    fn put_analysis(&self, id: &str, nevents: u32, body: &str) -> Result<(), StoreError> {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO analyses (game, nevents, body, created) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT (game) DO UPDATE SET nevents = $2, body = $3, created = $4",
+                &[&id, &(nevents as i32), &body, &now],
+            )
+            .map_err(backend)?;
+            Ok(())
         })
     }
 

@@ -1730,7 +1730,9 @@ impl Service {
         }
         let rec = l.record();
         drop(l);
-        self.analyses.get_or_start(id, rec)
+        self.analyses
+            .get_or_start(self.store.clone(), id, rec)
+            .await
     }
 
     /// The game record (`senet-record/1`); the seed is in it once the game is over.

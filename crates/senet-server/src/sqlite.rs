@@ -69,6 +69,15 @@ CREATE UNIQUE INDEX games_in_series ON games(series, series_index) WHERE series 
 -- revoked). Older games keep the second seat's token they were created with.
 ALTER TABLE games ADD COLUMN invite TEXT;
 ",
+    "
+-- Issue 19: the analysis of a finished game (JSON), kept once computed.
+CREATE TABLE analyses (
+    game    TEXT PRIMARY KEY REFERENCES games(id),
+    nevents INTEGER NOT NULL,  -- the events of the game it analysed
+    body    TEXT NOT NULL,
+    created INTEGER NOT NULL
+) WITHOUT ROWID;
+",
 ];
 
 /// A SQLite database file holding every game.
@@ -590,6 +599,31 @@ impl Store for SqliteStore {
             )
             .map_err(backend)?;
         Ok(n == 1)
+    }
+
+    fn analysis(&self, id: &str, nevents: u32) -> Result<Option<String>, StoreError> {
+        self.conn()
+            .query_row(
+                "SELECT body FROM analyses WHERE game = ?1 AND nevents = ?2",
+                rusqlite::params![id, nevents],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(backend)
+    }
+
+    fn put_analysis(&self, id: &str, nevents: u32, body: &str) -> Result<(), StoreError> {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        self.conn()
+            .execute(
+                "INSERT INTO analyses (game, nevents, body, created) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (game) DO UPDATE SET nevents = ?2, body = ?3, created = ?4",
+                rusqlite::params![id, nevents, body, now],
+            )
+            .map_err(backend)?;
+        Ok(())
     }
 
     fn summaries(&self, ids: &[String]) -> Result<Vec<Summary>, StoreError> {

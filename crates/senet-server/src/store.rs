@@ -264,6 +264,14 @@ pub trait Store: Send + Sync + 'static {
     /// Returns whether it did.
     fn set_invite(&self, id: &str, seat: u8, code_hash: Option<&str>) -> Result<bool, StoreError>;
 
+    /// The analysis of game `id` (issue 19, JSON text) if one was kept for the game with
+    /// `nevents` events.
+    fn analysis(&self, id: &str, nevents: u32) -> Result<Option<String>, StoreError>;
+
+    /// Keeps the analysis of game `id` made when it had `nevents` events (it replaces an
+    /// earlier one).
+    fn put_analysis(&self, id: &str, nevents: u32, body: &str) -> Result<(), StoreError>;
+
     /// Calls `on_change` with a game's ID whenever another server sharing this store changes
     /// that game, and with `None` when changes may have been missed (a lost connection).
     /// A store only one server can use (SQLite) has nothing to report and ignores it.

@@ -11,7 +11,11 @@ use std::sync::Arc;
 use tower::ServiceExt;
 
 fn app() -> Router {
-    let svc = Service::new(Arc::new(SqliteStore::in_memory().unwrap()));
+    app_on(Arc::new(SqliteStore::in_memory().unwrap()))
+}
+
+fn app_on(store: Arc<SqliteStore>) -> Router {
+    let svc = Service::new(store);
     router(
         svc,
         Limits {
@@ -276,4 +280,43 @@ async fn the_hint_values_every_legal_move() {
         .iter()
         .all(|m| legal.iter().any(|l| l["move"] == m["move"])));
     assert!(moves.iter().any(|m| m["move"] == h["move"]));
+}
+
+/// The analysis is stored with the game: a server started afresh on the same database
+/// answers it at once, without analysing again.
+#[tokio::test]
+async fn the_analysis_is_kept_in_the_database() {
+    let dir = std::env::temp_dir().join(format!("senet-analysis-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("g.sqlite");
+    let app = app_on(Arc::new(SqliteStore::open(&db).unwrap()));
+    let (id, _, _) = play(&app, "pyramid", usize::MAX).await;
+    let uri = format!("/api/games/{id}/analysis");
+    let mut done = None;
+    for _ in 0..600 {
+        let (s, v) = call(&app, "GET", &uri, None, None).await;
+        if s == StatusCode::OK {
+            done = Some(v);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let done = done.expect("the analysis finishes");
+    // Storing follows the answer in the background: wait for it.
+    let store = SqliteStore::open(&db).unwrap();
+    let n = done["analysis"]["notes"].as_array().unwrap().len() as u32;
+    let t = std::time::Instant::now();
+    while senet_server::Store::analysis(&store, &id, n)
+        .unwrap()
+        .is_none()
+    {
+        assert!(t.elapsed().as_secs() < 10, "the analysis is stored");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    drop(app);
+    let again = app_on(Arc::new(store));
+    let (s, v) = call(&again, "GET", &uri, None, None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v, done);
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -36,6 +36,27 @@ pub fn check(s: &dyn Store) {
     games_round_trip_and_appends_are_sequence_checked(s);
     series_keep_their_games_in_order(s);
     invites_are_claimed_once_and_revoked_only_while_open(s);
+    analyses_are_kept_for_the_events_they_analysed(s);
+}
+
+/// Issue 19: a game's analysis is kept once computed, for the number of events it covers.
+fn analyses_are_kept_for_the_events_they_analysed(s: &dyn Store) {
+    s.create(&meta("an"), &[StoredEvent::Throw("3".into())], &snap(0))
+        .unwrap();
+    assert_eq!(s.analysis("an", 1).unwrap(), None);
+    s.put_analysis("an", 1, "{\"notes\":[]}").unwrap();
+    assert_eq!(
+        s.analysis("an", 1).unwrap().as_deref(),
+        Some("{\"notes\":[]}")
+    );
+    assert_eq!(s.analysis("an", 2).unwrap(), None, "made for other events");
+    s.put_analysis("an", 2, "{\"notes\":[1]}").unwrap();
+    assert_eq!(
+        s.analysis("an", 2).unwrap().as_deref(),
+        Some("{\"notes\":[1]}")
+    );
+    assert_eq!(s.analysis("an", 1).unwrap(), None, "replaced");
+    assert_eq!(s.analysis("nosuch", 1).unwrap(), None);
 }
 
 fn games_round_trip_and_appends_are_sequence_checked(s: &dyn Store) {
