@@ -132,7 +132,7 @@ impl Record {
     /// Reads a record from JSON.
     pub fn from_json(text: &str) -> Result<Record, Error> {
         let r: Record = serde_json::from_str(text)
-            .map_err(|e| Error::Record(format!("not a valid record: {e}")))?;
+            .map_err(|e| Error::Record(format!("not a valid record: {}", explain(text, &e))))?;
         if r.format != FORMAT {
             return Err(Error::Record(format!(
                 "format is {:?}; this version reads {FORMAT:?}",
@@ -281,6 +281,55 @@ impl Record {
             moves,
         })
     }
+}
+
+/// A JSON error of a record or series record in words: which event is malformed and what an
+/// event looks like (instead of serde's "untagged enum"), and numbers named as such.
+pub(crate) fn explain(text: &str, e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    if msg.contains("untagged enum Event") {
+        // Find the first malformed event: records and the records of a series' games.
+        let v: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+        let mut lists: Vec<(String, &serde_json::Value)> = vec![(String::new(), &v["events"])];
+        if let Some(games) = v["games"].as_array() {
+            for (g, game) in games.iter().enumerate() {
+                lists.push((format!("game {}, ", g + 1), &game["record"]["events"]));
+            }
+        }
+        for (prefix, list) in lists {
+            for (i, ev) in list.as_array().into_iter().flatten().enumerate() {
+                let ok = ev.as_object().is_some_and(|o| {
+                    o.len() == 1
+                        && (o.get("throw").is_some_and(|t| t.is_string())
+                            || o.get("move").is_some_and(|m| m.is_string()))
+                });
+                if !ok {
+                    return format!(
+                        "{prefix}event {} is {ev}: an event is {{\"throw\": \"4\"}} or {{\"move\": \"10-14\"}} (the throw or move as text)",
+                        i + 1
+                    );
+                }
+            }
+        }
+        return "an event is {\"throw\": \"4\"} or {\"move\": \"10-14\"} (the throw or move as text)".into();
+    }
+    let mut m = msg;
+    for (rust, words) in [
+        ("expected u8", "expected a whole number from 0 to 255"),
+        (
+            "expected u32",
+            "expected a whole number from 0 to 4294967295",
+        ),
+        (
+            "expected u64",
+            "expected a whole number from 0 to 18446744073709551615",
+        ),
+        ("expected usize", "expected a whole number"),
+        ("expected i64", "expected a whole number"),
+    ] {
+        m = m.replace(rust, words);
+    }
+    m
 }
 
 /// Whether the recorded move `text` is a `pass` that a `pyramid` record written before ruling

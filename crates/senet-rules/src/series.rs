@@ -394,8 +394,12 @@ impl Series {
 
     /// Reads a series record from JSON (see [`Series::replay`] for the checks).
     pub fn from_json(text: &str) -> Result<Series, Error> {
-        let s: Series = serde_json::from_str(text)
-            .map_err(|e| Error::Record(format!("not a valid series record: {e}")))?;
+        let s: Series = serde_json::from_str(text).map_err(|e| {
+            Error::Record(format!(
+                "not a valid series record: {}",
+                crate::record::explain(text, &e)
+            ))
+        })?;
         if s.format != FORMAT {
             return Err(Error::Record(format!(
                 "format is {:?}; this version reads {FORMAT:?}",
