@@ -1046,6 +1046,10 @@ pub struct TableStats {
     /// every position of the level (each pair of squares sets counts both ways round, so
     /// this is the average value of throwing first).
     pub mean_first: Vec<f64>,
+    /// Typical races, per k = 1..=pieces: the side to throw's win chance with its pieces on
+    /// the first k of 20, 22, 24 and the other side's on the first k of 21, 23, 25 (the
+    /// side to throw a step behind), then with the sides' squares exchanged (a step ahead).
+    pub races: Vec<(f64, f64)>,
     /// Throws with more than one legal move, over every position and throw.
     pub choices: u64,
     /// Of those, the best move goes backward.
@@ -1096,6 +1100,12 @@ impl Table {
                 n += 1;
             });
             s.mean_first.push(sum / n.max(1) as f64);
+            let behind = [20, 22, 24][..k].iter().fold(0u32, |m, &q| m | 1 << q);
+            let ahead = behind << 1;
+            s.races.push((
+                self.side_to_throw(behind, ahead).unwrap_or(f64::NAN),
+                self.side_to_throw(ahead, behind).unwrap_or(f64::NAN),
+            ));
         }
         let Ok(base) = base_game(self.rules) else {
             return s;

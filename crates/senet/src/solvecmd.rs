@@ -125,9 +125,13 @@ fn solve(args: &SolveArgs) -> Result<String, String> {
             let s = table.stats();
             let pct = |x: u64| 100.0 * x as f64 / s.choices.max(1) as f64;
             for (k, m) in s.mean_first.iter().enumerate() {
+                let (behind, ahead) = s.races[k];
                 text.push(format!(
-                    "  {k}v{k}: the side to throw wins {:.2}% on average over every position",
+                    "  {k}v{k}: the side to throw wins {:.2}% on average over every position; {:.2}% a step behind (on {}), {:.2}% a step ahead",
                     100.0 * m,
+                    100.0 * behind,
+                    ["20", "20, 22", "20, 22, 24"][k],
+                    100.0 * ahead,
                     k = k + 1
                 ));
             }
@@ -141,6 +145,8 @@ fn solve(args: &SolveArgs) -> Result<String, String> {
             ));
             o["stats"] = json!({
                 "mean_side_to_throw": s.mean_first,
+                "race_behind": s.races.iter().map(|r| r.0).collect::<Vec<_>>(),
+                "race_ahead": s.races.iter().map(|r| r.1).collect::<Vec<_>>(),
                 "choices": s.choices,
                 "best_backward": s.best_backward,
                 "best_hit": s.best_hit,
