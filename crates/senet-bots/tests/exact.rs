@@ -284,7 +284,7 @@ fn tables_are_bellman_consistent_on_random_positions() {
             for _ in 0..150 {
                 let (own, opp, v) = all[(lcg(&mut seed) % all.len() as u64) as usize];
                 // Either side to throw: the second player's position is the mirror.
-                let p = if lcg(&mut seed) % 2 == 0 {
+                let p = if lcg(&mut seed).is_multiple_of(2) {
                     Player::First
                 } else {
                     Player::Second
