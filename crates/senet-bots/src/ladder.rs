@@ -392,14 +392,16 @@ pub fn bars(ladders: &[RuleLadder]) -> String {
 const INTRO: &str = include_str!("ladder_intro.md");
 
 /// The bots whose error rate against the exact tables the ladder can measure: the levels,
-/// `random`, and today's `expectimax:3`.
-pub const ERROR_BOTS: [&str; 6] = [
+/// `random`, today's `expectimax:3`, and the expert level's search without the tables
+/// (`expectimax:5:400000`; the `expert` level itself plays these endgames from the tables).
+pub const ERROR_BOTS: [&str; 7] = [
     "random",
     "beginner",
     "casual",
     "strong",
     "expert",
     "expectimax:3",
+    "expectimax:5:400000",
 ];
 
 /// One bot's error rate on the endgames of one rule set.
