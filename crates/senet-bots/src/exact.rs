@@ -860,7 +860,7 @@ struct Slot {
 
 /// The exact tables of the four stick rule sets, loaded on first use per rule set: the file
 /// with the most pieces per side found in the directory ([`file_name`]: 3, then 2, then 1),
-/// else, if allowed, a table of [`BUILTIN_PIECES`] built in memory (about a second in a
+/// else, if allowed, a table of [`BUILTIN_PIECES`] built in memory (about 0.3 s of CPU in a
 /// release build). A missing table is no error (callers fall back to search); a corrupt or
 /// mismatched file is skipped and its error kept ([`Tables::errors`]).
 #[derive(Debug)]
