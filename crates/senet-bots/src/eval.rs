@@ -25,6 +25,15 @@ pub trait Evaluator<G: Game>: Send + Sync {
     /// A short name for reports.
     fn name(&self) -> &'static str;
 
+    /// The exact value of `g` (awaiting a throw) if this evaluator knows it, e.g. from an
+    /// endgame table ([`crate::exact::WithTables`]); the search then stops there instead of
+    /// expanding the chance node. By default none.
+    #[inline]
+    fn exact(&self, g: &G) -> Option<f64> {
+        let _ = g;
+        None
+    }
+
     /// The value of a finished game from the first player's perspective, in `[0, 1]`: by
     /// default its win value ([`terminal_value`]); [`Points`] blends in the game's points.
     #[inline]

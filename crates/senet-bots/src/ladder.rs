@@ -390,3 +390,159 @@ pub fn bars(ladders: &[RuleLadder]) -> String {
 }
 
 const INTRO: &str = include_str!("ladder_intro.md");
+
+/// The bots whose error rate against the exact tables the ladder can measure: the levels,
+/// `random`, today's `expectimax:3`, and the expert level's search without the tables
+/// (`expectimax:5:400000`; the `expert` level itself plays these endgames from the tables).
+pub const ERROR_BOTS: [&str; 7] = [
+    "random",
+    "beginner",
+    "casual",
+    "strong",
+    "expert",
+    "expectimax:3",
+    "expectimax:5:400000",
+];
+
+/// One bot's error rate on the endgames of one rule set.
+#[derive(Clone, Debug)]
+pub struct ErrorRate {
+    /// The rule set.
+    pub rules: RuleSet,
+    /// The bot.
+    pub bot: String,
+    /// Decisions measured: a real choice (two or more legal moves), every move's result
+    /// covered by the tables.
+    pub decisions: u64,
+    /// Mean win chance lost per decision: the exact value of the best move minus that of
+    /// the chosen move, for the player to move.
+    pub mean_loss: f64,
+    /// Share of decisions where the chosen move was not a best one (loss over 1e-6).
+    pub error_share: f64,
+    /// The pieces per side the tables cover.
+    pub pieces: usize,
+}
+
+impl ErrorRate {
+    /// gnubg's unit: millipoints of equity per decision, where a win-only game's equity is
+    /// 2p - 1, so 2000 times the win chance lost.
+    pub fn millipoints(&self) -> f64 {
+        2000.0 * self.mean_loss
+    }
+}
+
+/// The win chance lost per decision by `bot` on the endgames of `rules`, measured against
+/// the exact tables. `starts` endgames are reached by seeded `greedy` self-play from the
+/// start until the position is covered (both sides with at most the tables' pieces on the
+/// board, a throw pending); from there `bot` plays both sides to the end, and each of its
+/// real choices is scored. The same seed gives the same endgames to every bot.
+pub fn exact_errors(
+    rules: RuleSet,
+    bot: &str,
+    starts: usize,
+    seed: u64,
+    tables: &crate::exact::Tables,
+) -> Result<ErrorRate, String> {
+    use rayon::prelude::*;
+    let spec: BotSpec = bot.parse()?;
+    let start = AnyGame::new(rules, &[] as &[&str]).map_err(|e| e.to_string())?;
+    let table = tables
+        .table_for(&start)
+        .ok_or_else(|| format!("no exact table for {rules}: build one with senet solve {rules}"))?;
+    let pieces = table.pieces();
+    let per_start: Vec<(u64, f64, u64)> = (0..starts as u64)
+        .into_par_iter()
+        .map(|i| {
+            let mut rng = Pcg64Mcg::seed_from_u64(mix(seed, i));
+            let mut greedy = "greedy".parse::<BotSpec>().expect("bot").build();
+            let mut b = spec.build();
+            let mut g = start;
+            let mut inside = false;
+            let (mut n, mut loss, mut wrong) = (0u64, 0.0f64, 0u64);
+            let mut k = 0u64;
+            loop {
+                match g.status() {
+                    Status::Over(_) => break,
+                    Status::Throw(_) => {
+                        inside = inside || table.lookup(&g).is_some();
+                        let t = g.throw_dist().sample(rng.next_u32());
+                        g.set_throw_unchecked(t);
+                    }
+                    Status::Move(p) => {
+                        k += 1;
+                        let mut ms = MoveList::new();
+                        g.legal_moves(&mut ms);
+                        let m = if !inside {
+                            greedy.choose(&g, mix(seed, k)).best
+                        } else {
+                            let m = b.choose(&g, mix(mix(seed, i), k)).best;
+                            if ms.len() > 1 {
+                                if let Some(vals) = tables.move_values(&g) {
+                                    let mine = |v: f64| {
+                                        if p == senet_rules::Player::First {
+                                            v
+                                        } else {
+                                            1.0 - v
+                                        }
+                                    };
+                                    let best =
+                                        vals.iter().map(|x| mine(x.1)).fold(0.0f64, f64::max);
+                                    let got =
+                                        vals.iter().find(|x| x.0 == m).map_or(best, |x| mine(x.1));
+                                    n += 1;
+                                    loss += best - got;
+                                    wrong += (best - got > 1e-6) as u64;
+                                }
+                            }
+                            m
+                        };
+                        g.play_unchecked(m);
+                    }
+                }
+            }
+            (n, loss, wrong)
+        })
+        .collect();
+    let n: u64 = per_start.iter().map(|x| x.0).sum();
+    let loss: f64 = per_start.iter().map(|x| x.1).sum();
+    let wrong: u64 = per_start.iter().map(|x| x.2).sum();
+    Ok(ErrorRate {
+        rules,
+        bot: bot.to_string(),
+        decisions: n,
+        mean_loss: loss / n.max(1) as f64,
+        error_share: wrong as f64 / n.max(1) as f64,
+        pieces,
+    })
+}
+
+/// The Markdown table of error rates (`senet ladder --errors N`).
+pub fn errors_markdown(rates: &[ErrorRate], starts: usize, seed: u64) -> String {
+    let mut s = String::from("### Win chance lost per decision in solved endgames\n\n");
+    s.push_str(&format!(
+        "Measured against the exact tables (`docs/solve.md`): {starts} endgames per rule set \
+         (seed {seed}), reached by greedy self-play until both sides have at most the \
+         tables' pieces on the board, then played to the end by the bot on both sides; \
+         every real choice (two or more legal moves) counts. *Lost* is the exact win chance \
+         of the best move minus that of the chosen one, for the player to move, averaged \
+         over the decisions; *mppd* is gnubg's unit, millipoints of equity per decision \
+         (equity 2p - 1 in a game without gammons, so 2000 times the win chance lost); \
+         *errors* is the share of decisions where the bot's move was not a best one.\n\n"
+    ));
+    s.push_str("| rules | tables | bot | decisions | lost per decision | mppd | errors |\n|---|---|---|---|---|---|---|\n");
+    for r in rates {
+        s.push_str(&format!(
+            "| {} | {}v{} | {} | {} | {:.6} | {:.3} | {:.2}% |\n",
+            r.rules.id(),
+            r.pieces,
+            r.pieces,
+            r.bot,
+            r.decisions,
+            r.mean_loss,
+            r.millipoints(),
+            100.0 * r.error_share
+        ));
+    }
+    s.push('\n');
+    s
+}

@@ -32,6 +32,7 @@
 pub mod analysis;
 pub mod duel;
 pub mod eval;
+pub mod exact;
 pub mod ladder;
 pub mod mcts;
 pub mod net;
@@ -221,7 +222,8 @@ impl Level {
     /// - `strong`: `expectimax:2` with the trained evaluator within the level's node budget
     ///   ([`Level::budget`]), a clear step above `greedy`;
     /// - `expert`: up to [`EXPERT_DEPTH`] throws deep within its budget (`mcts:1000` is no
-    ///   stronger and slower).
+    ///   stronger and slower), answering exactly at the endgame positions that the exact
+    ///   tables cover ([`exact::Tables::global`]).
     pub fn spec(self) -> (BotKind, EvalKind) {
         match self {
             Level::Beginner => (BotKind::Greedy, EvalKind::Census),
@@ -524,7 +526,17 @@ impl Bot for Engine {
 
     fn choose_with(&mut self, g: &AnyGame, seed: u64, exact_scores: bool) -> Choice {
         let points = self.spec.points;
+        // The expert level stops at positions the exact tables cover (`exact`).
+        let table = if self.spec.level == Some(Level::Expert) && !points {
+            exact::Tables::global().table_for(g)
+        } else {
+            None
+        };
         dispatch!(g, self.spec.eval, gg, e => match eval::max_points(gg).filter(|_| points) {
+            None if table.is_some() => {
+                let t = table.expect("checked");
+                self.run(gg, &exact::WithTables { inner: e, table: t }, seed, exact_scores)
+            }
             Some(max) => {
                 let p = eval::Points { inner: e, weight: eval::POINTS_WEIGHT, max };
                 let mut c = self.run(gg, &p, seed, exact_scores);

@@ -449,8 +449,12 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
         }
         match g.status() {
             Status::Over(o) => self.e.terminal(&o),
-            Status::Throw(_) if depth == 0 => self.e.eval(g),
-            Status::Throw(p) => self.chance(g, p, depth, alpha, beta),
+            Status::Throw(p) => match self.e.exact(g) {
+                // A position whose value is known (an endgame table) is a leaf at any depth.
+                Some(v) => v,
+                None if depth == 0 => self.e.eval(g),
+                None => self.chance(g, p, depth, alpha, beta),
+            },
             Status::Move(p) => self.decide(g, p, depth, alpha, beta).0,
         }
     }

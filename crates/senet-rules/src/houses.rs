@@ -169,6 +169,30 @@ impl Houses {
         self.men
     }
 
+    /// A position with this game's options awaiting `turn`'s throw, the pieces on the squares
+    /// of `men` (bit `s` for square `s`, first player first; the others borne off), past the
+    /// opening (no forced move of the piece on 10: H1) and with no decision played: what an
+    /// endgame solver enumerates. Fails on masks that no position has (two pieces on a
+    /// square, a piece on 27: H8, on 26-30 with `happiness_exits`: H7, more than five
+    /// pieces, both sides off).
+    pub fn endgame(&self, men: [u32; 2], turn: Player) -> Result<Houses, Error> {
+        track::check_two_colours(men, 5).map_err(Error::Position)?;
+        check_men(men, self.happiness_exits)?;
+        Ok(Houses {
+            men,
+            turn,
+            throw: 0,
+            forced_ten: false,
+            decisions: 0,
+            ..*self
+        })
+    }
+
+    /// Whether the opening is over: the first move of the piece on 10 (H1) has been played.
+    pub fn past_opening(&self) -> bool {
+        !self.forced_ten
+    }
+
     fn options(&self) -> Options {
         let mut o = Options::defaults(&OPTIONS);
         o.set("swap", OptionValue::Bool(self.swap));
@@ -327,22 +351,7 @@ impl Houses {
         };
         let decisions = f.need_u32("dec")?;
         f.finish()?;
-        if (men[0] | men[1]) & bit(27) != 0 {
-            return Err(Error::Position(
-                "square 27 is never occupied: a piece landing there goes to 15 at once (H8)".into(),
-            ));
-        }
-        if options.flag("happiness_exits") && (men[0] | men[1]) & !(bit(HAPPINESS) - 1) != 0 {
-            return Err(Error::Position(
-                "with happiness_exits no piece can stand on 26-30: landing on 26 bears it off (H7)"
-                    .into(),
-            ));
-        }
-        if men[0] == 0 && men[1] == 0 {
-            return Err(Error::Position(
-                "both players cannot have borne off every piece".into(),
-            ));
-        }
+        check_men(men, options.flag("happiness_exits"))?;
         if forced_ten && men[turn.index()] & bit(10) == 0 {
             return Err(Error::Position(format!(
                 "forced=10 needs a piece of player {turn} on 10 (H1)"
@@ -360,6 +369,28 @@ impl Houses {
             cap: options.int("cap"),
         })
     }
+}
+
+/// The checks of piece masks beyond [`track::check_two_colours`]: nothing on 27 (H8), nothing
+/// on 26-30 with `happiness_exits` (H7), not both sides borne off.
+fn check_men(men: [u32; 2], happiness_exits: bool) -> Result<(), Error> {
+    if (men[0] | men[1]) & bit(27) != 0 {
+        return Err(Error::Position(
+            "square 27 is never occupied: a piece landing there goes to 15 at once (H8)".into(),
+        ));
+    }
+    if happiness_exits && (men[0] | men[1]) & !(bit(HAPPINESS) - 1) != 0 {
+        return Err(Error::Position(
+            "with happiness_exits no piece can stand on 26-30: landing on 26 bears it off (H7)"
+                .into(),
+        ));
+    }
+    if men[0] == 0 && men[1] == 0 {
+        return Err(Error::Position(
+            "both players cannot have borne off every piece".into(),
+        ));
+    }
+    Ok(())
 }
 
 impl Game for Houses {

@@ -108,6 +108,30 @@ impl Kendall {
         self.men
     }
 
+    /// A position with this game's options awaiting `turn`'s throw, the pieces on the squares
+    /// of `men` (bit `s` for square `s`, first player first; the others borne off), past the
+    /// opening (no forced move of the piece on 10: K1) and with no decision played: what an
+    /// endgame solver enumerates. Fails on masks that no position has (two pieces on a
+    /// square, a piece on 27: K8, more than five pieces, both sides off).
+    pub fn endgame(&self, men: [u32; 2], turn: Player) -> Result<Kendall, Error> {
+        track::check_two_colours(men, 5).map_err(Error::Position)?;
+        check_men(men)?;
+        Ok(Kendall {
+            men,
+            turn,
+            throw: 0,
+            forced_ten: false,
+            decisions: 0,
+            cap: self.cap,
+        })
+    }
+
+    /// Whether the opening is over: the first throw's forced move of the piece on 10 (K1)
+    /// has been played.
+    pub fn past_opening(&self) -> bool {
+        !self.forced_ten
+    }
+
     /// The masks every move of the side to move is checked against, computed once per
     /// position.
     #[inline]
@@ -236,16 +260,7 @@ impl Kendall {
         };
         let decisions = f.need_u32("dec")?;
         f.finish()?;
-        if (men[0] | men[1]) & bit(27) != 0 {
-            return Err(Error::Position(
-                "square 27 is never occupied: a piece landing there goes to 15 at once (K8)".into(),
-            ));
-        }
-        if men[0] == 0 && men[1] == 0 {
-            return Err(Error::Position(
-                "both players cannot have borne off every piece".into(),
-            ));
-        }
+        check_men(men)?;
         if forced_ten && men[turn.index()] & bit(10) == 0 {
             return Err(Error::Position(format!(
                 "forced=10 needs a piece of player {turn} on 10 (K1)"
@@ -496,6 +511,22 @@ impl Game for Kendall {
             self.decisions
         )
     }
+}
+
+/// The checks of piece masks beyond [`track::check_two_colours`]: nothing on 27 (K8), not
+/// both sides borne off.
+fn check_men(men: [u32; 2]) -> Result<(), Error> {
+    if (men[0] | men[1]) & bit(27) != 0 {
+        return Err(Error::Position(
+            "square 27 is never occupied: a piece landing there goes to 15 at once (K8)".into(),
+        ));
+    }
+    if men[0] == 0 && men[1] == 0 {
+        return Err(Error::Position(
+            "both players cannot have borne off every piece".into(),
+        ));
+    }
+    Ok(())
 }
 
 pub(crate) fn parse(options: &Options, tokens: &[&str]) -> Result<Kendall, Error> {

@@ -104,6 +104,27 @@ impl Kendall5 {
         self.men
     }
 
+    /// A position with this game's options awaiting `turn`'s throw, the pieces on the squares
+    /// of `men` (bit `s` for square `s`, first player first; the others borne off) and no
+    /// decision played: what an endgame solver enumerates. Fails on masks that no position
+    /// has (two pieces on a square, a piece on 27: R7, more than five pieces, both sides off).
+    pub fn endgame(&self, men: [u32; 2], turn: Player) -> Result<Kendall5, Error> {
+        track::check_two_colours(men, 5).map_err(Error::Position)?;
+        check_men(men)?;
+        Ok(Kendall5 {
+            men,
+            turn,
+            throw: 0,
+            decisions: 0,
+            cap: self.cap,
+        })
+    }
+
+    /// Whether the opening is over: kendall5 has no opening rule (R1), so always.
+    pub fn past_opening(&self) -> bool {
+        true
+    }
+
     /// The masks every move of the side to move is checked against, computed once per
     /// position.
     #[inline]
@@ -238,14 +259,7 @@ impl Kendall5 {
         };
         let decisions = f.need_u32("dec")?;
         f.finish()?;
-        if (men[0] | men[1]) & bit(27) != 0 {
-            return Err(Error::Position("square 27 is never occupied (R7)".into()));
-        }
-        if men[0] == 0 && men[1] == 0 {
-            return Err(Error::Position(
-                "both players cannot have borne off every piece".into(),
-            ));
-        }
+        check_men(men)?;
         Ok(Kendall5 {
             men,
             turn,
@@ -485,6 +499,20 @@ impl Game for Kendall5 {
             self.decisions
         )
     }
+}
+
+/// The checks of piece masks beyond [`track::check_two_colours`]: nothing on 27 (R7), not
+/// both sides borne off.
+fn check_men(men: [u32; 2]) -> Result<(), Error> {
+    if (men[0] | men[1]) & bit(27) != 0 {
+        return Err(Error::Position("square 27 is never occupied (R7)".into()));
+    }
+    if men[0] == 0 && men[1] == 0 {
+        return Err(Error::Position(
+            "both players cannot have borne off every piece".into(),
+        ));
+    }
+    Ok(())
 }
 
 pub(crate) fn parse(options: &Options, tokens: &[&str]) -> Result<Kendall5, Error> {

@@ -189,6 +189,31 @@ impl Senat {
         self.left
     }
 
+    /// A position with this game's options awaiting `turn`'s throw, the pieces on the squares
+    /// of `men` (bit `s` for square `s`, first player first; the others borne off), past the
+    /// opening (S3) with no leftover steps (S10) and no decision played: what an endgame
+    /// solver enumerates. Fails on masks that no position has (two pieces on a square, a
+    /// piece on 27: S8, more than five pieces, both sides off).
+    pub fn endgame(&self, men: [u32; 2], turn: Player) -> Result<Senat, Error> {
+        track::check_two_colours(men, 5).map_err(Error::Position)?;
+        check_men(men)?;
+        Ok(Senat {
+            men,
+            turn,
+            throw: 0,
+            left: 0,
+            opening: Opening::Done,
+            decisions: 0,
+            ..*self
+        })
+    }
+
+    /// Whether the opening (S3: the forced 10-11, then the second player's bound first move)
+    /// is over.
+    pub fn past_opening(&self) -> bool {
+        self.opening == Opening::Done
+    }
+
     fn options(&self) -> Options {
         let mut o = Options::defaults(&OPTIONS);
         o.set("die", OptionValue::Bool(self.die));
@@ -379,16 +404,7 @@ impl Senat {
         };
         let decisions = f.need_u32("dec")?;
         f.finish()?;
-        if (men[0] | men[1]) & bit(27) != 0 {
-            return Err(Error::Position(
-                "square 27 is never occupied: a piece ending there goes to 15 at once (S8)".into(),
-            ));
-        }
-        if men[0] == 0 && men[1] == 0 {
-            return Err(Error::Position(
-                "both players cannot have borne off every piece".into(),
-            ));
-        }
+        check_men(men)?;
         let own = men[turn.index()];
         if left != 0 && (own & ROW_ONE != 0 || own.count_ones() == 5) {
             return Err(Error::Position(format!(
@@ -419,6 +435,22 @@ impl Senat {
             cap: options.int("cap"),
         })
     }
+}
+
+/// The checks of piece masks beyond [`track::check_two_colours`]: nothing on 27 (S8), not
+/// both sides borne off.
+fn check_men(men: [u32; 2]) -> Result<(), Error> {
+    if (men[0] | men[1]) & bit(27) != 0 {
+        return Err(Error::Position(
+            "square 27 is never occupied: a piece ending there goes to 15 at once (S8)".into(),
+        ));
+    }
+    if men[0] == 0 && men[1] == 0 {
+        return Err(Error::Position(
+            "both players cannot have borne off every piece".into(),
+        ));
+    }
+    Ok(())
 }
 
 impl Game for Senat {

@@ -98,6 +98,13 @@ pub enum BotCommand {
         /// the deep searches are slow.
         #[arg(long = "pairs-for", value_name = "RULES=N")]
         pairs_for: Vec<String>,
+        /// Also measure each level's win chance lost per decision against the exact tables
+        /// (docs/solve.md) on N endgames per rule set (kendall, kendall5, senat, houses).
+        #[arg(long, default_value_t = 0, value_name = "N")]
+        errors: usize,
+        /// Measure only the error rates (with --errors N) and print their table; no matches.
+        #[arg(long)]
+        errors_only: bool,
     },
     /// Time bots per move on one thread over many positions (seeded greedy and random
     /// self-play, plus every opening): median, 99th percentile and slowest move.
@@ -215,6 +222,8 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             timing_positions,
             extra_pairs,
             pairs_for,
+            errors,
+            errors_only,
         } => {
             let pairs_for = pairs_for
                 .iter()
@@ -262,12 +271,20 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             let command = format!(
                 "senet ladder{rules_arg} --pairs {pairs}{extra_arg}{extra} --seed {seed} --timing-positions {timing_positions}"
             );
+            let errors_md = if errors > 0 || errors_only {
+                exact_errors(&cfg.rules, errors, seed)?
+            } else {
+                String::new()
+            };
+            if errors_only {
+                return Ok(errors_md);
+            }
             let bar = progress_bar(pairs as u64, "");
             // The document is rewritten after each rule set, so a long run keeps what it has
             // measured.
             let write = |res: &[ladder::RuleLadder]| -> Result<(), Error> {
                 if out != "-" {
-                    let doc = ladder::document(&cfg, res, &command);
+                    let doc = ladder::document(&cfg, res, &command) + &errors_md;
                     std::fs::write(&out, &doc)
                         .map_err(|e| bad(format!("cannot write {out}: {e}")))?;
                 }
@@ -293,9 +310,9 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
                 return Err(e);
             }
             if out == "-" {
-                Ok(ladder::document(&cfg, &res, &command))
+                Ok(ladder::document(&cfg, &res, &command) + &errors_md)
             } else {
-                Ok(ladder::markdown(&cfg, &res))
+                Ok(ladder::markdown(&cfg, &res) + &errors_md)
             }
         }
         BotCommand::Botspeed {
@@ -592,4 +609,35 @@ fn series_text(r: &SeriesMatchResult) -> String {
         dl = r.points_diff.1,
         dh = r.points_diff.2,
     )
+}
+
+/// The error rates of `senet ladder --errors N` on the rule sets with exact tables.
+fn exact_errors(rules: &[RuleSet], starts: usize, seed: u64) -> Result<String, Error> {
+    if starts == 0 {
+        return Err(bad(
+            "--errors-only needs --errors N, the endgames per rule set".into(),
+        ));
+    }
+    let tables = senet_bots::exact::Tables::global();
+    let mut rates = Vec::new();
+    for &r in rules
+        .iter()
+        .filter(|r| senet_bots::exact::RULE_SETS.contains(r))
+    {
+        for bot in ladder::ERROR_BOTS {
+            let t = Instant::now();
+            let rate = ladder::exact_errors(r, bot, starts, seed, tables).map_err(bad)?;
+            eprintln!(
+                "{r} {bot}: {} decisions, {:.6} lost per decision ({:.1} s)",
+                rate.decisions,
+                rate.mean_loss,
+                t.elapsed().as_secs_f64()
+            );
+            rates.push(rate);
+        }
+    }
+    for e in tables.errors() {
+        eprintln!("warning: {e}");
+    }
+    Ok(ladder::errors_markdown(&rates, starts, seed))
 }

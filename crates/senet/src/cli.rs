@@ -132,6 +132,8 @@ enum Command {
     Bots(crate::botcmd::BotCommand),
     /// Start the browser game: a web server on a SQLite file; prints its address.
     Serve(crate::serve::ServeArgs),
+    /// Build the exact endgame tables of the stick rule sets (docs/solve.md).
+    Solve(crate::solvecmd::SolveArgs),
 }
 
 /// Runs the command line; returns the process exit code.
@@ -257,6 +259,7 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
         Command::Bots(c) => crate::botcmd::dispatch(c),
         // Serves until stopped, then exits with the server's exit code.
         Command::Serve(args) => std::process::exit(crate::serve::run(args)),
+        Command::Solve(args) => std::process::exit(crate::solvecmd::run(args)),
     }
 }
 

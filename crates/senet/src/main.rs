@@ -8,6 +8,7 @@ mod cli;
 mod labcmd;
 mod play;
 mod serve;
+mod solvecmd;
 
 fn main() {
     std::process::exit(cli::run());

@@ -223,3 +223,68 @@ fn match_series_reports_series_won_and_points() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("1 to 100000 points"));
 }
+
+#[test]
+fn solve_builds_a_table_the_bots_read() {
+    let dir = std::env::temp_dir().join(format!("senet-solve-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let (code, out, err) = senet(&[
+        "solve", "kendall5", "--pieces", "1", "--dir", d, "--json", "--stats",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let t = &v["tables"][0];
+    assert_eq!(t["rules"], "kendall5");
+    assert_eq!(t["states"], 812);
+    assert_eq!(t["levels"][0]["pieces"], serde_json::json!([1, 1]));
+    let path = dir.join("kendall5-1.senet-exact");
+    assert_eq!(
+        t["bytes"].as_u64().unwrap(),
+        std::fs::metadata(&path).unwrap().len()
+    );
+    let mean = t["stats"]["mean_side_to_throw"][0].as_f64().unwrap();
+    assert!((0.5..0.6).contains(&mean), "{mean}");
+    assert!(err.contains("level 1v1: 812 positions"), "{err}");
+    // The text report.
+    let (code, out, err) = senet(&["solve", "senat", "--pieces", "1", "--dir", d]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("senat: 812 positions with 1-1 pieces per side, built in"),
+        "{out}"
+    );
+    // Errors.
+    let (code, _, err) = senet(&["solve", "parker", "--dir", d]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("kendall, kendall5, senat, houses or all"),
+        "{err}"
+    );
+    let (code, _, err) = senet(&["solve", "kendall", "--pieces", "4", "--dir", d]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--pieces must be from 1 to 3"), "{err}");
+    // A corrupt table is reported by the ladder's error measurement, which then uses the
+    // in-memory tables.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let n = bytes.len();
+    bytes[n - 1] ^= 0x20;
+    std::fs::write(&path, &bytes).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args([
+            "ladder",
+            "--rules",
+            "kendall5",
+            "--errors",
+            "2",
+            "--errors-only",
+        ])
+        .env("SENET_TABLES", &dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("kendall5-1.senet-exact is corrupt"), "{err}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("| kendall5 | 2v2 | expectimax:3 |"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

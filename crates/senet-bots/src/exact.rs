@@ -1,0 +1,1166 @@
+//! Exact win chances of endgames of the stick rule sets (`kendall`, `kendall5`, `senat`,
+//! `houses`): every position awaiting a throw with 1 to N pieces of each side on the board
+//! (the rest borne off), solved by value iteration over the chance nodes, bonus throws and
+//! forced backward moves included (issue 18; `docs/solve.md`).
+//!
+//! - The solver knows no rule: it builds positions with the rule sets' `endgame`
+//!   constructors and follows [`Game::throw_dist`], [`Game::legal_moves`],
+//!   [`Game::play_unchecked`] and [`Game::status`] only. A move that bears off leads to a
+//!   smaller level, solved before; within a level captures, swaps and backward moves make
+//!   cycles, so each level (with its mirror, the same counts with the sides exchanged) is
+//!   solved by Gauss-Seidel sweeps until no value changes by more than [`TOLERANCE`].
+//! - The turn cap (ruling C5) is ignored: values are those of the game without a cap.
+//! - A table is indexed by the side to throw: the value of (own pieces, opposing pieces) is
+//!   the chance that the side to throw wins. The rules of these sheets past the opening do
+//!   not depend on which side is which, so the first player's value of a position where the
+//!   second is to throw is one minus the value of the mirrored position (a test checks this
+//!   against a solve that does not assume it).
+//! - One library API: [`Tables`] (a set of tables, loaded lazily per rule set; the process
+//!   default is [`Tables::global`]) gives [`Tables::value`] (the first player's win chance
+//!   of any position it covers, awaiting a throw or a move) and [`Tables::move_values`]; the
+//!   bots use [`WithTables`], an evaluator whose [`Evaluator::exact`] answers from a table.
+//! - Files: [`Table::write`] / [`Table::read`], named by [`file_name`], in [`default_dir`].
+
+use crate::eval::{terminal_value, Evaluator};
+use senet_rules::{AnyGame, Game, Houses, Kendall, Kendall5, Move, MoveList, Player, RuleSet};
+use senet_rules::{Outcome, Senat, Status};
+use std::any::Any;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+/// The rule sets with exact tables.
+pub const RULE_SETS: [RuleSet; 4] = [
+    RuleSet::Kendall,
+    RuleSet::Kendall5,
+    RuleSet::Senat,
+    RuleSet::Houses,
+];
+
+/// The most pieces per side a table may hold (a 4-per-side table would have about 500
+/// million states).
+pub const MAX_PIECES: usize = 3;
+
+/// Value iteration stops when a sweep changes no value by more than this.
+pub const TOLERANCE: f64 = 1e-12;
+
+/// The most sweeps over one level before the solver gives up (never reached in practice).
+const MAX_SWEEPS: usize = 100_000;
+
+/// The pieces per side built in memory on first use when no file is present.
+pub const BUILTIN_PIECES: usize = 2;
+
+const MAGIC: &[u8; 8] = b"SENETEXT";
+/// The file format version.
+pub const FORMAT_VERSION: u32 = 1;
+/// Value encoding in a file: little-endian f32, NaN for an index that is no position.
+const VALUES_F32: u8 = 1;
+
+/// A rule set whose endgames the solver can enumerate: the `endgame` constructor and the
+/// accessors that `senet-rules` gives the four stick rule sets.
+pub trait Solvable: Game {
+    /// This game's options with these masks, awaiting `turn`'s throw, past the opening.
+    fn endgame(&self, men: [u32; 2], turn: Player) -> Result<Self, senet_rules::Error>;
+    /// The piece masks, first player first.
+    fn masks(&self) -> [u32; 2];
+    /// Whether the opening rules are over (a table covers only such positions).
+    fn past_opening(&self) -> bool;
+}
+
+macro_rules! solvable {
+    ($($t:ty),*) => {$(
+        impl Solvable for $t {
+            #[inline]
+            fn endgame(&self, men: [u32; 2], turn: Player) -> Result<Self, senet_rules::Error> {
+                <$t>::endgame(self, men, turn)
+            }
+            #[inline]
+            fn masks(&self) -> [u32; 2] {
+                self.men()
+            }
+            #[inline]
+            fn past_opening(&self) -> bool {
+                <$t>::past_opening(self)
+            }
+        }
+    )*};
+}
+solvable!(Kendall, Kendall5, Senat, Houses);
+
+/// The options of a game that a table must match: its non-default options as in its position
+/// string, without the turn cap (which exact values ignore).
+pub fn options_key<G: Game>(g: &G) -> String {
+    let pos = g.position();
+    let head = pos.split_whitespace().next().unwrap_or("");
+    match head.split_once(':') {
+        None => String::new(),
+        Some((_, o)) => o
+            .split(',')
+            .filter(|x| !x.starts_with("cap="))
+            .collect::<Vec<_>>()
+            .join(","),
+    }
+}
+
+/// Binomial coefficients C(n, k) for n <= 32, k <= MAX_PIECES.
+fn binom(n: usize, k: usize) -> u64 {
+    if k > n {
+        return 0;
+    }
+    let mut r = 1u64;
+    for i in 0..k {
+        r = r * (n - i) as u64 / (i + 1) as u64;
+    }
+    r
+}
+
+/// How the states of a table are numbered: levels (a, b) for a, b = 1..=pieces, a-major;
+/// within a level the colex rank of the side to throw's squares, then the colex rank of the
+/// opposing squares among the squares left.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Layout {
+    /// The squares a piece may stand on, ascending (probed through the constructor).
+    squares: Vec<u8>,
+    /// Square -> dense index, `u8::MAX` for none.
+    dense: [u8; 32],
+    pieces: usize,
+    /// `binom[n][k]`.
+    binom: Vec<[u64; MAX_PIECES + 1]>,
+    /// Start of level (a, b) at `offset[a][b]`.
+    offset: [[u64; MAX_PIECES + 1]; MAX_PIECES + 1],
+    total: u64,
+}
+
+impl Layout {
+    fn new(squares: Vec<u8>, pieces: usize) -> Layout {
+        let mut dense = [u8::MAX; 32];
+        for (i, &s) in squares.iter().enumerate() {
+            dense[s as usize] = i as u8;
+        }
+        let n = squares.len();
+        let binom = (0..=32)
+            .map(|m| std::array::from_fn(|k| binom(m, k)))
+            .collect::<Vec<_>>();
+        let mut offset = [[0; MAX_PIECES + 1]; MAX_PIECES + 1];
+        let mut total = 0;
+        for (a, row) in offset.iter_mut().enumerate().skip(1).take(pieces) {
+            for (b, o) in row.iter_mut().enumerate().skip(1).take(pieces) {
+                *o = total;
+                total += binom[n][a] * binom[n - a][b];
+            }
+        }
+        Layout {
+            squares,
+            dense,
+            pieces,
+            binom,
+            offset,
+            total,
+        }
+    }
+
+    /// The index of (own, opp), or `None` if the counts are outside the table or a piece
+    /// stands where the layout has no square.
+    #[inline]
+    fn index(&self, own: u32, opp: u32) -> Option<u64> {
+        let (a, b) = (own.count_ones() as usize, opp.count_ones() as usize);
+        if a == 0 || b == 0 || a > self.pieces || b > self.pieces || own & opp != 0 {
+            return None;
+        }
+        let mut own_d = [0u8; MAX_PIECES];
+        let mut ra = 0;
+        let mut m = own;
+        let mut i = 0;
+        while m != 0 {
+            let s = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let d = *self.dense.get(s)?;
+            if d == u8::MAX {
+                return None;
+            }
+            own_d[i] = d;
+            i += 1;
+            ra += self.binom[d as usize][i];
+        }
+        let mut rb = 0;
+        let mut m = opp;
+        let mut j = 0;
+        while m != 0 {
+            let s = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let d = *self.dense.get(s)?;
+            if d == u8::MAX {
+                return None;
+            }
+            let below = own_d[..a].iter().filter(|&&x| x < d).count() as u8;
+            j += 1;
+            rb += self.binom[(d - below) as usize][j];
+        }
+        let n = self.squares.len();
+        Some(self.offset[a][b] + ra * self.binom[n - a][b] + rb)
+    }
+
+    /// The colex combination of rank `r` of `k` elements, ascending.
+    fn unrank(&self, mut r: u64, k: usize, out: &mut [u8; MAX_PIECES]) {
+        for i in (1..=k).rev() {
+            let mut p = i - 1;
+            while self.binom[p + 1][i] <= r {
+                p += 1;
+            }
+            out[i - 1] = p as u8;
+            r -= self.binom[p][i];
+        }
+    }
+
+    /// Every (index, own, opp) of level (a, b).
+    fn level_states(&self, a: usize, b: usize, mut f: impl FnMut(u64, u32, u32)) {
+        let n = self.squares.len();
+        let per = self.binom[n - a][b];
+        let mut own_d = [0u8; MAX_PIECES];
+        let mut rel = [0u8; MAX_PIECES];
+        for ra in 0..self.binom[n][a] {
+            self.unrank(ra, a, &mut own_d);
+            let own = own_d[..a]
+                .iter()
+                .fold(0u32, |m, &d| m | 1 << self.squares[d as usize]);
+            let free: Vec<u8> = (0..n as u8).filter(|d| !own_d[..a].contains(d)).collect();
+            for rb in 0..per {
+                self.unrank(rb, b, &mut rel);
+                let opp = rel[..b].iter().fold(0u32, |m, &q| {
+                    m | 1 << self.squares[free[q as usize] as usize]
+                });
+                f(self.offset[a][b] + ra * per + rb, own, opp);
+            }
+        }
+    }
+}
+
+/// The squares a piece may stand on in an endgame of `base`'s rule set and options: those
+/// the constructor accepts for a lone piece (with an opposing piece somewhere else).
+fn probe_squares<G: Solvable>(base: &G) -> Vec<u8> {
+    (1..=30u8)
+        .filter(|&s| {
+            (1..=30u8)
+                .filter(|&t| t != s)
+                .any(|t| base.endgame([1 << s, 1 << t], Player::First).is_ok())
+        })
+        .collect()
+}
+
+/// The value for the first player of a position reached after a move: finished, awaiting a
+/// throw (looked up by `look`), or awaiting another decision of the same turn (best move).
+#[inline]
+fn after<G: Game>(c: &G, look: &mut impl FnMut(&G, Player) -> Option<f64>) -> Option<f64> {
+    match c.status() {
+        Status::Over(o) => Some(terminal_value(&o)),
+        Status::Throw(p) => look(c, p),
+        Status::Move(p) => decide(c, p, look),
+    }
+}
+
+/// The best value for the player to move of a position awaiting a move, for the first
+/// player.
+fn decide<G: Game>(
+    g: &G,
+    p: Player,
+    look: &mut impl FnMut(&G, Player) -> Option<f64>,
+) -> Option<f64> {
+    let mut ms = MoveList::new();
+    g.legal_moves(&mut ms);
+    let mut best: Option<f64> = None;
+    for &m in &ms {
+        let mut c = *g;
+        c.play_unchecked(m);
+        let v = after(&c, look)?;
+        best = Some(match best {
+            None => v,
+            Some(b) if p == Player::First => b.max(v),
+            Some(b) => b.min(v),
+        });
+    }
+    best
+}
+
+/// The first player's value of a position awaiting a throw: the weighted mean over throws of
+/// the best decision (one Bellman backup).
+fn chance<G: Game>(g: &G, look: &mut impl FnMut(&G, Player) -> Option<f64>) -> Option<f64> {
+    let d = g.throw_dist();
+    let Status::Throw(p) = g.status() else {
+        return None;
+    };
+    let mut v = 0.0;
+    for &(t, w) in d.outcomes {
+        let mut h = *g;
+        h.set_throw_unchecked(t);
+        v += w as f64 * decide(&h, p, look)?;
+    }
+    Some(v / d.total as f64)
+}
+
+/// What the solver did for one level pair.
+#[derive(Clone, Debug)]
+pub struct LevelReport {
+    /// Pieces on the board of the side to throw and of the other side.
+    pub pieces: (usize, usize),
+    /// Positions of the level (and of its mirror, when different).
+    pub states: u64,
+    /// Gauss-Seidel sweeps until no value changed by more than [`TOLERANCE`].
+    pub sweeps: usize,
+    /// The largest change in the last sweep.
+    pub last_change: f64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// An exact table of one rule set, options and piece count.
+#[derive(Clone, Debug)]
+pub struct Table {
+    rules: RuleSet,
+    options: String,
+    layout: Layout,
+    /// The side to throw's win chance per index; NaN where the index is no position.
+    values: Vec<f32>,
+}
+
+/// The default game (default options) of a solvable rule set.
+fn base_game(rules: RuleSet) -> Result<AnyGame, String> {
+    if !RULE_SETS.contains(&rules) {
+        return Err(format!(
+            "exact tables exist for kendall, kendall5, senat and houses, not {rules}"
+        ));
+    }
+    AnyGame::new::<&str>(rules, &[]).map_err(|e| e.to_string())
+}
+
+impl Table {
+    /// Solves every position of `rules` (default options) with 1 to `pieces` pieces of each
+    /// side on the board; `progress` hears about each level as it is done.
+    pub fn build(
+        rules: RuleSet,
+        pieces: usize,
+        progress: &mut dyn FnMut(&LevelReport),
+    ) -> Result<(Table, Vec<LevelReport>), String> {
+        if !(1..=MAX_PIECES).contains(&pieces) {
+            return Err(format!(
+                "pieces per side must be from 1 to {MAX_PIECES}, got {pieces}"
+            ));
+        }
+        match base_game(rules)? {
+            AnyGame::Kendall(g) => Ok(Self::build_for(&g, pieces, progress)),
+            AnyGame::Kendall5(g) => Ok(Self::build_for(&g, pieces, progress)),
+            AnyGame::Senat(g) => Ok(Self::build_for(&g, pieces, progress)),
+            AnyGame::Houses(g) => Ok(Self::build_for(&g, pieces, progress)),
+            g => Err(format!("no exact tables for {}", g.rules())),
+        }
+    }
+
+    /// The solver, for any options of a solvable rule set (`base` gives them).
+    pub fn build_for<G: Solvable>(
+        base: &G,
+        pieces: usize,
+        progress: &mut dyn FnMut(&LevelReport),
+    ) -> (Table, Vec<LevelReport>) {
+        let pieces = pieces.clamp(1, MAX_PIECES);
+        let layout = Layout::new(probe_squares(base), pieces);
+        let mut values = vec![f64::NAN; layout.total as usize];
+        let mut reports = Vec::new();
+        // Levels by total pieces on the board: bearing off leads to a smaller total.
+        for t in 2..=2 * pieces {
+            for a in 1..t.min(pieces + 1) {
+                let b = t - a;
+                if b < a || b > pieces {
+                    continue;
+                }
+                let r = solve_pair(base, &layout, &mut values, a, b);
+                progress(&r);
+                reports.push(r);
+            }
+        }
+        let table = Table {
+            rules: base.rules(),
+            options: options_key(base),
+            layout,
+            values: values.iter().map(|&v| v as f32).collect(),
+        };
+        (table, reports)
+    }
+
+    /// The rule set.
+    pub fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    /// The non-default options (turn cap excluded), as in a position string.
+    pub fn options(&self) -> &str {
+        &self.options
+    }
+
+    /// The most pieces per side on the board that the table covers.
+    pub fn pieces(&self) -> usize {
+        self.layout.pieces
+    }
+
+    /// The number of positions (indices that are positions).
+    pub fn states(&self) -> usize {
+        self.values.iter().filter(|v| !v.is_nan()).count()
+    }
+
+    /// The chance that the side to throw wins, with its pieces on `own` and the other side's
+    /// on `opp` (bit `s` for square `s`), if the table covers it.
+    pub fn side_to_throw(&self, own: u32, opp: u32) -> Option<f64> {
+        let i = self.layout.index(own, opp)?;
+        let v = self.values[i as usize];
+        (!v.is_nan()).then_some(v as f64)
+    }
+
+    /// The first player's win chance of `g`, a position awaiting a throw of this table's
+    /// rule set, past the opening, with 1 to [`Table::pieces`] pieces of each side on the
+    /// board; `None` otherwise. The options are not checked here (see [`Tables::table_for`]).
+    #[inline]
+    pub fn lookup<G: Game>(&self, g: &G) -> Option<f64> {
+        if g.rules() != self.rules {
+            return None;
+        }
+        let any = g as &dyn Any;
+        let (men, open) = if let Some(k) = any.downcast_ref::<Kendall5>() {
+            (k.masks(), Solvable::past_opening(k))
+        } else if let Some(k) = any.downcast_ref::<Kendall>() {
+            (k.masks(), Solvable::past_opening(k))
+        } else if let Some(k) = any.downcast_ref::<Senat>() {
+            (k.masks(), Solvable::past_opening(k))
+        } else if let Some(k) = any.downcast_ref::<Houses>() {
+            (k.masks(), Solvable::past_opening(k))
+        } else if let Some(a) = any.downcast_ref::<AnyGame>() {
+            return senet_rules::with_game!(a, x => self.lookup(x));
+        } else {
+            return None;
+        };
+        let Status::Throw(p) = g.status() else {
+            return None;
+        };
+        if !open {
+            return None;
+        }
+        let w = self.side_to_throw(men[p.index()], men[1 - p.index()])?;
+        Some(if p == Player::First { w } else { 1.0 - w })
+    }
+
+    /// The file's bytes: the header (magic, format version, rule set, options, pieces, the
+    /// squares of the index, value encoding, state count, FNV-1a 64 checksum of the values)
+    /// then the values as little-endian f32.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut body = Vec::with_capacity(self.values.len() * 4);
+        for v in &self.values {
+            body.extend_from_slice(&v.to_le_bytes());
+        }
+        let mut out = Vec::with_capacity(body.len() + 128);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        let id = self.rules.id().as_bytes();
+        out.push(id.len() as u8);
+        out.extend_from_slice(id);
+        out.extend_from_slice(&(self.options.len() as u16).to_le_bytes());
+        out.extend_from_slice(self.options.as_bytes());
+        out.push(self.layout.pieces as u8);
+        out.push(self.layout.squares.len() as u8);
+        out.extend_from_slice(&self.layout.squares);
+        out.push(VALUES_F32);
+        out.extend_from_slice(&(self.values.len() as u64).to_le_bytes());
+        out.extend_from_slice(&fnv1a(&body).to_le_bytes());
+        out.extend_from_slice(&body);
+        out
+    }
+
+    /// Reads a table from its bytes, checking everything: a wrong magic, version, rule set,
+    /// layout, size or checksum is an error that says what is wrong. `what` names the source
+    /// in messages.
+    pub fn from_bytes(bytes: &[u8], what: &str) -> Result<Table, String> {
+        let mut r = Reader { bytes, at: 0, what };
+        if r.take(8)? != MAGIC {
+            return Err(format!(
+                "{what} is not a senet exact table (no SENETEXT header)"
+            ));
+        }
+        let version = u32::from_le_bytes(r.take(4)?.try_into().expect("4 bytes"));
+        if version != FORMAT_VERSION {
+            return Err(format!(
+                "{what} has table format version {version}; this senet reads version {FORMAT_VERSION} (rebuild it with senet solve)"
+            ));
+        }
+        let n = r.take(1)?[0] as usize;
+        let id = String::from_utf8_lossy(r.take(n)?).into_owned();
+        let rules: RuleSet = id
+            .parse()
+            .map_err(|_| format!("{what} names an unknown rule set {id:?}"))?;
+        let n = u16::from_le_bytes(r.take(2)?.try_into().expect("2 bytes")) as usize;
+        let options = String::from_utf8_lossy(r.take(n)?).into_owned();
+        let pieces = r.take(1)?[0] as usize;
+        if !(1..=MAX_PIECES).contains(&pieces) {
+            return Err(format!(
+                "{what} claims {pieces} pieces per side; tables have 1 to {MAX_PIECES}"
+            ));
+        }
+        let n = r.take(1)?[0] as usize;
+        let squares = r.take(n)?.to_vec();
+        if squares.iter().any(|&s| !(1..=30).contains(&s))
+            || !squares.windows(2).all(|w| w[0] < w[1])
+        {
+            return Err(format!("{what} has a corrupt square list"));
+        }
+        let encoding = r.take(1)?[0];
+        if encoding != VALUES_F32 {
+            return Err(format!("{what} has unknown value encoding {encoding}"));
+        }
+        let count = u64::from_le_bytes(r.take(8)?.try_into().expect("8 bytes"));
+        let sum = u64::from_le_bytes(r.take(8)?.try_into().expect("8 bytes"));
+        let layout = Layout::new(squares, pieces);
+        if count != layout.total {
+            return Err(format!(
+                "{what} holds {count} states, but {pieces} pieces per side on its squares make {}",
+                layout.total
+            ));
+        }
+        let body = &bytes[r.at..];
+        if body.len() as u64 != count * 4 {
+            return Err(format!(
+                "{what} is {} bytes long; its header promises {} (truncated or padded)",
+                bytes.len(),
+                r.at as u64 + count * 4
+            ));
+        }
+        if fnv1a(body) != sum {
+            return Err(format!(
+                "{what} is corrupt: the checksum of its values does not match its header"
+            ));
+        }
+        let values: Vec<f32> = body
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
+        if let Some(v) = values
+            .iter()
+            .find(|v| !v.is_nan() && !(0.0..=1.0).contains(*v))
+        {
+            return Err(format!("{what} holds a value {v} outside 0-1"));
+        }
+        let t = Table {
+            rules,
+            options,
+            layout,
+            values,
+        };
+        Ok(t)
+    }
+
+    /// Writes the table to `path` (through a temporary file renamed into place).
+    pub fn write(&self, path: &Path) -> Result<(), String> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, self.to_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+        std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+
+    /// Reads the table at `path`, which must be of `rules` with default options (the only
+    /// tables `senet solve` builds) and of the squares those rules allow.
+    pub fn read(path: &Path, rules: RuleSet) -> Result<Table, String> {
+        let what = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| format!("cannot read {what}: {e}"))?;
+        let t = Table::from_bytes(&bytes, &what)?;
+        t.check_matches(rules)?;
+        Ok(t)
+    }
+
+    /// Checks that the table is one of `rules` with default options and the squares those
+    /// rules allow.
+    pub fn check_matches(&self, rules: RuleSet) -> Result<(), String> {
+        if self.rules != rules {
+            return Err(format!("the table is of {}, not {rules}", self.rules));
+        }
+        let base = base_game(rules)?;
+        if self.options != options_key(&base) {
+            return Err(format!(
+                "the table was built with options {:?}, not the defaults of {rules}",
+                self.options
+            ));
+        }
+        let squares = senet_rules::with_game!(&base, g => probe_any(g));
+        if squares.as_deref() != Some(&self.layout.squares[..]) {
+            return Err(format!(
+                "the table's squares do not match the rules of {rules} in this senet (rebuild it with senet solve)"
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn probe_any<G: Game>(g: &G) -> Option<Vec<u8>> {
+    let any = g as &dyn Any;
+    if let Some(k) = any.downcast_ref::<Kendall5>() {
+        Some(probe_squares(k))
+    } else if let Some(k) = any.downcast_ref::<Kendall>() {
+        Some(probe_squares(k))
+    } else if let Some(k) = any.downcast_ref::<Senat>() {
+        Some(probe_squares(k))
+    } else {
+        any.downcast_ref::<Houses>().map(probe_squares)
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    what: &'a str,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], String> {
+        let end = self.at + n;
+        if end > self.bytes.len() {
+            return Err(format!(
+                "{} is truncated: its header is incomplete",
+                self.what
+            ));
+        }
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+}
+
+/// FNV-1a, 64 bits.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// Solves level (a, b) with its mirror (b, a): Gauss-Seidel sweeps over both, most advanced
+/// positions first (the sum of both sides' squares, descending), so that a sweep sees the
+/// new values of most successors.
+fn solve_pair<G: Solvable>(
+    base: &G,
+    layout: &Layout,
+    values: &mut [f64],
+    a: usize,
+    b: usize,
+) -> LevelReport {
+    let start = Instant::now();
+    let mut states: Vec<(u32, u32, u32)> = Vec::new();
+    let mut collect = |i: u64, own: u32, opp: u32| {
+        if base.endgame([own, opp], Player::First).is_ok() {
+            states.push((i as u32, own, opp));
+        }
+    };
+    layout.level_states(a, b, &mut collect);
+    if a != b {
+        layout.level_states(b, a, &mut collect);
+    }
+    let key =
+        |&(_, own, opp): &(u32, u32, u32)| std::cmp::Reverse(squares_sum(own) + squares_sum(opp));
+    states.sort_by_key(key);
+    for &(i, _, _) in &states {
+        values[i as usize] = 0.5;
+    }
+    let mut sweeps = 0;
+    let mut change = f64::INFINITY;
+    if let Some(graph) = Graph::build(base, layout, &states) {
+        while change > TOLERANCE && sweeps < MAX_SWEEPS {
+            change = graph.sweep(&states, values);
+            sweeps += 1;
+        }
+    }
+    while change > TOLERANCE && sweeps < MAX_SWEEPS {
+        change = 0.0;
+        for &(i, own, opp) in &states {
+            let g = base
+                .endgame([own, opp], Player::First)
+                .expect("checked when listed");
+            let vals = &*values;
+            let mut look = |c: &G, p: Player| -> Option<f64> {
+                let m = c.masks();
+                let w = vals[layout.index(m[p.index()], m[1 - p.index()])? as usize];
+                Some(if p == Player::First { w } else { 1.0 - w })
+            };
+            let v = chance(&g, &mut look).expect("every successor is solved");
+            let old = values[i as usize];
+            change = change.max((v - old).abs());
+            values[i as usize] = v;
+        }
+        sweeps += 1;
+    }
+    LevelReport {
+        pieces: (a, b),
+        states: states.len() as u64,
+        sweeps,
+        last_change: change,
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+/// A leaf of [`Graph`] that is a won game for the side to throw (with [`FLIP`]: a lost one).
+const WIN: u32 = 0x7FFF_FFFF;
+/// The leaf's value is one minus the value at its index (the other side throws next).
+const FLIP: u32 = 1 << 31;
+
+/// The successors of every position of a level pair, written out once so that the sweeps
+/// only read values: per position and throw, the results of every way to play the turn
+/// (the side to throw picks the best of them).
+struct Graph {
+    /// Throw weights, as `throw_dist` gives them for every position of the pair.
+    weights: Vec<f64>,
+    total: f64,
+    /// Per position, where its leaves start.
+    start: Vec<u32>,
+    /// Per position and throw, how many leaves.
+    counts: Vec<u8>,
+    /// Table indices, with [`FLIP`], or [`WIN`].
+    leaves: Vec<u32>,
+}
+
+impl Graph {
+    /// `None` if some position does not fit this form (a throw distribution that differs
+    /// between positions, a decision of the other side within a turn, a draw, or too many
+    /// leaves): the solver then backs up through the game API at every sweep.
+    fn build<G: Solvable>(base: &G, layout: &Layout, states: &[(u32, u32, u32)]) -> Option<Graph> {
+        let d = base.throw_dist();
+        let nt = d.outcomes.len();
+        let mut g = Graph {
+            weights: d.outcomes.iter().map(|&(_, w)| w as f64).collect(),
+            total: d.total as f64,
+            start: Vec::with_capacity(states.len() + 1),
+            counts: Vec::with_capacity(states.len() * nt),
+            leaves: Vec::with_capacity(states.len() * nt * 3),
+        };
+        for &(_, own, opp) in states {
+            let p = base.endgame([own, opp], Player::First).ok()?;
+            if p.throw_dist() != d {
+                return None;
+            }
+            g.start.push(u32::try_from(g.leaves.len()).ok()?);
+            for &(t, _) in d.outcomes {
+                let mut h = p;
+                h.set_throw_unchecked(t);
+                let before = g.leaves.len();
+                Self::turn(&h, layout, &mut g.leaves)?;
+                g.counts.push(u8::try_from(g.leaves.len() - before).ok()?);
+            }
+        }
+        Some(g)
+    }
+
+    /// The leaves of the first player's decision `h`.
+    fn turn<G: Game>(h: &G, layout: &Layout, out: &mut Vec<u32>) -> Option<()> {
+        let mut ms = MoveList::new();
+        h.legal_moves(&mut ms);
+        for &m in &ms {
+            let mut c = *h;
+            c.play_unchecked(m);
+            match c.status() {
+                Status::Over(o) => match o.winner {
+                    Some(Player::First) => out.push(WIN),
+                    Some(Player::Second) => out.push(WIN | FLIP),
+                    None => return None,
+                },
+                Status::Throw(p) => {
+                    let any = &c as &dyn Any;
+                    let men = if let Some(k) = any.downcast_ref::<Kendall5>() {
+                        k.masks()
+                    } else if let Some(k) = any.downcast_ref::<Kendall>() {
+                        k.masks()
+                    } else if let Some(k) = any.downcast_ref::<Senat>() {
+                        k.masks()
+                    } else {
+                        any.downcast_ref::<Houses>()?.masks()
+                    };
+                    let i = layout.index(men[p.index()], men[1 - p.index()])?;
+                    let i = u32::try_from(i).ok().filter(|&i| i < WIN)?;
+                    out.push(if p == Player::First { i } else { i | FLIP });
+                }
+                // The same side's next decision in this turn: its leaves join this one's.
+                Status::Move(Player::First) => Self::turn(&c, layout, out)?,
+                Status::Move(Player::Second) => return None,
+            }
+        }
+        Some(())
+    }
+
+    /// One Gauss-Seidel sweep; the largest change.
+    fn sweep(&self, states: &[(u32, u32, u32)], values: &mut [f64]) -> f64 {
+        let nt = self.weights.len();
+        let mut change: f64 = 0.0;
+        for (k, &(i, _, _)) in states.iter().enumerate() {
+            let mut at = self.start[k] as usize;
+            let mut v = 0.0;
+            for t in 0..nt {
+                let n = self.counts[k * nt + t] as usize;
+                let mut best = f64::NEG_INFINITY;
+                for &leaf in &self.leaves[at..at + n] {
+                    let j = leaf & !FLIP;
+                    let w = if j == WIN { 1.0 } else { values[j as usize] };
+                    best = best.max(if leaf & FLIP != 0 { 1.0 - w } else { w });
+                }
+                at += n;
+                v += self.weights[t] * best;
+            }
+            v /= self.total;
+            change = change.max((v - values[i as usize]).abs());
+            values[i as usize] = v;
+        }
+        change
+    }
+}
+
+fn squares_sum(m: u32) -> u32 {
+    let mut s = 0;
+    let mut m = m;
+    while m != 0 {
+        s += m.trailing_zeros();
+        m &= m - 1;
+    }
+    s
+}
+
+/// The file name of a table: `<rules>-<pieces>.senet-exact`.
+pub fn file_name(rules: RuleSet, pieces: usize) -> String {
+    format!("{}-{pieces}.senet-exact", rules.id())
+}
+
+/// Where tables are read from and written to by default: `$SENET_TABLES` if set, else
+/// `$XDG_DATA_HOME/senet/tables`, else `$HOME/.local/share/senet/tables` (on Windows
+/// `%APPDATA%\senet\tables`); `None` if none of these is set.
+pub fn default_dir() -> Option<PathBuf> {
+    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+    if let Some(d) = var("SENET_TABLES") {
+        return Some(PathBuf::from(d));
+    }
+    if let Some(d) = var("XDG_DATA_HOME") {
+        return Some(PathBuf::from(d).join("senet").join("tables"));
+    }
+    if let Some(d) = var("HOME") {
+        return Some(PathBuf::from(d).join(".local/share/senet/tables"));
+    }
+    var("APPDATA").map(|d| PathBuf::from(d).join("senet").join("tables"))
+}
+
+/// What a [`Tables`] holds for one rule set once looked at.
+#[derive(Debug)]
+struct Slot {
+    table: Option<Table>,
+    /// Where the table came from: a file, or built in memory.
+    source: String,
+    error: Option<String>,
+}
+
+/// The exact tables of the four stick rule sets, loaded on first use per rule set: the file
+/// with the most pieces per side found in the directory ([`file_name`]: 3, then 2, then 1),
+/// else, if allowed, a table of [`BUILTIN_PIECES`] built in memory (about 0.3 s of CPU in a
+/// release build). A missing table is no error (callers fall back to search); a corrupt or
+/// mismatched file is skipped and its error kept ([`Tables::errors`]).
+#[derive(Debug)]
+pub struct Tables {
+    dir: Option<PathBuf>,
+    builtin: usize,
+    slots: [OnceLock<Slot>; 4],
+}
+
+impl Tables {
+    /// Tables read from `dir` (if any), falling back to ones of `builtin` pieces per side
+    /// built in memory (0: none).
+    pub fn new(dir: Option<PathBuf>, builtin: usize) -> Tables {
+        Tables {
+            dir,
+            builtin: builtin.min(MAX_PIECES),
+            slots: Default::default(),
+        }
+    }
+
+    /// Tables holding exactly `tables` (at most one per rule set; later ones are ignored).
+    pub fn from_tables(tables: Vec<Table>) -> Tables {
+        let t = Tables::new(None, 0);
+        for table in tables {
+            if let Some(i) = RULE_SETS.iter().position(|&r| r == table.rules) {
+                let _ = t.slots[i].set(Slot {
+                    table: Some(table),
+                    source: "given".into(),
+                    error: None,
+                });
+            }
+        }
+        t
+    }
+
+    /// The process-wide tables of the bots, hints and analysis: files from [`default_dir`],
+    /// else tables of [`BUILTIN_PIECES`] pieces per side built in memory on first use.
+    pub fn global() -> &'static Tables {
+        static G: OnceLock<Tables> = OnceLock::new();
+        G.get_or_init(|| Tables::new(default_dir(), BUILTIN_PIECES))
+    }
+
+    fn slot(&self, rules: RuleSet) -> Option<&Slot> {
+        let i = RULE_SETS.iter().position(|&r| r == rules)?;
+        Some(self.slots[i].get_or_init(|| self.load(rules)))
+    }
+
+    fn load(&self, rules: RuleSet) -> Slot {
+        let mut error = None;
+        if let Some(dir) = &self.dir {
+            for n in (1..=MAX_PIECES).rev() {
+                let path = dir.join(file_name(rules, n));
+                if !path.exists() {
+                    continue;
+                }
+                match Table::read(&path, rules) {
+                    Ok(t) => {
+                        return Slot {
+                            table: Some(t),
+                            source: path.display().to_string(),
+                            error,
+                        }
+                    }
+                    Err(e) => {
+                        error.get_or_insert(e);
+                    }
+                }
+            }
+        }
+        if self.builtin > 0 {
+            if let Ok((t, _)) = Table::build(rules, self.builtin, &mut |_| {}) {
+                return Slot {
+                    table: Some(t),
+                    source: format!("built in memory ({} pieces per side)", self.builtin),
+                    error,
+                };
+            }
+        }
+        Slot {
+            table: None,
+            source: "none".into(),
+            error,
+        }
+    }
+
+    /// The table of a rule set (default options), loading or building it on first use.
+    pub fn table(&self, rules: RuleSet) -> Option<&Table> {
+        self.slot(rules)?.table.as_ref()
+    }
+
+    /// Where the table of `rules` came from (a path, "built in memory ...", or "none").
+    pub fn source(&self, rules: RuleSet) -> String {
+        self.slot(rules)
+            .map_or_else(|| "none".into(), |s| s.source.clone())
+    }
+
+    /// Errors met loading the tables looked at so far (corrupt or mismatched files).
+    pub fn errors(&self) -> Vec<String> {
+        self.slots
+            .iter()
+            .filter_map(|s| s.get().and_then(|s| s.error.clone()))
+            .collect()
+    }
+
+    /// The table for `g`'s rule set if it matches `g`'s options (turn cap aside).
+    pub fn table_for<G: Game>(&self, g: &G) -> Option<&Table> {
+        let t = self.table(g.rules())?;
+        (options_key(g) == t.options).then_some(t)
+    }
+
+    /// The first player's exact win chance of `g` (a draw counts 1/2), if the tables cover
+    /// it: a finished game; a position awaiting a throw, past the opening, with 1 to
+    /// [`Table::pieces`] pieces of each side on the board; or a position awaiting a move
+    /// every one of whose moves leads to such positions (the best move's value).
+    pub fn value<G: Game>(&self, g: &G) -> Option<f64> {
+        if let Status::Over(o) = g.status() {
+            return Some(terminal_value(&o));
+        }
+        let t = self.table_for(g)?;
+        let mut look = |c: &G, _p: Player| t.lookup(c);
+        after(g, &mut look)
+    }
+
+    /// For a position awaiting a move: every legal move with the first player's exact win
+    /// chance after it, if the tables cover every move's result.
+    pub fn move_values<G: Game>(&self, g: &G) -> Option<Vec<(Move, f64)>> {
+        if !matches!(g.status(), Status::Move(_)) {
+            return None;
+        }
+        let t = self.table_for(g)?;
+        let mut look = |c: &G, _p: Player| t.lookup(c);
+        let mut ms = MoveList::new();
+        g.legal_moves(&mut ms);
+        ms.iter()
+            .map(|&m| {
+                let mut c = *g;
+                c.play_unchecked(m);
+                after(&c, &mut look).map(|v| (m, v))
+            })
+            .collect()
+    }
+}
+
+/// An evaluator that answers exactly where a table covers a position and asks `inner`
+/// elsewhere; the search returns the exact value at a covered chance node instead of
+/// expanding it ([`Evaluator::exact`]). Build it only for a game whose options match the
+/// table ([`Tables::table_for`]).
+pub struct WithTables<'a, E> {
+    /// The evaluator of positions the table does not cover.
+    pub inner: &'a E,
+    /// The table.
+    pub table: &'a Table,
+}
+
+impl<G: Game, E: Evaluator<G>> Evaluator<G> for WithTables<'_, E> {
+    #[inline]
+    fn eval(&self, g: &G) -> f64 {
+        match self.table.lookup(g) {
+            // Strictly inside (0, 1), as evaluations are.
+            Some(v) => v.clamp(1e-9, 1.0 - 1e-9),
+            None => self.inner.eval(g),
+        }
+    }
+
+    #[inline]
+    fn exact(&self, g: &G) -> Option<f64> {
+        self.table.lookup(g)
+    }
+
+    fn name(&self) -> &'static str {
+        "exact"
+    }
+
+    fn terminal(&self, o: &Outcome) -> f64 {
+        self.inner.terminal(o)
+    }
+}
+
+/// What a table says, over all its positions (each counted once).
+#[derive(Clone, Debug, Default)]
+pub struct TableStats {
+    /// Per level (k, k), k = 1..=pieces: the mean chance that the side to throw wins, over
+    /// every position of the level (each pair of squares sets counts both ways round, so
+    /// this is the average value of throwing first).
+    pub mean_first: Vec<f64>,
+    /// Typical races, per k = 1..=pieces: the side to throw's win chance with its pieces on
+    /// the first k of 20, 22, 24 and the other side's on the first k of 21, 23, 25 (the
+    /// side to throw a step behind), then with the sides' squares exchanged (a step ahead).
+    pub races: Vec<(f64, f64)>,
+    /// Throws with more than one legal move, over every position and throw.
+    pub choices: u64,
+    /// Of those, the best move goes backward.
+    pub best_backward: u64,
+    /// Of those, the best move captures, swaps or sends back an opposing piece.
+    pub best_hit: u64,
+    /// Of those, the best move bears a piece off.
+    pub best_bear_off: u64,
+    /// Of those, the best and the second-best move differ by more than 0.01 win chance.
+    pub clear_choices: u64,
+}
+
+impl Table {
+    /// The position of this table's rule set (default options) with the side to throw
+    /// (the first player) on `own` and the other on `opp`.
+    pub fn position(&self, own: u32, opp: u32) -> Option<AnyGame> {
+        let base = base_game(self.rules).ok()?;
+        match base {
+            AnyGame::Kendall(g) => g.endgame([own, opp], Player::First).ok().map(Into::into),
+            AnyGame::Kendall5(g) => g.endgame([own, opp], Player::First).ok().map(Into::into),
+            AnyGame::Senat(g) => g.endgame([own, opp], Player::First).ok().map(Into::into),
+            AnyGame::Houses(g) => g.endgame([own, opp], Player::First).ok().map(Into::into),
+            _ => None,
+        }
+    }
+
+    /// Every position of level (a, b): the side to throw's squares, the other side's, and
+    /// the side to throw's win chance.
+    pub fn for_each_state(&self, a: usize, b: usize, mut f: impl FnMut(u32, u32, f64)) {
+        if a == 0 || b == 0 || a > self.pieces() || b > self.pieces() {
+            return;
+        }
+        self.layout.level_states(a, b, |i, own, opp| {
+            let v = self.values[i as usize];
+            if !v.is_nan() {
+                f(own, opp, v as f64);
+            }
+        });
+    }
+
+    /// Counts what the table says (see [`TableStats`]); a full pass over the positions.
+    pub fn stats(&self) -> TableStats {
+        let mut s = TableStats::default();
+        for k in 1..=self.pieces() {
+            let (mut sum, mut n) = (0.0, 0u64);
+            self.for_each_state(k, k, |_, _, v| {
+                sum += v;
+                n += 1;
+            });
+            s.mean_first.push(sum / n.max(1) as f64);
+            let behind = [20, 22, 24][..k].iter().fold(0u32, |m, &q| m | 1 << q);
+            let ahead = behind << 1;
+            s.races.push((
+                self.side_to_throw(behind, ahead).unwrap_or(f64::NAN),
+                self.side_to_throw(ahead, behind).unwrap_or(f64::NAN),
+            ));
+        }
+        let Ok(base) = base_game(self.rules) else {
+            return s;
+        };
+        match base {
+            AnyGame::Kendall(g) => self.count_choices(&g, &mut s),
+            AnyGame::Kendall5(g) => self.count_choices(&g, &mut s),
+            AnyGame::Senat(g) => self.count_choices(&g, &mut s),
+            AnyGame::Houses(g) => self.count_choices(&g, &mut s),
+            _ => {}
+        }
+        s
+    }
+
+    fn count_choices<G: Solvable>(&self, base: &G, s: &mut TableStats) {
+        for a in 1..=self.pieces() {
+            for b in 1..=self.pieces() {
+                self.for_each_state(a, b, |own, opp, _| {
+                    let Ok(g) = base.endgame([own, opp], Player::First) else {
+                        return;
+                    };
+                    let d = g.throw_dist();
+                    for &(t, _) in d.outcomes {
+                        let mut h = g;
+                        h.set_throw_unchecked(t);
+                        let mut ms = MoveList::new();
+                        h.legal_moves(&mut ms);
+                        if ms.len() < 2 {
+                            continue;
+                        }
+                        let mut look = |c: &G, _p: Player| self.lookup(c);
+                        let mut scored: Vec<(f64, u16)> = ms
+                            .iter()
+                            .filter_map(|&m| {
+                                let mut c = h;
+                                let fx = c.play_unchecked(m);
+                                after(&c, &mut look).map(|v| (v, fx.bits))
+                            })
+                            .collect();
+                        if scored.len() != ms.len() {
+                            continue;
+                        }
+                        // The side to throw is the first player: best is highest.
+                        scored.sort_by(|x, y| y.0.total_cmp(&x.0));
+                        let (v, bits) = scored[0];
+                        s.choices += 1;
+                        let has = |f: u16| bits & f != 0;
+                        use senet_rules::Effects as F;
+                        s.best_backward += has(F::BACKWARD) as u64;
+                        s.best_hit += has(F::SWAP | F::CAPTURE | F::SENT_BACK) as u64;
+                        s.best_bear_off += has(F::BEAR_OFF) as u64;
+                        s.clear_choices += (v - scored[1].0 > 0.01) as u64;
+                    }
+                });
+            }
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! `senet solve`: builds the exact endgame tables of the stick rule sets
+//! (`senet_bots::exact`, `docs/solve.md`).
+
+use senet_bots::exact::{self, Table};
+use senet_rules::RuleSet;
+use serde_json::json;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Arguments of `senet solve`.
+#[derive(clap::Args, Debug)]
+pub struct SolveArgs {
+    /// `kendall`, `kendall5`, `senat`, `houses`, or `all` (default options only).
+    rules: String,
+    /// Pieces per side on the board, at most: every position with 1 to N pieces of each side
+    /// (the rest borne off) is solved. 1 to 3.
+    #[arg(long, default_value_t = 3)]
+    pieces: usize,
+    /// Directory of the table files (default: $SENET_TABLES, else the per-user data
+    /// directory, e.g. ~/.local/share/senet/tables).
+    #[arg(long)]
+    dir: Option<PathBuf>,
+    /// Also count what the table says (mean value of throwing first, kinds of best moves):
+    /// one more pass over the positions.
+    #[arg(long)]
+    stats: bool,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Builds and writes the tables; returns the process exit code.
+pub fn run(args: SolveArgs) -> i32 {
+    match solve(&args) {
+        Ok(out) => {
+            let mut stdout = std::io::stdout().lock();
+            let _ = writeln!(stdout, "{out}");
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}
+
+fn solve(args: &SolveArgs) -> Result<String, String> {
+    let rules: Vec<RuleSet> = if args.rules == "all" {
+        exact::RULE_SETS.to_vec()
+    } else {
+        args.rules
+            .split(',')
+            .map(|r| {
+                r.trim()
+                    .parse::<RuleSet>()
+                    .ok()
+                    .filter(|r| exact::RULE_SETS.contains(r))
+                    .ok_or_else(|| {
+                        format!(
+                            "senet solve takes kendall, kendall5, senat, houses or all, not {r:?}"
+                        )
+                    })
+            })
+            .collect::<Result<_, _>>()?
+    };
+    if !(1..=exact::MAX_PIECES).contains(&args.pieces) {
+        return Err(format!(
+            "--pieces must be from 1 to {}, got {}",
+            exact::MAX_PIECES,
+            args.pieces
+        ));
+    }
+    let dir = args
+        .dir
+        .clone()
+        .or_else(exact::default_dir)
+        .ok_or("no directory for the tables: give --dir or set SENET_TABLES".to_string())?;
+    let mut text = Vec::new();
+    let mut out = Vec::new();
+    for r in rules {
+        let start = Instant::now();
+        let cpu = cpu_time::ProcessTime::now();
+        let mut levels = Vec::new();
+        let (table, _) = Table::build(r, args.pieces, &mut |l| {
+            eprintln!(
+                "senet solve {r}: level {}v{}: {} positions, {} sweeps, last change {:.1e}, {:.1} s",
+                l.pieces.0, l.pieces.1, l.states, l.sweeps, l.last_change, l.seconds
+            );
+            levels.push(json!({
+                "pieces": [l.pieces.0, l.pieces.1],
+                "states": l.states,
+                "sweeps": l.sweeps,
+                "last_change": l.last_change,
+                "seconds": l.seconds,
+            }));
+        })?;
+        let seconds = start.elapsed().as_secs_f64();
+        let cpu_seconds = cpu.elapsed().as_secs_f64();
+        let path = dir.join(exact::file_name(r, args.pieces));
+        table.write(&path)?;
+        let bytes = std::fs::metadata(&path)
+            .map_err(|e| format!("cannot read back {}: {e}", path.display()))?
+            .len();
+        // Read it back as a user would, so that a bad file is caught here.
+        Table::read(&path, r)?;
+        text.push(format!(
+            "{r}: {} positions with 1-{} pieces per side, built in {seconds:.1} s ({cpu_seconds:.1} s CPU), {} written to {}",
+            table.states(),
+            args.pieces,
+            size(bytes),
+            path.display()
+        ));
+        let mut o = json!({
+            "rules": r.id(),
+            "pieces": args.pieces,
+            "states": table.states(),
+            "seconds": seconds,
+            "cpu_seconds": cpu_seconds,
+            "bytes": bytes,
+            "path": path.display().to_string(),
+            "levels": levels,
+        });
+        if args.stats {
+            let s = table.stats();
+            let pct = |x: u64| 100.0 * x as f64 / s.choices.max(1) as f64;
+            for (k, m) in s.mean_first.iter().enumerate() {
+                let (behind, ahead) = s.races[k];
+                text.push(format!(
+                    "  {k}v{k}: the side to throw wins {:.2}% on average over every position; {:.2}% a step behind (on {}), {:.2}% a step ahead",
+                    100.0 * m,
+                    100.0 * behind,
+                    ["20", "20, 22", "20, 22, 24"][k],
+                    100.0 * ahead,
+                    k = k + 1
+                ));
+            }
+            text.push(format!(
+                "  throws with a choice: {}; the best move goes backward in {:.2}%, hits (capture, swap, send back) in {:.2}%, bears off in {:.2}%; best beats second best by over 0.01 in {:.2}%",
+                s.choices,
+                pct(s.best_backward),
+                pct(s.best_hit),
+                pct(s.best_bear_off),
+                pct(s.clear_choices)
+            ));
+            o["stats"] = json!({
+                "mean_side_to_throw": s.mean_first,
+                "race_behind": s.races.iter().map(|r| r.0).collect::<Vec<_>>(),
+                "race_ahead": s.races.iter().map(|r| r.1).collect::<Vec<_>>(),
+                "choices": s.choices,
+                "best_backward": s.best_backward,
+                "best_hit": s.best_hit,
+                "best_bear_off": s.best_bear_off,
+                "clear_choices": s.clear_choices,
+            });
+        }
+        out.push(o);
+    }
+    if args.json {
+        Ok(serde_json::to_string_pretty(&json!({ "tables": out })).expect("JSON"))
+    } else {
+        Ok(text.join("\n"))
+    }
+}
+
+fn size(bytes: u64) -> String {
+    if bytes >= 1 << 20 {
+        format!("{:.1} MiB", bytes as f64 / (1 << 20) as f64)
+    } else {
+        format!("{:.1} KiB", bytes as f64 / 1024.0)
+    }
+}
