@@ -1,7 +1,8 @@
 //! Game analysis (issue 19): what every decision cost and how lucky every throw was.
 //!
 //! [`analyze`] walks a game record (`docs/notation.md`) and values it with expectimax and
-//! the strongest evaluator of the rule set (the `expert` level's), at a chosen depth:
+//! the strongest evaluator of the rule set (the `expert` level's), at a chosen depth, with
+//! exact values wherever the endgame tables cover a position ([`crate::exact`]):
 //! - every decision: the win chance of the player to move with best play, the value of every
 //!   legal move, the move played and the best one, and the win chance the move played lost
 //!   (its [`Mark`] when the loss passes a threshold);
@@ -357,13 +358,16 @@ fn as_first(p: Player, v: f64) -> f64 {
     }
 }
 
-/// The analyser's bot: expectimax at the depth, the `expert` level's evaluator.
+/// The analyser's bot: expectimax at the depth with the `expert` level's evaluator and its
+/// exact endgame tables ([`crate::exact::Tables::global`]: a position they cover is valued
+/// exactly, and a search stops there), within `budget` nodes a search if given.
 fn analyser(depth: u32, budget: Option<u64>) -> Box<dyn Bot> {
     BotSpec {
         kind: BotKind::Expectimax(depth),
         eval: Level::Expert.spec().1,
-        level: None,
-        budget,
+        // The level brings the tables; the budget (unbounded unless given) replaces its own.
+        level: Some(Level::Expert),
+        budget: Some(budget.unwrap_or(crate::MAX_BUDGET)),
         points: false,
     }
     .build()

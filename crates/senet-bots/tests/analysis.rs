@@ -279,3 +279,32 @@ fn bands_are_named_after_the_nearest_measured_bot() {
         assert_eq!(band(rules, 0.5), "random", "{rules}");
     }
 }
+
+/// Exact endgame values: kendall5, X's last piece on 30 bears off only with a 1 (4 throws in
+/// 16), O's on 29 only with a 2 (6 in 16), and any other throw ends the turn (R2, R8). With X
+/// to throw, X wins with a / (1 - (1 - a)(1 - b)) = (1/4) / (17/32) = 8/17; after X's failed
+/// throw O is to throw and X's chance is 1 - (3/8) / (17/32) = 5/17. The analysis reads the
+/// exact tables there, whatever its depth.
+#[test]
+fn exact_endgame_values_where_the_tables_cover_the_position() {
+    let start = "kendall5 ............................OX off=4,4 turn=1 throw=- dec=100";
+    for depth in [0, 3] {
+        let opt = Options::with_depth(RuleSet::Kendall5, depth);
+        let a = analyze(&record(start, &["2", "pass", "3"]), &opt, &mut |_, _| {}).unwrap();
+        assert!((a.start - 8.0 / 17.0).abs() < 1e-6, "depth {depth}: {}", a.start);
+        let Note::Throw {
+            before,
+            after,
+            luck,
+            ..
+        } = &a.notes[0]
+        else {
+            unreachable!()
+        };
+        assert!((before - 8.0 / 17.0).abs() < 1e-6);
+        assert!((after - 5.0 / 17.0).abs() < 1e-6, "{after}");
+        assert!((luck + 3.0 / 17.0).abs() < 1e-6);
+        // O failed too: X is to throw again at 8/17.
+        assert!((a.notes.last().unwrap().first() - 8.0 / 17.0).abs() < 1e-6);
+    }
+}
