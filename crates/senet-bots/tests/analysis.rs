@@ -291,7 +291,11 @@ fn exact_endgame_values_where_the_tables_cover_the_position() {
     for depth in [0, 3] {
         let opt = Options::with_depth(RuleSet::Kendall5, depth);
         let a = analyze(&record(start, &["2", "pass", "3"]), &opt, &mut |_, _| {}).unwrap();
-        assert!((a.start - 8.0 / 17.0).abs() < 1e-6, "depth {depth}: {}", a.start);
+        assert!(
+            (a.start - 8.0 / 17.0).abs() < 1e-6,
+            "depth {depth}: {}",
+            a.start
+        );
         let Note::Throw {
             before,
             after,
