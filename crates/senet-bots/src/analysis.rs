@@ -345,6 +345,21 @@ fn best_value(c: &Choice) -> f64 {
         .expect("the best move is scored")
 }
 
+/// Every legal move of a search with its value for the mover, best first (equal values keep
+/// generator order).
+fn move_values(g: &AnyGame, c: &Choice) -> Vec<MoveValue> {
+    let mut moves: Vec<MoveValue> = c
+        .scores
+        .iter()
+        .map(|&(m, win)| MoveValue {
+            mv: g.move_string(m),
+            win,
+        })
+        .collect();
+    moves.sort_by(|a, b| b.win.total_cmp(&a.win));
+    moves
+}
+
 fn player_no(p: Player) -> u8 {
     p.index() as u8 + 1
 }
@@ -486,16 +501,7 @@ pub fn analyze(
                     _ => bot.choose_with(&g, 0, true),
                 };
                 let before = best_value(&c);
-                let mut moves: Vec<MoveValue> = c
-                    .scores
-                    .iter()
-                    .map(|&(m, v)| MoveValue {
-                        mv: g.move_string(m),
-                        win: v,
-                    })
-                    .collect();
-                // Best first; equal values keep generator order.
-                moves.sort_by(|a, b| b.win.total_cmp(&a.win));
+                let moves = move_values(&g, &c);
                 let after = c
                     .scores
                     .iter()
@@ -714,15 +720,7 @@ pub fn value_position(g: &AnyGame, opt: &Options) -> Result<PositionValue, Error
             v.win = best_value(&c);
             v.first = as_first(p, v.win);
             v.best = Some(g.move_string(c.best));
-            v.moves = c
-                .scores
-                .iter()
-                .map(|&(m, w)| MoveValue {
-                    mv: g.move_string(m),
-                    win: w,
-                })
-                .collect();
-            v.moves.sort_by(|a, b| b.win.total_cmp(&a.win));
+            v.moves = move_values(g, &c);
         }
         Status::Throw(p) => {
             let mut bot = analyser(opt.luck_depth, opt.budget);
@@ -749,23 +747,33 @@ pub fn value_position(g: &AnyGame, opt: &Options) -> Result<PositionValue, Error
     Ok(v)
 }
 
-/// The record of a bot game played from `start` (throws and moves interleaved as played).
-pub fn record_of(start: &AnyGame, game: &crate::duel::GameRecord) -> Record {
-    let mut rec = Record::new(start, None);
+/// A throw or a move of a bot game, as [`walk`] hands them out.
+enum Step {
+    Throw(Throw),
+    Move(senet_rules::Move),
+}
+
+/// Replays a bot game from `start`, calling `each` with every position and the throw or move
+/// made in it, in order; returns the final position.
+fn walk(
+    start: &AnyGame,
+    game: &crate::duel::GameRecord,
+    mut each: impl FnMut(&AnyGame, Step),
+) -> AnyGame {
     let mut g = *start;
     let (mut t, mut m) = (game.throws.iter(), game.moves.iter());
     loop {
         match g.status() {
             Status::Throw(_) => match t.next() {
                 Some(&x) => {
-                    rec.push_throw(x);
+                    each(&g, Step::Throw(x));
                     g.set_throw_unchecked(x);
                 }
                 None => break,
             },
             Status::Move(_) => match m.next() {
                 Some(&x) => {
-                    rec.push_move(g.move_string(x));
+                    each(&g, Step::Move(x));
                     g.play_unchecked(x);
                 }
                 None => break,
@@ -773,7 +781,17 @@ pub fn record_of(start: &AnyGame, game: &crate::duel::GameRecord) -> Record {
             Status::Over(_) => break,
         }
     }
-    rec.finish(&g);
+    g
+}
+
+/// The record of a bot game played from `start` (throws and moves interleaved as played).
+pub fn record_of(start: &AnyGame, game: &crate::duel::GameRecord) -> Record {
+    let mut rec = Record::new(start, None);
+    let end = walk(start, game, |g, step| match step {
+        Step::Throw(t) => rec.push_throw(t),
+        Step::Move(m) => rec.push_move(g.move_string(m)),
+    });
+    rec.finish(&end);
     rec
 }
 
@@ -815,31 +833,16 @@ pub fn calibration_positions(
             let s = crate::duel::mix(seed, (b as u64) << 32 | u64::from(i));
             let game = crate::duel::play_game(start, [x.as_mut(), y.as_mut()], s, s ^ 1, true);
             let mut out = Vec::new();
-            let mut g = *start;
-            let (mut t, mut m) = (game.throws.iter(), game.moves.iter());
             let mut ms = senet_rules::MoveList::new();
-            loop {
-                match g.status() {
-                    Status::Throw(_) => match t.next() {
-                        Some(&x) => g.set_throw_unchecked(x),
-                        None => break,
-                    },
-                    Status::Move(_) => {
-                        ms.clear();
-                        g.legal_moves(&mut ms);
-                        if ms.len() > 1 {
-                            out.push(g);
-                        }
-                        match m.next() {
-                            Some(&x) => {
-                                g.play_unchecked(x);
-                            }
-                            None => break,
-                        }
+            walk(start, &game, |g, step| {
+                if let Step::Move(_) = step {
+                    ms.clear();
+                    g.legal_moves(&mut ms);
+                    if ms.len() > 1 {
+                        out.push(*g);
                     }
-                    Status::Over(_) => break,
                 }
-            }
+            });
             out
         })
         .collect();

@@ -201,14 +201,7 @@ fn progress_bar(len: u64) -> Option<ProgressBar> {
 }
 
 fn calibrate(args: &AnalyzeArgs) -> Result<String, Error> {
-    let rules: Vec<RuleSet> = if args.rules == "all" {
-        RuleSet::ALL.to_vec()
-    } else {
-        args.rules
-            .split(',')
-            .map(|r| r.trim().parse())
-            .collect::<Result<_, _>>()?
-    };
+    let rules = crate::bench::parse_rules(&args.rules)?;
     if args.games == 0 || args.positions == 0 {
         return Err(Error::Record(
             "--games and --positions must be at least 1".into(),
