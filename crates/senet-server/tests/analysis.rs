@@ -1,14 +1,16 @@
 //! Issue 19 over HTTP: the analysis of a finished game (computed once in the background, with
 //! progress), the stateless valuation of a position, and hints that value every move.
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+mod support {
+    pub mod http;
+}
+
+use axum::http::StatusCode;
 use axum::Router;
-use http_body_util::BodyExt;
 use senet_server::{router, Limits, Service, SqliteStore};
 use serde_json::{json, Value};
 use std::sync::Arc;
-use tower::ServiceExt;
+use support::http::call;
 
 fn app() -> Router {
     app_on(Arc::new(SqliteStore::in_memory().unwrap()))
@@ -22,31 +24,6 @@ fn app_on(store: Arc<SqliteStore>) -> Router {
             per_second: 0.0,
             ..Limits::default()
         },
-    )
-}
-
-async fn call(
-    app: &Router,
-    method: &str,
-    uri: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let mut r = Request::builder().method(method).uri(uri);
-    if let Some(t) = token {
-        r = r.header("authorization", format!("Bearer {t}"));
-    }
-    let req = r
-        .header("content-type", "application/json")
-        .body(body.map_or(Body::empty(), |b| Body::from(b.to_string())))
-        .unwrap();
-    let res = app.clone().oneshot(req).await.unwrap();
-    let status = res.status();
-    let bytes = res.into_body().collect().await.unwrap().to_bytes();
-    let text = String::from_utf8(bytes.to_vec()).unwrap();
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
     )
 }
 

@@ -6,14 +6,12 @@
 //! package `postgresql` when missing.
 
 mod support {
+    pub mod http;
     pub mod pg;
     pub mod store_suite;
 }
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use axum::Router;
-use http_body_util::BodyExt;
+use axum::http::StatusCode;
 use senet_server::store::{Store, StoredEvent};
 use senet_server::{http, router, Limits, PgStore, Service};
 use serde_json::{json, Value};
@@ -21,39 +19,14 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use support::http::call;
 use support::pg::Cluster;
-use tower::ServiceExt;
 
 fn open_limits() -> Limits {
     Limits {
         per_second: 0.0,
         ..Limits::default()
     }
-}
-
-async fn call(
-    app: &Router,
-    method: &str,
-    uri: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let mut r = Request::builder().method(method).uri(uri);
-    if let Some(t) = token {
-        r = r.header("authorization", format!("Bearer {t}"));
-    }
-    let req = r
-        .header("content-type", "application/json")
-        .body(body.map_or(Body::empty(), |b| Body::from(b.to_string())))
-        .unwrap();
-    let res = app.clone().oneshot(req).await.unwrap();
-    let status = res.status();
-    let bytes = res.into_body().collect().await.unwrap().to_bytes();
-    let text = String::from_utf8(bytes.to_vec()).unwrap();
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
 }
 
 /// The request that plays the first legal move (or throws) for whoever is to act.

@@ -2,15 +2,17 @@
 //! game state, "next game" for both seats online and against a bot, every error of `next`,
 //! the series page data and record, and a restart in the middle of a series.
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+mod support {
+    pub mod http;
+}
+
+use axum::http::StatusCode;
 use axum::Router;
-use http_body_util::BodyExt;
 use senet_rules::Series;
 use senet_server::{router, Limits, Service, SqliteStore};
 use serde_json::{json, Value};
 use std::sync::Arc;
-use tower::ServiceExt;
+use support::http::call;
 
 fn app_on(store: SqliteStore) -> (Router, Arc<Service>) {
     let svc = Service::new(Arc::new(store));
@@ -22,31 +24,6 @@ fn app_on(store: SqliteStore) -> (Router, Arc<Service>) {
         },
     );
     (r, svc)
-}
-
-async fn call(
-    app: &Router,
-    method: &str,
-    uri: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let mut r = Request::builder().method(method).uri(uri);
-    if let Some(t) = token {
-        r = r.header("authorization", format!("Bearer {t}"));
-    }
-    let req = r
-        .header("content-type", "application/json")
-        .body(body.map_or(Body::empty(), |b| Body::from(b.to_string())))
-        .unwrap();
-    let res = app.clone().oneshot(req).await.unwrap();
-    let status = res.status();
-    let bytes = res.into_body().collect().await.unwrap().to_bytes();
-    let text = String::from_utf8(bytes.to_vec()).unwrap();
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
 }
 
 fn is_error(r: &(StatusCode, Value), status: StatusCode, needle: &str) {
