@@ -388,15 +388,19 @@ fn analyser(depth: u32, budget: Option<u64>) -> Box<dyn Bot> {
     .build()
 }
 
-/// The mean over the throws of the thrower's win chance of `g` (awaiting a throw), and the
-/// value of throw `actual` with its search (exact scores), if given.
-fn throw_values(
+/// The value of the throw actually made and its search (exact scores).
+type Actual = Option<(f64, Choice)>;
+
+/// Every throw of `g` (awaiting one) with its chance and the thrower's win chance after it,
+/// and, for throw `actual` if given, that value with its search (exact scores), which the
+/// decision after the throw reuses.
+fn throw_outcomes(
     bot: &mut dyn Bot,
     g: &AnyGame,
     actual: Option<Throw>,
-) -> (f64, Option<(f64, Choice)>) {
+) -> (Vec<(Throw, f64, f64)>, Actual) {
     let dist = g.throw_dist();
-    let mut mean = 0.0;
+    let mut out = Vec::with_capacity(dist.outcomes.len());
     let mut found = None;
     for &(t, w) in dist.outcomes {
         let mut h = *g;
@@ -413,9 +417,16 @@ fn throw_values(
             // A throw that ends or passes the turn by itself (no rule set here does).
             _ => value_of(bot, &h, g.status().player().unwrap_or(Player::First)),
         };
-        mean += v * f64::from(w);
+        out.push((t, f64::from(w) / f64::from(dist.total), v));
     }
-    (mean / f64::from(dist.total), found)
+    (out, found)
+}
+
+/// The thrower's win chance of `g` (awaiting a throw): the mean over the throws; with
+/// `actual`, as [`throw_outcomes`].
+fn throw_values(bot: &mut dyn Bot, g: &AnyGame, actual: Option<Throw>) -> (f64, Actual) {
+    let (outcomes, found) = throw_outcomes(bot, g, actual);
+    (outcomes.iter().map(|&(_, p, v)| p * v).sum(), found)
 }
 
 /// The win chance of `who` in `g`, whatever `g` awaits.
@@ -724,23 +735,18 @@ pub fn value_position(g: &AnyGame, opt: &Options) -> Result<PositionValue, Error
         }
         Status::Throw(p) => {
             let mut bot = analyser(opt.luck_depth, opt.budget);
-            let dist = g.throw_dist();
+            let (outcomes, _) = throw_outcomes(bot.as_mut(), g, None);
             v.awaits = "throw";
-            for &(t, w) in dist.outcomes {
-                let mut h = *g;
-                h.set_throw_unchecked(t);
-                let win = value_of(bot.as_mut(), &h, p);
-                v.throws.push(ThrowValue {
+            v.win = outcomes.iter().map(|&(_, p, w)| p * w).sum();
+            v.throws = outcomes
+                .into_iter()
+                .map(|(t, chance, win)| ThrowValue {
                     throw: t.to_string(),
-                    chance: f64::from(w) / f64::from(dist.total),
+                    chance,
                     win,
-                    luck: 0.0,
-                });
-            }
-            v.win = v.throws.iter().map(|t| t.chance * t.win).sum();
-            for t in &mut v.throws {
-                t.luck = t.win - v.win;
-            }
+                    luck: win - v.win,
+                })
+                .collect();
             v.first = as_first(p, v.win);
         }
     }
