@@ -269,6 +269,9 @@ pub enum BotKind {
     Expectimax(u32),
     /// Monte-Carlo tree search with that many iterations.
     Mcts(u32),
+    /// `greedy` that plays a uniformly random move instead on that percentage of its
+    /// decisions (drawn from the move's seed, so still deterministic): the `beginner` level.
+    Sloppy(u32),
 }
 
 /// A bot by name: a [`BotKind`] (or a [`Level`]) and an [`EvalKind`].
@@ -305,7 +308,8 @@ impl FromStr for BotSpec {
     fn from_str(s: &str) -> Result<BotSpec, String> {
         let help = "bots are random, greedy, expectimax:N (N = 0-6 throws deep), \
                     expectimax:N:NODES (at most N throws deep within NODES nodes), mcts:N \
-                    (N iterations), or the levels beginner, casual, strong, expert; add \
+                    (N iterations), sloppy:N (greedy, with N% of its moves random), or the \
+                    levels beginner, casual, strong, expert; add \
                     @census or @hand to use another evaluator, and +points to play for the \
                     points of series play where the rule set scores";
         let (s, points) = match s.trim().strip_suffix("+points") {
@@ -358,6 +362,7 @@ impl FromStr for BotSpec {
             (Some(("mcts", n)), _) => {
                 BotKind::Mcts(number(n, MAX_ITERATIONS, "the iterations")?.max(1))
             }
+            (Some(("sloppy", n)), _) => BotKind::Sloppy(number(n, 100, "the percentage")?),
             _ => return Err(format!("unknown bot {s:?}; {help}")),
         };
         // A level brings its evaluator; a suffix overrides it.
@@ -384,6 +389,7 @@ impl fmt::Display for BotSpec {
                     Some(b) => write!(f, "expectimax:{n}:{b}")?,
                 },
                 BotKind::Mcts(n) => write!(f, "mcts:{n}")?,
+                BotKind::Sloppy(n) => write!(f, "sloppy:{n}")?,
             },
         }
         let default = BotSpec::default_eval(self.kind, self.level);
@@ -410,7 +416,7 @@ impl BotSpec {
     pub fn default_eval(kind: BotKind, level: Option<Level>) -> EvalKind {
         match (level, kind) {
             (Some(l), _) => l.spec().1,
-            (None, BotKind::Greedy) => EvalKind::Hand,
+            (None, BotKind::Greedy | BotKind::Sloppy(_)) => EvalKind::Hand,
             (None, _) => EvalKind::Tuned,
         }
     }
@@ -483,6 +489,24 @@ impl Engine {
                     nodes: 0,
                     score_kind: "pick_chance",
                     exact: true,
+                }
+            }
+            BotKind::Sloppy(pct) => {
+                let mut rng = Pcg64Mcg::seed_from_u64(seed);
+                let blunder = rng.random_range(0..100u32) < pct;
+                let opt = BotSpec::search_options(0);
+                let r = self.searcher::<G>(opt.tt_bits).search(g, e, &opt);
+                let best = if blunder {
+                    rng.random_range(0..r.values.len())
+                } else {
+                    r.best
+                };
+                Choice {
+                    best: r.values[best].0,
+                    scores: r.values.iter().map(|&(m, v)| (m, mine(v))).collect(),
+                    nodes: r.nodes,
+                    score_kind: "win_chance",
+                    exact: r.exact,
                 }
             }
             BotKind::Greedy | BotKind::Expectimax(_) => {

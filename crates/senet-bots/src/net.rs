@@ -50,6 +50,10 @@ const HEADER: &str = "senet-net/1";
 /// The inputs of a position that are not zero, as (index, value).
 type Inputs = ArrayVec<(u8, f32), 40>;
 
+/// Pieces per side on the board up to which the endgame network, if any, values a position:
+/// the positions the exact endgame tables cover ([`crate::exact`]).
+pub const END_PIECES: u32 = 3;
+
 /// The network: its parameters in one vector (see the `P_*` offsets).
 #[derive(Clone, Debug)]
 pub struct NetEval {
@@ -59,6 +63,10 @@ pub struct NetEval {
     pub p: Vec<f32>,
     /// Name for reports.
     pub label: &'static str,
+    /// The endgame network (same shape as `p`): where both sides have at most
+    /// [`END_PIECES`] pieces on the board it values the position instead, trained on the exact
+    /// values of those positions ([`train_endgame`]). `None`: the main network everywhere.
+    pub end: Option<Vec<f32>>,
 }
 
 impl NetEval {
@@ -98,15 +106,36 @@ impl NetEval {
             spec: lin.spec,
             p,
             label,
+            end: None,
         }
     }
 
-    /// Reads a weights file (as written by [`NetEval::to_text`]).
+    /// The parameters that value a position with these pieces on the board: the endgame
+    /// network's where it has one and the position is an endgame, else the main network's.
+    #[inline]
+    fn params(&self, men: [u32; 2]) -> &[f32] {
+        match &self.end {
+            Some(e) if at_most_three(men[0]) && at_most_three(men[1]) => e,
+            _ => &self.p,
+        }
+    }
+
+    /// Reads a weights file (as written by [`NetEval::to_text`]), with no endgame network.
     pub fn parse(
         spec: &'static TrackSpec,
         text: &str,
         label: &'static str,
     ) -> Result<NetEval, String> {
+        Ok(NetEval {
+            spec,
+            p: Self::parse_params(spec, text)?,
+            label,
+            end: None,
+        })
+    }
+
+    /// The parameters of a weights file.
+    pub fn parse_params(spec: &'static TrackSpec, text: &str) -> Result<Vec<f32>, String> {
         let mut lines = text
             .lines()
             .filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
@@ -130,17 +159,22 @@ impl NetEval {
         if p.len() != NP {
             return Err(format!("{} weights, expected {NP}", p.len()));
         }
-        Ok(NetEval { spec, p, label })
+        Ok(p)
     }
 
     /// The weights as text (comment lines start with `#`), eight to a line.
     pub fn to_text(&self, comment: &str) -> String {
+        Self::params_text(self.spec, &self.p, comment)
+    }
+
+    /// Parameters as a weights file's text.
+    pub fn params_text(spec: &TrackSpec, p: &[f32], comment: &str) -> String {
         let mut s = String::new();
         for l in comment.lines() {
             s.push_str(&format!("# {l}\n"));
         }
-        s.push_str(&format!("{HEADER} {} H={H} NI={NI}\n", self.spec.id));
-        for row in self.p.chunks(8) {
+        s.push_str(&format!("{HEADER} {} H={H} NI={NI}\n", spec.id));
+        for row in p.chunks(8) {
             let items: Vec<String> = row.iter().map(|x| format!("{x:.6}")).collect();
             s.push_str(&items.join(" "));
             s.push('\n');
@@ -180,62 +214,91 @@ impl NetEval {
     /// The output before the sigmoid, and the hidden units' inputs.
     #[inline]
     fn forward(&self, x: &[(u8, f32)]) -> (f32, [f32; H]) {
-        let p = &self.p;
-        let mut h: [f32; H] = p[P_C..P_V].try_into().expect("H hidden biases");
-        let mut z = p[P_B];
-        for &(i, xi) in x {
-            let i = i as usize;
-            let row: &[f32; H] = p[i * H..(i + 1) * H].try_into().expect("a row of H");
-            for (hk, wk) in h.iter_mut().zip(row) {
-                *hk += xi * wk;
-            }
-            z += p[P_SKIP + i] * xi;
-        }
-        let v: &[f32; H] = p[P_V..P_B].try_into().expect("H output weights");
-        for (hk, vk) in h.iter().zip(v) {
-            z += vk * hk.max(0.0);
-        }
-        (z, h)
+        forward(&self.p, x)
     }
+}
 
+/// The output of the network with parameters `p` before the sigmoid, and the hidden units'
+/// inputs.
+#[inline]
+fn forward(p: &[f32], x: &[(u8, f32)]) -> (f32, [f32; H]) {
+    let mut h: [f32; H] = p[P_C..P_V].try_into().expect("H hidden biases");
+    let mut z = p[P_B];
+    for &(i, xi) in x {
+        let i = i as usize;
+        let row: &[f32; H] = p[i * H..(i + 1) * H].try_into().expect("a row of H");
+        for (hk, wk) in h.iter_mut().zip(row) {
+            *hk += xi * wk;
+        }
+        z += p[P_SKIP + i] * xi;
+    }
+    let v: &[f32; H] = p[P_V..P_B].try_into().expect("H output weights");
+    for (hk, vk) in h.iter().zip(v) {
+        z += vk * hk.max(0.0);
+    }
+    (z, h)
+}
+
+impl NetEval {
     /// The output before the sigmoid for the mover: the same as `forward(&inputs(..)).0`,
     /// without building the input list (this is the search's hot path).
     #[inline]
     fn mover_z(&self, men: [u32; 2], mover: Player) -> f32 {
-        let p = &self.p;
-        let mut h: [f32; H] = p[P_C..P_V].try_into().expect("H hidden biases");
-        let mut z = p[P_B];
-        let mut add = |i: usize, xi: f32| {
-            let row: &[f32; H] = p[i * H..(i + 1) * H].try_into().expect("a row of H");
-            for (hk, wk) in h.iter_mut().zip(row) {
-                *hk += xi * wk;
+        let p = self.params(men);
+        // The parameters by part (one bounds check each, none in the loops below).
+        let (w, tail) = p.split_at(P_SKIP);
+        let rows: &[[f32; H]] = w.as_chunks::<H>().0;
+        let skip = &tail[..NI];
+        let mut h: [f32; H] = tail[NI..NI + H].try_into().expect("H hidden biases");
+        let out: &[f32; H] = tail[NI + H..NI + 2 * H]
+            .try_into()
+            .expect("H output weights");
+        let mut z = tail[NI + 2 * H];
+        // An input of 1 (a piece on a square, pieces off): its row is added as is.
+        let one = |h: &mut [f32; H], z: &mut f32, i: usize| {
+            let (row, s) = (&rows[i], skip[i]);
+            for k in 0..H {
+                h[k] += row[k];
             }
-            z += p[P_SKIP + i] * xi;
+            *z += s;
         };
         let (own, opp) = match mover {
             Player::First => (men[0], men[1]),
             Player::Second => (men[1], men[0]),
         };
-        for (base, a, b) in [(0, own, opp), (SIDE, opp, own)] {
-            let mut m = a;
+        let mut terms = [[0.0f64; 4]; 2];
+        for (side, (base, a, b)) in [(0, own, opp), (SIDE, opp, own)].into_iter().enumerate() {
+            let (mut m, mut on) = (a, 0u32);
             while m != 0 {
-                add(base + m.trailing_zeros() as usize - 1, 1.0);
+                one(&mut h, &mut z, base + m.trailing_zeros() as usize - 1);
                 m &= m - 1;
+                on += 1;
             }
-            let off = self.spec.pieces.saturating_sub(a.count_ones()).min(5) as usize;
+            let off = self.spec.pieces.saturating_sub(on).min(5) as usize;
             if off > 0 {
-                add(base + 29 + off, 1.0);
+                one(&mut h, &mut z, base + 29 + off);
             }
-            for (k, t) in self.spec.terms(a, b).into_iter().enumerate() {
-                if t != 0.0 {
-                    add(base + 35 + k, t as f32);
+            terms[side] = self.spec.terms(a, b);
+        }
+        for (side, t) in terms.iter().enumerate() {
+            for (k, &x) in t.iter().enumerate() {
+                if x != 0.0 {
+                    let i = side * SIDE + 35 + k;
+                    let (row, x) = (&rows[i], x as f32);
+                    for j in 0..H {
+                        h[j] += x * row[j];
+                    }
+                    z += skip[i] * x;
                 }
             }
         }
-        add(NI - 1, if mover == Player::First { 1.0 } else { -1.0 });
-        let v: &[f32; H] = p[P_V..P_B].try_into().expect("H output weights");
-        for (hk, vk) in h.iter().zip(v) {
-            z += vk * hk.max(0.0);
+        let seat = if mover == Player::First { 1.0 } else { -1.0 };
+        for j in 0..H {
+            h[j] += seat * rows[NI - 1][j];
+        }
+        z += seat * skip[NI - 1];
+        for j in 0..H {
+            z += out[j] * h[j].max(0.0);
         }
         z
     }
@@ -331,10 +394,154 @@ pub fn train_net<G: TrackGame>(start: &G, init: &NetEval, opt: &TrainOptions) ->
     net
 }
 
+/// Whether `m` has at most [`END_PIECES`] (three) bits set: cheaper than a population count
+/// where the processor has no instruction for it (the baseline x86-64 target).
+#[inline(always)]
+fn at_most_three(m: u32) -> bool {
+    const _: () = assert!(END_PIECES == 3);
+    let m = m & m.wrapping_sub(1);
+    let m = m & m.wrapping_sub(1);
+    let m = m & m.wrapping_sub(1);
+    m == 0
+}
+
+/// Options of [`train_endgame`].
+#[derive(Clone, Debug)]
+pub struct EndgameOptions {
+    /// Passes over the positions.
+    pub epochs: u32,
+    /// Learning rate at the start (it decays linearly to a tenth).
+    pub alpha: f64,
+    /// Seed of the order of the positions and of the seats.
+    pub seed: u64,
+}
+
+impl Default for EndgameOptions {
+    fn default() -> EndgameOptions {
+        EndgameOptions {
+            epochs: 20,
+            alpha: 0.02,
+            seed: 1,
+        }
+    }
+}
+
+/// How well an endgame network fits the exact values.
+#[derive(Clone, Debug, Default)]
+pub struct EndgameFit {
+    /// Positions it was checked on (every 64th position, never trained on).
+    pub positions: u64,
+    /// Root mean square error of the win chance.
+    pub rms: f64,
+    /// Mean absolute error.
+    pub mean_abs: f64,
+    /// The largest error.
+    pub max: f64,
+}
+
+/// Whether position `i` of a table's enumeration is held out of training (to check the fit).
+fn held_out(i: usize) -> bool {
+    i % 64 == 63
+}
+
+/// The fit of parameters `p` to the exact values `data` (own, opp, side to throw's value), on
+/// the held-out positions.
+fn endgame_fit(net: &NetEval, p: &[f32], data: &[(u32, u32, f32)]) -> EndgameFit {
+    let (mut n, mut sq, mut abs, mut max) = (0u64, 0.0, 0.0, 0.0f64);
+    for (i, &(own, opp, y)) in data.iter().enumerate() {
+        if !held_out(i) {
+            continue;
+        }
+        let x = net.inputs([own, opp], Player::First);
+        let v = sigmoid(forward(p, &x).0 as f64);
+        let e = (v - y as f64).abs();
+        n += 1;
+        sq += e * e;
+        abs += e;
+        max = max.max(e);
+    }
+    let d = n.max(1) as f64;
+    EndgameFit {
+        positions: n,
+        rms: (sq / d).sqrt(),
+        mean_abs: abs / d,
+        max,
+    }
+}
+
+/// Trains the endgame network of `net` ([`NetEval::end`]) on the exact values of `table`:
+/// every position with 1 to [`END_PIECES`] pieces of each side on the board, but for every
+/// 64th, which is held out to measure the fit. Supervised stochastic gradient descent on the
+/// cross-entropy of the mover's win chance, each position seen from a seat drawn at random
+/// (past the opening no rule depends on the seat), starting from the endgame network in use,
+/// else from the main network. Returns the parameters and the fit before and after.
+/// Seeded: the same options give the same network.
+pub fn train_endgame(
+    net: &NetEval,
+    table: &crate::exact::Table,
+    opt: &EndgameOptions,
+    progress: &dyn Fn(u32),
+) -> (Vec<f32>, EndgameFit, EndgameFit) {
+    let mut data: Vec<(u32, u32, f32)> = Vec::new();
+    let top = (END_PIECES as usize).min(table.pieces());
+    for a in 1..=top {
+        for b in 1..=top {
+            table.for_each_state(a, b, |own, opp, v| data.push((own, opp, v as f32)));
+        }
+    }
+    let mut p = net.end.clone().unwrap_or_else(|| net.p.clone());
+    let before = endgame_fit(net, &p, &data);
+    let mut rng = Pcg64Mcg::seed_from_u64(opt.seed);
+    let mut order: Vec<u32> = (0..data.len() as u32)
+        .filter(|&i| !held_out(i as usize))
+        .collect();
+    let total = (opt.epochs as usize * order.len()).max(1) as f64;
+    let mut step = 0usize;
+    for epoch in 0..opt.epochs {
+        // Fisher-Yates with the seeded generator.
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.random_range(0..=i));
+        }
+        for &i in &order {
+            let alpha = (opt.alpha * (1.0 - 0.9 * step as f64 / total)) as f32;
+            step += 1;
+            let (own, opp, y) = data[i as usize];
+            let (men, mover) = if rng.random::<bool>() {
+                ([own, opp], Player::First)
+            } else {
+                ([opp, own], Player::Second)
+            };
+            let x = net.inputs(men, mover);
+            let (z, h) = forward(&p, &x);
+            let v = sigmoid(z as f64) as f32;
+            // The gradient of the log-likelihood with respect to the output before the sigmoid.
+            let g = alpha * (y - v);
+            p[P_B] += g;
+            for k in 0..H {
+                if h[k] > 0.0 {
+                    let dh = g * p[P_V + k];
+                    p[P_V + k] += g * h[k];
+                    p[P_C + k] += dh;
+                    for &(i, xi) in &x {
+                        p[i as usize * H + k] += dh * xi;
+                    }
+                }
+            }
+            for &(i, xi) in &x {
+                p[P_SKIP + i as usize] += g * xi;
+            }
+        }
+        progress(epoch + 1);
+    }
+    let after = endgame_fit(net, &p, &data);
+    (p, before, after)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::weights;
+    use senet_rules::track::bit;
     use senet_rules::{Game, Kendall5};
 
     #[test]
@@ -364,6 +571,38 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn endgame_training_fits_the_exact_values_and_the_endgame_network_values_endgames_only() {
+        use crate::exact::Table;
+        let (table, _) = Table::build(senet_rules::RuleSet::Kendall5, 2, &mut |_| {}).unwrap();
+        let net = weights::KENDALL5_NET.clone();
+        let opt = EndgameOptions {
+            epochs: 2,
+            ..Default::default()
+        };
+        let (p, before, after) = train_endgame(&net, &table, &opt, &|_| {});
+        assert!(after.positions > 1000, "{after:?}");
+        assert!(
+            after.rms < before.rms * 0.8,
+            "before {before:?}, after {after:?}"
+        );
+        // Seeded: the same options give the same network.
+        assert_eq!(train_endgame(&net, &table, &opt, &|_| {}).0, p);
+        let mut with = net.clone();
+        with.end = Some(p);
+        // An endgame is valued by the endgame network, anything else by the main one.
+        let end = [bit(20) | bit(25), bit(3) | bit(28)];
+        assert_ne!(
+            with.mover_z(end, Player::First),
+            net.mover_z(end, Player::First)
+        );
+        let mid = [bit(20) | bit(25) | bit(26) | bit(29), bit(3) | bit(28)];
+        assert_eq!(
+            with.mover_z(mid, Player::First),
+            net.mover_z(mid, Player::First)
+        );
     }
 
     #[test]

@@ -273,6 +273,58 @@ impl<G: Game> TurnSeen<G> {
     }
 }
 
+/// The static values of the leaves met so far in the current search, keyed by position: a
+/// small direct-mapped table (a slot lost to a collision only costs an evaluation). Leaves
+/// repeat within a search: Star2 probes a chance outcome's first move and Star1 then
+/// searches the same outcome in full, and different throws and moves often reach the same
+/// position. A cached value is the evaluator's own, so values never change.
+struct LeafCache<G> {
+    slots: Vec<Option<(u32, G, f64)>>,
+    stamp: u32,
+}
+
+/// The leaf cache has 2^`LEAF_BITS` slots.
+const LEAF_BITS: u32 = 11;
+
+impl<G: Game> LeafCache<G> {
+    fn new() -> LeafCache<G> {
+        LeafCache {
+            slots: vec![None; 1 << LEAF_BITS],
+            stamp: 0,
+        }
+    }
+
+    /// A new search (whose evaluator may differ from the last one's).
+    fn begin(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.slots.iter_mut().for_each(|s| *s = None);
+            self.stamp = 1;
+        }
+    }
+
+    #[inline]
+    fn index(g: &G) -> usize {
+        let mut h = Fx::default();
+        g.hash(&mut h);
+        (h.finish() >> (64 - LEAF_BITS)) as usize
+    }
+
+    /// The value of leaf `g`: cached, or `eval(g)`, cached.
+    #[inline]
+    fn value(&mut self, g: &G, eval: impl FnOnce(&G) -> f64) -> f64 {
+        let i = Self::index(g);
+        if let Some((s, k, v)) = &self.slots[i] {
+            if *s == self.stamp && k == g {
+                return *v;
+            }
+        }
+        let v = eval(g);
+        self.slots[i] = Some((self.stamp, *g, v));
+        v
+    }
+}
+
 /// The result of a search at the root.
 #[derive(Clone, Debug)]
 pub struct RootResult {
@@ -294,6 +346,7 @@ pub struct RootResult {
 pub struct Searcher<G: Game> {
     table: Table<G>,
     seen: TurnSeen<G>,
+    leaves: LeafCache<G>,
 }
 
 impl<G: Game> Searcher<G> {
@@ -302,6 +355,7 @@ impl<G: Game> Searcher<G> {
         Searcher {
             table: Table::new(tt_bits),
             seen: TurnSeen::new(),
+            leaves: LeafCache::new(),
         }
     }
 
@@ -313,11 +367,13 @@ impl<G: Game> Searcher<G> {
             self.table = Table::new(bits);
         }
         self.table.new_generation();
+        self.leaves.begin();
         let Some(budget) = opt.budget else {
             let mut s = Search {
                 e,
                 table: &mut self.table,
                 seen: &mut self.seen,
+                leaves: &mut self.leaves,
                 opt: *opt,
                 nodes: 1,
                 limit: u64::MAX,
@@ -345,6 +401,7 @@ impl<G: Game> Searcher<G> {
                 e,
                 table: &mut self.table,
                 seen: &mut self.seen,
+                leaves: &mut self.leaves,
                 opt: SearchOptions { depth, ..*opt },
                 nodes: 1,
                 limit: if depth == 0 {
@@ -378,6 +435,7 @@ struct Search<'a, G: Game, E> {
     e: &'a E,
     table: &'a mut Table<G>,
     seen: &'a mut TurnSeen<G>,
+    leaves: &'a mut LeafCache<G>,
     opt: SearchOptions,
     nodes: u64,
     /// Nodes this iteration may visit; past it the search unwinds at once, and its result
@@ -452,7 +510,10 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
             Status::Throw(p) => match self.e.exact(g) {
                 // A position whose value is known (an endgame table) is a leaf at any depth.
                 Some(v) => v,
-                None if depth == 0 => self.e.eval(g),
+                None if depth == 0 => {
+                    let e = self.e;
+                    self.leaves.value(g, |g| e.eval(g))
+                }
                 None => self.chance(g, p, depth, alpha, beta),
             },
             Status::Move(p) => self.decide(g, p, depth, alpha, beta).0,

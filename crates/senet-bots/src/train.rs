@@ -310,3 +310,70 @@ pub fn train_net_rules(
         opt.epsilon,
     )))
 }
+
+/// Trains the endgame network of a stick rule set on its exact tables (the file of 3 pieces
+/// per side from `senet solve RULES --pieces 3`, read from `dir` or the default directory) and
+/// returns its weights file (for `crates/senet-bots/src/nets/RULES-end.txt`), with the fit
+/// before and after in its comment.
+pub fn train_endgame_rules(
+    rules: senet_rules::RuleSet,
+    opt: &crate::net::EndgameOptions,
+    dir: Option<std::path::PathBuf>,
+    progress: &dyn Fn(u32),
+) -> Result<String, String> {
+    use crate::exact::{default_dir, file_name, Table};
+    use crate::net::{train_endgame, NetEval, END_PIECES};
+    use crate::weights;
+    use senet_rules::RuleSet as R;
+    let net: &NetEval = match rules {
+        R::Kendall5 => &weights::KENDALL5_NET,
+        R::Kendall => &weights::KENDALL_NET,
+        R::Senat => &weights::SENAT_NET,
+        R::Houses => &weights::HOUSES_NET,
+        _ => {
+            return Err(format!(
+                "{rules} has no exact tables to train on (kendall, kendall5, senat and houses have)"
+            ))
+        }
+    };
+    let dir = dir
+        .or_else(default_dir)
+        .ok_or("no directory for the tables: give --dir")?;
+    let path = dir.join(file_name(rules, END_PIECES as usize));
+    if !path.exists() {
+        return Err(format!(
+            "{} does not exist: build it first with `senet solve {rules} --pieces {END_PIECES}`",
+            path.display()
+        ));
+    }
+    let table = Table::read(&path, rules)?;
+    let (p, before, after) = train_endgame(net, &table, opt, progress);
+    let fit = |f: &crate::net::EndgameFit| {
+        format!(
+            "rms {:.5}, mean abs {:.5}, max {:.4} on {} held-out positions",
+            f.rms, f.mean_abs, f.max, f.positions
+        )
+    };
+    Ok(NetEval::params_text(
+        net.spec,
+        &p,
+        &format!(
+            "{rules} endgame network (at most {END_PIECES} pieces of each side on the board): \
+             senet train --rules {rules} --endgame --epochs {} --alpha {} --seed {}\n\
+             supervised on the exact values of {}, starting from {}\n\
+             win chance error before: {}\n\
+             win chance error after: {}",
+            opt.epochs,
+            opt.alpha,
+            opt.seed,
+            file_name(rules, END_PIECES as usize),
+            if net.end.is_some() {
+                "the endgame network in use"
+            } else {
+                "the main network"
+            },
+            fit(&before),
+            fit(&after),
+        ),
+    ))
+}

@@ -7,21 +7,32 @@ use std::sync::LazyLock;
 /// Reads a network's weights file (embedded in the binary), or, when it holds none yet,
 /// starts a network from the linear evaluator. A committed file that does not parse fails
 /// the test `every_network_weights_file_parses`.
+///
+/// The endgame network's file (`nets/RULES-end.txt`) may be empty: then the main network values
+/// every position.
 fn net(
     spec: &'static crate::track::TrackSpec,
     text: &str,
+    end: &str,
     lin: &TrackEval,
     label: &'static str,
 ) -> NetEval {
     if text.trim().is_empty() {
         return NetEval::from_linear(lin, 1, label);
     }
-    NetEval::parse(spec, text, label).unwrap_or_else(|e| {
+    let mut net = NetEval::parse(spec, text, label).unwrap_or_else(|e| {
         // Never reached with the committed files (a test parses each); play on with the
         // linear evaluator's values rather than stop.
         eprintln!("senet-bots: the {label} weights do not parse ({e}); using the linear evaluator");
         NetEval::from_linear(lin, 1, label)
-    })
+    });
+    if !end.trim().is_empty() {
+        match NetEval::parse_params(spec, end) {
+            Ok(p) => net.end = Some(p),
+            Err(e) => eprintln!("senet-bots: the {label} endgame weights do not parse ({e})"),
+        }
+    }
+    net
 }
 
 /// `kendall5`, the network.
@@ -29,6 +40,7 @@ pub static KENDALL5_NET: LazyLock<NetEval> = LazyLock::new(|| {
     net(
         &KENDALL5_SPEC,
         include_str!("nets/kendall5.txt"),
+        include_str!("nets/kendall5-end.txt"),
         &KENDALL5,
         "kendall5-net",
     )
@@ -38,6 +50,7 @@ pub static KENDALL_NET: LazyLock<NetEval> = LazyLock::new(|| {
     net(
         &KENDALL_SPEC,
         include_str!("nets/kendall.txt"),
+        include_str!("nets/kendall-end.txt"),
         &KENDALL,
         "kendall-net",
     )
@@ -47,6 +60,7 @@ pub static SENAT_NET: LazyLock<NetEval> = LazyLock::new(|| {
     net(
         &SENAT_SPEC,
         include_str!("nets/senat.txt"),
+        include_str!("nets/senat-end.txt"),
         &SENAT,
         "senat-net",
     )
@@ -56,6 +70,7 @@ pub static HOUSES_NET: LazyLock<NetEval> = LazyLock::new(|| {
     net(
         &HOUSES_SPEC,
         include_str!("nets/houses.txt"),
+        include_str!("nets/houses-end.txt"),
         &HOUSES,
         "houses-net",
     )
@@ -276,6 +291,17 @@ mod tests {
             // development) would silently play with the fresh network.
             assert!(!text.trim().is_empty(), "{}: no network weights", spec.id);
             NetEval::parse(spec, text, "test").unwrap();
+        }
+        for (spec, end) in [
+            (&KENDALL5_SPEC, include_str!("nets/kendall5-end.txt")),
+            (&KENDALL_SPEC, include_str!("nets/kendall-end.txt")),
+            (&SENAT_SPEC, include_str!("nets/senat-end.txt")),
+            (&HOUSES_SPEC, include_str!("nets/houses-end.txt")),
+        ] {
+            // An endgame network is optional; one that is there must parse.
+            if !end.trim().is_empty() {
+                NetEval::parse_params(spec, end).unwrap();
+            }
         }
     }
 }

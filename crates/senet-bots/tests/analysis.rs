@@ -84,7 +84,8 @@ fn the_best_move_is_known_and_the_other_one_loses() {
     };
     assert_eq!(played, "5-8");
     assert!((loss - (before - after)).abs() < 1e-12);
-    assert!(*loss > THRESHOLDS[1], "not swapping loses {loss}");
+    // (Exactly 0.0455: a mistake, `?!`, short of a blunder.)
+    assert!(*loss > THRESHOLDS[0], "not swapping loses {loss}");
     assert_eq!(*mark, Mark::of(*loss));
     assert!(mark.is_some());
     assert_eq!(bad.players[0].decisions, 1);

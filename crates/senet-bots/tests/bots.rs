@@ -7,7 +7,7 @@ use senet_rules::conformance::corpus;
 use senet_rules::{with_game, AnyGame, Game, MoveList, RuleSet, Throw};
 
 /// Bots tried on every position (cheap), and on every tenth (the deeper searches).
-const BOTS: [&str; 7] = [
+const BOTS: [&str; 8] = [
     "random",
     "greedy",
     "expectimax:1",
@@ -15,6 +15,7 @@ const BOTS: [&str; 7] = [
     "beginner",
     "greedy@census",
     "expectimax:1@hand",
+    "sloppy:30",
 ];
 const DEEP_BOTS: [&str; 3] = ["expectimax:2", "strong", "expert"];
 
@@ -103,6 +104,41 @@ fn random_bot_depends_on_the_seed_only() {
     let mut b = bot("random");
     let picks: std::collections::BTreeSet<_> = (0..64).map(|s| b.choose(&g, s).best).collect();
     assert!(picks.len() > 1, "the random bot should vary with the seed");
+}
+
+#[test]
+fn sloppy_bot_is_greedy_but_for_its_share_of_random_moves() {
+    let pos = positions(30);
+    let (mut greedy, mut never, mut always) = (bot("greedy"), bot("sloppy:0"), bot("sloppy:100"));
+    let mut half = bot("sloppy:50");
+    let (mut differs, mut half_differs, mut real) = (0, 0, 0);
+    for (i, g) in pos.iter().enumerate() {
+        let want = greedy.choose(g, i as u64);
+        assert_eq!(
+            never.choose(g, i as u64).best,
+            want.best,
+            "sloppy:0 is greedy, {g}"
+        );
+        let mut ms = MoveList::new();
+        g.legal_moves(&mut ms);
+        if ms.len() < 2 {
+            continue;
+        }
+        real += 1;
+        // Of equally scored moves either may be greedy's: count real blunders only.
+        let score = |c: &senet_bots::Choice| c.scores.iter().find(|s| s.0 == c.best).unwrap().1;
+        let best = score(&want);
+        differs += (score(&always.choose(g, i as u64)) < best - 1e-9) as u32;
+        half_differs += (score(&half.choose(g, i as u64)) < best - 1e-9) as u32;
+        // The same seed gives the same move.
+        assert_eq!(always.choose(g, 7).best, always.choose(g, 7).best);
+    }
+    assert!(real > 50, "{real}");
+    assert!(differs > half_differs, "{differs} vs {half_differs}");
+    assert!(
+        half_differs > 0,
+        "sloppy:50 never blundered in {real} choices"
+    );
 }
 
 fn choose(bot_name: &str, position: &str, throw: Option<u8>) -> String {
@@ -266,6 +302,8 @@ fn bot_names_parse_and_print() {
         "expectimax:1@hand",
         "expectimax:4:20000",
         "expectimax:2:1@census",
+        "sloppy:25",
+        "sloppy:40@census",
     ] {
         let s: BotSpec = name.parse().unwrap();
         assert_eq!(s.to_string(), name);

@@ -75,9 +75,10 @@ pub enum BotCommand {
         /// Pairs per match.
         #[arg(long, default_value_t = 1000)]
         pairs: u32,
-        /// Where to write the document (- for standard output).
-        #[arg(long, default_value = "docs/bots.md")]
-        out: String,
+        /// Where to write the document (- for standard output; default docs/bots.md, with
+        /// --levels docs/levels.md).
+        #[arg(long)]
+        out: Option<String>,
         /// Rule sets (comma-separated IDs; default: all).
         #[arg(long)]
         rules: Option<String>,
@@ -105,6 +106,15 @@ pub enum BotCommand {
         /// Measure only the error rates (with --errors N) and print their table; no matches.
         #[arg(long)]
         errors_only: bool,
+        /// The bots whose error rates --errors measures (comma-separated; default: random,
+        /// the levels, expectimax:3 and expectimax:5:400000).
+        #[arg(long)]
+        error_bots: Option<String>,
+        /// Run the ladder of the levels (random < beginner < casual < strong < expert)
+        /// instead of the bots' (random < greedy < expectimax:1..3), with no extra matches;
+        /// its document is docs/levels.md.
+        #[arg(long)]
+        levels: bool,
     },
     /// Time bots per move on one thread over many positions (seeded greedy and random
     /// self-play, plus every opening): median, 99th percentile and slowest move.
@@ -147,6 +157,17 @@ pub enum BotCommand {
         /// Learning rate at the start (it decays linearly to a tenth).
         #[arg(long)]
         alpha: Option<f64>,
+        /// Train the endgame network on the exact values of the 3-piece tables (build them
+        /// first with `senet solve RULES --pieces 3`) and print its weights file (for
+        /// crates/senet-bots/src/nets/RULES-end.txt).
+        #[arg(long)]
+        endgame: bool,
+        /// Passes over the table's positions (with --endgame).
+        #[arg(long, default_value_t = 20)]
+        epochs: u32,
+        /// Where the tables are (with --endgame; default as for `senet solve`).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
     },
 }
 
@@ -224,6 +245,8 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             pairs_for,
             errors,
             errors_only,
+            error_bots,
+            levels,
         } => {
             let pairs_for = pairs_for
                 .iter()
@@ -249,7 +272,13 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
                     .map(|r| r.trim().parse())
                     .collect::<Result<Vec<RuleSet>, Error>>()?,
             };
+            let steps: &[&str] = if levels {
+                &ladder::LEVELS
+            } else {
+                &ladder::LADDER
+            };
             let cfg = LadderConfig {
+                steps: steps.iter().map(|s| s.to_string()).collect(),
                 rules,
                 pairs,
                 pairs_for: pairs_for.clone(),
@@ -258,9 +287,14 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
                 timing_positions,
                 extra: ladder::EXTRA
                     .iter()
+                    .filter(|_| !levels)
                     .map(|(a, b)| (a.to_string(), b.to_string()))
                     .collect(),
-                extra_timed: ladder::EXTRA_TIMED.iter().map(|s| s.to_string()).collect(),
+                extra_timed: ladder::EXTRA_TIMED
+                    .iter()
+                    .filter(|_| !levels)
+                    .map(|s| s.to_string())
+                    .collect(),
                 extra_pairs: extra_pairs.unwrap_or(pairs),
             };
             let extra: String = pairs_for
@@ -268,11 +302,20 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
                 .map(|(r, n)| format!(" --pairs-for {r}={n}"))
                 .collect();
             let extra_arg = extra_pairs.map_or(String::new(), |n| format!(" --extra-pairs {n}"));
+            let out = out.unwrap_or_else(|| {
+                if levels {
+                    "docs/levels.md"
+                } else {
+                    "docs/bots.md"
+                }
+                .to_string()
+            });
+            let levels_arg = if levels { " --levels" } else { "" };
             let command = format!(
-                "senet ladder{rules_arg} --pairs {pairs}{extra_arg}{extra} --seed {seed} --timing-positions {timing_positions}"
+                "senet ladder{levels_arg}{rules_arg} --pairs {pairs}{extra_arg}{extra} --seed {seed} --timing-positions {timing_positions}"
             );
             let errors_md = if errors > 0 || errors_only {
-                exact_errors(&cfg.rules, errors, seed)?
+                exact_errors(&cfg.rules, errors, seed, error_bots.as_deref())?
             } else {
                 String::new()
             };
@@ -329,8 +372,31 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             resume,
             net,
             alpha,
+            endgame,
+            epochs,
+            dir,
         } => {
             let r: RuleSet = rules.parse()?;
+            if endgame {
+                let mut opt = senet_bots::net::EndgameOptions {
+                    epochs,
+                    seed,
+                    ..Default::default()
+                };
+                if let Some(a) = alpha {
+                    if !(a > 0.0 && a < 1.0) {
+                        return Err(bad(format!("--alpha must lie between 0 and 1, got {a}")));
+                    }
+                    opt.alpha = a;
+                }
+                let bar = progress_bar(epochs as u64, "epochs");
+                let out = senet_bots::train::train_endgame_rules(r, &opt, dir, &|e| {
+                    bar.set_position(e as u64)
+                })
+                .map_err(bad);
+                bar.finish_and_clear();
+                return out;
+            }
             let mut opt = senet_bots::train::TrainOptions {
                 games,
                 seed,
@@ -612,19 +678,31 @@ fn series_text(r: &SeriesMatchResult) -> String {
 }
 
 /// The error rates of `senet ladder --errors N` on the rule sets with exact tables.
-fn exact_errors(rules: &[RuleSet], starts: usize, seed: u64) -> Result<String, Error> {
+fn exact_errors(
+    rules: &[RuleSet],
+    starts: usize,
+    seed: u64,
+    bots: Option<&str>,
+) -> Result<String, Error> {
     if starts == 0 {
         return Err(bad(
             "--errors-only needs --errors N, the endgames per rule set".into(),
         ));
     }
+    let bots: Vec<String> = match bots {
+        Some(list) => list
+            .split(',')
+            .map(|b| spec(b.trim()).map(|s| s.to_string()))
+            .collect::<Result<_, _>>()?,
+        None => ladder::ERROR_BOTS.iter().map(|b| b.to_string()).collect(),
+    };
     let tables = senet_bots::exact::Tables::global();
     let mut rates = Vec::new();
     for &r in rules
         .iter()
         .filter(|r| senet_bots::exact::RULE_SETS.contains(r))
     {
-        for bot in ladder::ERROR_BOTS {
+        for bot in &bots {
             let t = Instant::now();
             let rate = ladder::exact_errors(r, bot, starts, seed, tables).map_err(bad)?;
             eprintln!(
