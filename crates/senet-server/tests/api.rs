@@ -1225,14 +1225,8 @@ async fn garbage_requests_get_4xx_never_a_failure() {
     let id = c["id"].as_str().unwrap().to_string();
     let t1 = c["tokens"]["1"].as_str().unwrap().to_string();
     // A fixed pseudo-random sequence of bodies, paths and queries (SplitMix64).
-    let mut x: u64 = 12345;
-    let mut next = move || {
-        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = x;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    let mut rng = senet_rules::seed::SplitMix(12345);
+    let mut next = move || rng.next_u64();
     let pieces = [
         "{",
         "}",

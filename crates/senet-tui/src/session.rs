@@ -83,13 +83,7 @@ pub fn clock_seed() -> u64 {
 }
 
 /// SplitMix64 of `a` and `b`: independent seeds for independent uses of one game seed.
-pub fn mix(a: u64, b: u64) -> u64 {
-    let mut z = a ^ b.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+pub use senet_rules::seed::mix;
 
 /// One line of the move list: a throw and the decisions played on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
