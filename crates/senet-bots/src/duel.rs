@@ -131,12 +131,11 @@ impl MatchResult {
     }
 }
 
-/// SplitMix64 finalizer, to derive independent seeds.
+/// The SplitMix64 finalizer of `a ^ b * GAMMA`, to derive independent seeds (without
+/// [`senet_rules::seed::mix`]'s increment, so that match seeds stay as they were).
 pub fn mix(a: u64, b: u64) -> u64 {
-    let mut z = a ^ b.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    use senet_rules::seed::{finalize, GAMMA};
+    finalize(a ^ b.wrapping_mul(GAMMA))
 }
 
 /// Runs `f`, returning its result with the wall-clock and thread CPU microseconds taken.

@@ -37,6 +37,7 @@ pub mod ladder;
 pub mod mcts;
 pub mod net;
 pub mod parker;
+pub mod play;
 pub mod pyramid;
 pub mod search;
 pub mod speed;

@@ -26,6 +26,7 @@ pub mod options;
 pub mod parker;
 pub mod pyramid;
 pub mod record;
+pub mod seed;
 pub mod senat;
 pub mod series;
 pub mod track;

@@ -10,7 +10,7 @@
 //! - [`store`]: the storage interface; [`sqlite`]: its SQLite implementation; [`postgres`]:
 //!   its PostgreSQL implementation, shared by several servers.
 //! - [`seeds`]: the seed commitment and the throws drawn from it.
-//! - [`opponent`]: the one place bots are asked for moves.
+//! - Bots are asked for moves through `senet_bots::play`, the adapter shared with `senet play`.
 //! - [`analysis`]: the review's analysis of finished games and the stateless valuation.
 //! - [`web`]: the embedded page, script and style sheet.
 #![forbid(unsafe_code)]
@@ -19,7 +19,6 @@
 pub mod analysis;
 pub mod api;
 pub mod http;
-pub mod opponent;
 pub mod postgres;
 pub mod seeds;
 pub mod service;

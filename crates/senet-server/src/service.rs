@@ -7,12 +7,12 @@
 //! one game are serialised; a change is written to the [`Store`] (and so is durable) before
 //! the cache is updated, the request answered, and watchers notified.
 
-use crate::opponent;
 use crate::seeds;
 use crate::store::{
     GameMeta, Seat, SeriesLink, SeriesMeta, Snapshot, Store, StoreError, StoredEvent, StoredGame,
     Summary,
 };
+use senet_bots::play as opponent;
 use senet_rules::series::{self, Starts, Target};
 use senet_rules::{AnyGame, Game, MoveList, OptionKind, Player, Record, RuleSet, Status, Throw};
 use serde::{Deserialize, Serialize};
@@ -694,7 +694,7 @@ fn run_bots(
                 StoredEvent::Throw(t.to_string())
             }
             _ => {
-                let (m, _) = opponent::choose(level, g, bot_seed(meta.seed, g.decisions()))
+                let (m, _) = opponent::choose_level(level, g, bot_seed(meta.seed, g.decisions()))
                     .map_err(Failure::Internal)?;
                 StoredEvent::Move(g.move_string(m))
             }
@@ -1112,12 +1112,7 @@ impl Service {
         let mut seats = [Seat::Human, Seat::Human];
         match (req.mode.as_str(), &req.bot) {
             ("bot", Some(level)) => {
-                if !opponent::levels().contains(&level.as_str()) {
-                    return Err(Failure::Unprocessable(format!(
-                        "unknown bot level {level:?}; the levels are: {}",
-                        opponent::levels().join(", ")
-                    )));
-                }
+                opponent::check_level(level).map_err(Failure::Unprocessable)?;
                 seats[own.other().index()] = Seat::Bot(level.clone());
             }
             ("bot", None) => {
@@ -1704,8 +1699,10 @@ impl Service {
         let (m, score, moves) = self
             .bots
             .run(client, move || {
-                opponent::hint(&g, seed).map(|(m, s, all)| {
-                    let all: Vec<Value> = all
+                opponent::hint(&g, seed).map(|h| {
+                    let (m, s) = (h.best, h.chance(h.best).unwrap_or(0.0));
+                    let all: Vec<Value> = h
+                        .best_first()
                         .into_iter()
                         .map(|(m, w)| json!({ "move": g.move_string(m), "win": w }))
                         .collect();

@@ -1,5 +1,5 @@
-//! The web app, embedded in the binary: one HTML page, its script and its style sheet. No
-//! external resources are loaded at run time.
+//! The web app, embedded in the binary: one HTML page, its script (ES modules, entry
+//! `main.js`) and its style sheet. No external resources are loaded at run time.
 
 use axum::extract::Path;
 use axum::http::{header, StatusCode};
@@ -7,8 +7,19 @@ use axum::response::{IntoResponse, Response};
 
 /// The page (lobby, game and review are routed by the script).
 pub const INDEX: &str = include_str!("../static/index.html");
-/// The script.
-pub const APP_JS: &str = include_str!("../static/app.js");
+/// The script's ES modules by file name; the page loads `main.js`, which imports the rest.
+pub const SCRIPTS: &[(&str, &str)] = &[
+    ("main.js", include_str!("../static/main.js")),
+    ("dom.js", include_str!("../static/dom.js")),
+    ("api.js", include_str!("../static/api.js")),
+    ("sha256.js", include_str!("../static/sha256.js")),
+    ("verify.js", include_str!("../static/verify.js")),
+    ("board.js", include_str!("../static/board.js")),
+    ("lobby.js", include_str!("../static/lobby.js")),
+    ("game.js", include_str!("../static/game.js")),
+    ("review.js", include_str!("../static/review.js")),
+    ("series.js", include_str!("../static/series.js")),
+];
 /// The style sheet.
 pub const STYLE_CSS: &str = include_str!("../static/style.css");
 /// The OpenAPI document of the JSON API.
@@ -29,11 +40,13 @@ pub async fn page() -> Response {
         .into_response()
 }
 
-/// Serves `/static/app.js` and `/static/style.css`.
+/// Serves the script's modules (`/static/main.js` and the rest of [`SCRIPTS`]) and
+/// `/static/style.css`.
 pub async fn asset(Path(file): Path<String>) -> Response {
-    let (body, kind) = match file.as_str() {
-        "app.js" => (APP_JS, "text/javascript; charset=utf-8"),
-        "style.css" => (STYLE_CSS, "text/css; charset=utf-8"),
+    let script = SCRIPTS.iter().find(|(name, _)| *name == file);
+    let (body, kind) = match (file.as_str(), script) {
+        (_, Some((_, body))) => (*body, "text/javascript; charset=utf-8"),
+        ("style.css", _) => (STYLE_CSS, "text/css; charset=utf-8"),
         _ => return (StatusCode::NOT_FOUND, "not found").into_response(),
     };
     (

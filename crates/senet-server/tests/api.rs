@@ -684,21 +684,46 @@ async fn lists_static_files_openapi_and_unknown_paths() {
     for path in ["/", "/g/abc", "/g/abc/review"] {
         let (s, t, h) = raw(&a, "GET", path, None, None).await;
         assert_eq!(s, StatusCode::OK);
-        assert!(t.contains("/static/app.js"));
+        assert!(t.contains(r#"<script type="module" src="/static/main.js">"#));
         assert!(h["content-security-policy"]
             .to_str()
             .unwrap()
             .contains("default-src 'self'"));
     }
-    let (s, t, _) = raw(&a, "GET", "/static/app.js", None, None).await;
-    assert_eq!(s, StatusCode::OK);
-    assert!(t.contains("verifyThrows"));
-    // No external resources: the only URL in the script is the SVG namespace name.
-    let t = t.replace("'http://www.w3.org/2000/svg'", "");
-    assert!(
-        !t.contains("http://") && !t.contains("https://"),
-        "no external resources"
-    );
+    // Every module the page imports is served; no module imports anything from elsewhere.
+    let mut seen = vec!["main.js".to_string()];
+    let mut i = 0;
+    while i < seen.len() {
+        let (s, t, h) = raw(&a, "GET", &format!("/static/{}", seen[i]), None, None).await;
+        assert_eq!(s, StatusCode::OK, "{}", seen[i]);
+        assert!(h["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/javascript"));
+        // No external resources: the only URL in the script is the SVG namespace name.
+        let t = t.replace("'http://www.w3.org/2000/svg'", "");
+        assert!(
+            !t.contains("http://") && !t.contains("https://"),
+            "no external resources in {}",
+            seen[i]
+        );
+        for line in t.lines().filter(|l| l.starts_with("import ")) {
+            let from = line
+                .split(" from './")
+                .nth(1)
+                .expect("imports are relative");
+            let file = from.trim_end_matches("';").to_string();
+            if !seen.contains(&file) {
+                seen.push(file);
+            }
+        }
+        i += 1;
+    }
+    assert_eq!(seen.len(), senet_server::web::SCRIPTS.len(), "{seen:?}");
+    let (_, t, _) = raw(&a, "GET", "/static/verify.js", None, None).await;
+    assert!(t.contains("export function verifyThrows"));
+    let (s, _, _) = raw(&a, "GET", "/static/app.js", None, None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "the one script of old is gone");
     let (_, page, _) = raw(&a, "GET", "/", None, None).await;
     assert!(!page.contains("http://") && !page.contains("https://"));
     let (s, _, _) = raw(&a, "GET", "/static/style.css", None, None).await;
@@ -1225,14 +1250,8 @@ async fn garbage_requests_get_4xx_never_a_failure() {
     let id = c["id"].as_str().unwrap().to_string();
     let t1 = c["tokens"]["1"].as_str().unwrap().to_string();
     // A fixed pseudo-random sequence of bodies, paths and queries (SplitMix64).
-    let mut x: u64 = 12345;
-    let mut next = move || {
-        x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = x;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    let mut rng = senet_rules::seed::SplitMix(12345);
+    let mut next = move || rng.next_u64();
     let pieces = [
         "{",
         "}",

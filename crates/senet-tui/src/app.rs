@@ -1,8 +1,8 @@
 //! The full-screen UI's state machine: keys and clock ticks in, state out. It draws nothing
 //! (see `render.rs`) and touches no terminal, so tests drive it key by key.
 
-use crate::opponent;
 use crate::session::{Hint, Seat, SeriesPlay, Session, Setup};
+use senet_bots::play as opponent;
 use senet_rules::{Game, Move, Player, Record, RuleSet, Status, Throw};
 
 /// A key press, independent of the terminal library.
@@ -898,7 +898,7 @@ impl App {
 pub fn hint_text(s: &Session, h: &Hint) -> String {
     format!(
         "Hint ({}): {}, win chance {:.0}%",
-        opponent::HINT_BOT,
+        opponent::HINT_LEVEL,
         s.move_string(h.best),
         100.0 * h.chance(h.best).unwrap_or(0.0)
     )

@@ -9,13 +9,12 @@
 //!   `BoardView`, so every rule set is drawn without code of its own.
 //! - [`terminal`]: the event loop on a real terminal (crossterm).
 //! - [`plain`]: the line-by-line mode used when standard input or output is not a terminal.
-//! - [`opponent`]: the one place that calls a bot.
+//! - Bots are called through `senet_bots::play`, the adapter shared with `senet serve`.
 //! - [`rules_doc`]: the rules summary screen's text.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod app;
-pub mod opponent;
 pub mod plain;
 pub mod render;
 pub mod rules_doc;

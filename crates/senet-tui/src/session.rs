@@ -2,9 +2,9 @@
 //! hints. Shared by the full-screen UI and the plain line mode; it knows no rule, only the
 //! `Game` API.
 
-use crate::opponent;
 use rand::{RngCore, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+use senet_bots::play as opponent;
 use senet_rules::series::{self, Series, Starts, Target};
 use senet_rules::{
     AnyGame, BoardView, Effects, Error, Event, Game, Move, MoveList, Player, Record, RuleSet,
@@ -38,21 +38,7 @@ impl Seat {
     }
 }
 
-/// A hint: the hint bot's move and every legal move with the mover's win chance after it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Hint {
-    /// The hint bot's move.
-    pub best: Move,
-    /// Every legal move with its win chance, in generator order.
-    pub moves: Vec<(Move, f64)>,
-}
-
-impl Hint {
-    /// The win chance of a move, if it is legal.
-    pub fn chance(&self, m: Move) -> Option<f64> {
-        self.moves.iter().find(|x| x.0 == m).map(|x| x.1)
-    }
-}
+pub use senet_bots::play::Hint;
 
 impl fmt::Display for Seat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -97,13 +83,7 @@ pub fn clock_seed() -> u64 {
 }
 
 /// SplitMix64 of `a` and `b`: independent seeds for independent uses of one game seed.
-pub fn mix(a: u64, b: u64) -> u64 {
-    let mut z = a ^ b.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+pub use senet_rules::seed::mix;
 
 /// One line of the move list: a throw and the decisions played on it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -407,7 +407,7 @@ fn play_by_keys(app: &mut App, bot_moves: usize) {
 /// bot throws first); the result is shown with the offer to play again, and the record replays.
 #[test]
 fn whole_games_against_every_level_on_every_rule_set() {
-    for (i, level) in senet_tui::opponent::levels().iter().enumerate() {
+    for (i, level) in senet_bots::play::levels().iter().enumerate() {
         for &rules in RuleSet::ALL {
             let mut app =
                 App::new(setup(rules, [bot(level), Seat::Human], 100 + i as u64)).unwrap();

@@ -1,10 +1,11 @@
 //! `senet play`: argument checks, then the terminal UI or the plain line mode of the
 //! `senet-tui` crate.
 
+use senet_bots::play as opponent;
 use senet_rules::series::{Starts, Target};
 use senet_rules::{Error, Game, Record, RuleSet};
 use senet_tui::session::{clock_seed, Seat, SeriesPlay, Setup};
-use senet_tui::{opponent, Start};
+use senet_tui::Start;
 
 /// Play a game in the terminal (a line mode when input or output is not a terminal).
 #[derive(clap::Args, Debug)]

@@ -237,14 +237,9 @@ fn client(
         }
     };
     // SplitMix64: the client's seeded choice of moves.
-    let mut seed = c.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x1234_5678;
-    let mut next = move || {
-        seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = seed;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    let mut rng =
+        senet_rules::seed::SplitMix(c.wrapping_mul(senet_rules::seed::GAMMA) ^ 0x1234_5678);
+    let mut next = move || rng.next_u64();
     let create = json!({ "rules": plan.rules, "mode": "hotseat" }).to_string();
     let mut games: Vec<Option<Game>> = (0..plan.games_per_client).map(|_| None).collect();
     let mut i = 0;

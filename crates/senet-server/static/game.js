@@ -1,0 +1,396 @@
+// The game page: board, throws and moves, hints, the win-chance bar, invites, live updates over
+// WebSocket, the result and the check of the throws.
+
+import { $, h } from './dom.js';
+import { api, saved, catalogue } from './api.js';
+import { drawBoard, drawThrow, paintSides, rulesSummary } from './board.js';
+import { verifyThrows } from './verify.js';
+import { renderSeries } from './series.js';
+
+export function describe(e) {
+  if (e.throw != null) return `player ${e.player} threw ${e.throw}`;
+  const k = (e.kinds || []).filter((x) => x !== 'step');
+  return `player ${e.player} played ${e.move}` + (k.length ? ` (${k.join(', ')})` : '');
+}
+
+// Takes the seat a link's fragment offers: `#claim=CODE` claims an online game's invite
+// (minting the seat's token for this browser only); `#seat=N&token=X` (links made before
+// claim codes) adds that token. Neither replaces a token this browser holds without asking.
+async function takeLink(id, el) {
+  const frag = new URLSearchParams(location.hash.slice(1));
+  if (!location.hash) return;
+  history.replaceState(null, '', location.pathname);
+  const held = saved.get(id).tokens || {};
+  const ask = (text, yesLabel, noLabel) => new Promise((resolve) => {
+    const yes = h('button', { id: 'ask-yes', class: 'primary' }, yesLabel);
+    const no = h('button', { id: 'ask-no' }, noLabel);
+    yes.addEventListener('click', () => { el.ask.replaceChildren(); resolve(true); });
+    no.addEventListener('click', () => { el.ask.replaceChildren(); resolve(false); });
+    el.ask.replaceChildren(h('div', { class: 'invite', id: 'ask' }, h('p', {}, text), h('div', { class: 'row' }, yes, no)));
+  });
+  const created = saved.get(id).created || Date.now();
+  const code = frag.get('claim');
+  if (code) {
+    const mine = Object.keys(held);
+    if (mine.length && !(await ask(`This browser already holds seat ${mine.join(' and ')} of this game. Claim the invited seat as well?`, 'Claim it as well', 'Keep my seat only'))) return;
+    try {
+      const r = await api('POST', `/api/games/${id}/claim`, { code });
+      saved.put(id, { tokens: Object.assign({}, held, { [r.seat]: r.token }), created });
+    } catch (e) {
+      el.error.textContent = 'This invite link cannot be used: ' + e.message;
+    }
+    return;
+  }
+  const seat = frag.get('seat'), tok = frag.get('token');
+  if (!tok || !/^[12]$/.test(seat || '') || held[seat] === tok) return;
+  if (held[seat] && !(await ask(`This link carries another token for seat ${seat} than the one this browser holds. Replace yours with the link's?`, "Use the link's token", 'Keep mine'))) return;
+  saved.put(id, { tokens: Object.assign({}, held, { [seat]: tok }), created });
+}
+
+export async function gamePage(id) {
+  const app = $('#app');
+  const G = { id, state: null, events: [], busy: false, selected: null, hover: null, hint: null, retry: 0, msgs: [], verified: null };
+  const el = {
+    title: h('h2', { id: 'title' }),
+    status: h('p', { id: 'status', class: 'status', role: 'status' }),
+    conn: h('span', { id: 'conn', class: 'conn' }),
+    invite: h('div', { id: 'invite' }),
+    ask: h('div', { id: 'ask-box' }),
+    series: h('div', { id: 'series', class: 'series' }),
+    board: h('div', { class: 'board-wrap' }),
+    notes: h('p', { id: 'notes', class: 'notes small' }),
+    throwBtn: h('button', { id: 'throw', class: 'primary' }, 'Throw'),
+    hintBtn: h('button', { id: 'hint' }, 'Hint'),
+    barBox: h('label', { class: 'small bar-toggle' }),
+    bar: h('div', { id: 'win-bar', class: 'win-bar' }),
+    shown: h('div', { class: 'throw-box' }),
+    moves: h('div', { id: 'moves', class: 'moves' }),
+    news: h('ul', { id: 'news', class: 'news', 'aria-live': 'polite' }),
+    error: h('p', { id: 'error', class: 'error', role: 'alert' }),
+    result: h('div', { id: 'result' }),
+    log: h('ol', { id: 'events', class: 'events' }),
+    rules: h('details', { class: 'summary' }),
+  };
+  app.replaceChildren(
+    h('div', { class: 'game' },
+      h('div', { class: 'main' }, el.title, el.series, el.status, el.ask, el.invite, el.board, el.notes,
+        h('div', { class: 'controls' }, el.throwBtn, el.shown, el.hintBtn, el.barBox), el.bar, el.moves, el.error, el.news, el.result),
+      h('aside', { class: 'side' }, h('h3', {}, 'Moves ', el.conn), el.log,
+        h('p', {}, h('a', { href: `/api/games/${id}/record`, id: 'download' }, 'Download the record'), ' · ',
+          h('a', { href: `/g/${id}/review` }, 'Review'), ' · ', h('a', { href: '/' }, 'Lobby')),
+        el.rules)));
+
+  const tokens = () => saved.get(id).tokens || {};
+  const mine = (p) => tokens()[p];
+  const st = () => G.state.status;
+  const myTurn = () => st().player != null && !!mine(st().player);
+  const name = (p) => {
+    const seat = G.state.seats[p - 1];
+    const colour = G.state.sides[p - 1].name;
+    if (seat.kind === 'bot') return `the bot (${seat.bot}, ${colour})`;
+    if (mine(p) && G.state.mode !== 'hotseat') return `you (${colour})`;
+    return `player ${p} (${colour})`;
+  };
+
+  function say(text) {
+    G.msgs.push(text);
+    G.msgs = G.msgs.slice(-5);
+  }
+
+  function absorb(u) {
+    // A change: accept it only if it continues the events we hold.
+    if (u.seq === G.state.seq && u.series) G.state.series = u.series; // the next game of a series was started
+    if (u.seq <= G.state.seq) return;
+    if (u.events_from > G.events.length) { refetch(); return; }
+    const fresh = u.events.slice(G.events.length - u.events_from);
+    G.events = G.events.concat(fresh);
+    for (const e of fresh) say(describe(e).replace(/^player (\d)/, (_, p) => name(Number(p))));
+    G.state = u;
+    G.selected = null;
+    G.hint = null;
+  }
+
+  async function refetch() {
+    try {
+      G.state = await api('GET', '/api/games/' + id);
+      G.events = G.state.events;
+      render();
+    } catch (e) { el.error.textContent = e.message; }
+  }
+
+  async function act(kind, mv) {
+    if (G.busy || !myTurn()) return;
+    G.busy = true;
+    el.error.textContent = '';
+    const tok = mine(st().player);
+    try {
+      const u = kind === 'throw'
+        ? await api('POST', `/api/games/${id}/throw`, { seq: G.state.seq }, tok)
+        : await api('POST', `/api/games/${id}/move`, { move: mv, seq: G.state.seq }, tok);
+      absorb(u);
+    } catch (e) {
+      el.error.textContent = e.message;
+      if (e.status === 409) await refetch();
+    } finally {
+      G.busy = false;
+      render();
+    }
+  }
+
+  function play(from, to) {
+    const ms = G.state.legal.filter((m) => m.from === from && (to === 'off' ? m.to_name === 'off' : m.to === to));
+    if (ms.length === 1) act('move', ms[0].move);
+    else { G.selected = from; render(); }
+  }
+
+  el.throwBtn.addEventListener('click', () => act('throw'));
+  el.hintBtn.addEventListener('click', async () => {
+    try {
+      G.hint = await api('GET', `/api/games/${id}/hint`, undefined, mine(st().player));
+      const m = G.state.legal.find((x) => x.move === G.hint.move);
+      G.hint.from = m ? m.from : null;
+      G.hint.to = m ? m.to : null;
+      render();
+    } catch (e) { el.error.textContent = e.message; }
+  });
+
+  function renderInvite() {
+    const S = G.state;
+    const present = S.watchers && S.watchers.seats;
+    const creator = ['1', '2'].find((p) => mine(p));
+    if (S.mode !== 'online' || !creator || st().state === 'over') { el.invite.replaceChildren(); return; }
+    if (S.open_seat == null) {
+      const other = 3 - Number(creator);
+      const here = present && present[other - 1];
+      el.invite.replaceChildren(here && !mine(String(other)) ? h('div', { class: 'invite' }, h('p', {}, 'Your friend is here.')) : '');
+      return;
+    }
+    const inv = saved.get(id).invite;
+    const renew = h('button', { id: 'invite-new' }, 'New invite link');
+    renew.addEventListener('click', async () => {
+      try {
+        const r = await api('POST', `/api/games/${id}/invite`, undefined, mine(creator));
+        saved.put(id, { invite: r.invite });
+        G.state.invite_open = true;
+        renderInvite();
+      } catch (e) { el.error.textContent = e.message; }
+    });
+    if (!S.invite_open || !inv) {
+      el.invite.replaceChildren(h('div', { class: 'invite' }, h('p', {}, 'No invite link is open for the other seat. '), renew));
+      return;
+    }
+    const url = location.origin + inv;
+    const input = h('input', { id: 'invite-link', readonly: true, value: url });
+    const copy = h('button', {}, 'Copy');
+    copy.addEventListener('click', async () => {
+      input.select();
+      try { await navigator.clipboard.writeText(url); copy.textContent = 'Copied'; } catch (e) { document.execCommand('copy'); }
+    });
+    const revoke = h('button', { id: 'invite-revoke' }, 'Revoke');
+    revoke.addEventListener('click', async () => {
+      try {
+        await api('DELETE', `/api/games/${id}/invite`, undefined, mine(creator));
+        saved.put(id, { invite: null });
+        G.state.invite_open = false;
+        renderInvite();
+      } catch (e) { el.error.textContent = e.message; }
+    });
+    el.invite.replaceChildren(h('div', { class: 'invite' },
+      h('p', {}, 'Waiting for your friend. Send this link; the first to open it takes the other seat (once):'),
+      h('div', { class: 'row' }, input, copy, revoke)));
+  }
+
+  function statusText() {
+    const s0 = st();
+    if (s0.state === 'over') {
+      if (s0.winner == null) return 'The game is a draw' + (s0.capped ? ' (turn cap reached).' : '.');
+      const w = name(s0.winner);
+      return (w.startsWith('you') ? 'You win' : `${w[0].toUpperCase()}${w.slice(1)} wins`) + (s0.capped ? ' (turn cap).' : '.');
+    }
+    const who = name(s0.player);
+    const verb = s0.state === 'throw' ? 'throw' : `move with ${s0.throw}`;
+    const lead = who.startsWith('you') ? `Your turn (${G.state.sides[s0.player - 1].name}): ${verb}` : `${who[0].toUpperCase()}${who.slice(1)} to ${verb}`;
+    return lead + (myTurn() || G.state.seats[s0.player - 1].kind === 'bot' ? '.' : ' — waiting.');
+  }
+
+  function render() {
+    const S = G.state;
+    document.title = `Senet — ${S.rules_name}`;
+    el.title.textContent = `${S.rules_name} · ${S.mode === 'bot' ? 'against a bot' : S.mode === 'hotseat' ? 'hot-seat' : 'online'}`;
+    el.status.textContent = statusText() + (Object.keys(tokens()).length ? '' : ' You are watching.');
+    el.status.dataset.state = st().state;
+    el.status.dataset.seq = S.seq;
+    renderInvite();
+    const mayMove = myTurn() && st().state === 'move' && !G.busy;
+    el.board.replaceChildren(drawBoard(S.view, {
+      legal: mayMove ? S.legal : [],
+      selected: G.selected,
+      hover: G.hover,
+      hint: G.hint,
+      onPiece: (sq) => { G.selected = G.selected === sq ? null : sq; render(); },
+      onTarget: (to) => play(G.selected != null ? G.selected : G.hover, to),
+      onHover: (sq) => { if (G.hover !== sq) { G.hover = sq; render(); } },
+    }));
+    el.notes.replaceChildren(...(S.view.notes || []).map(([k, v]) => h('span', { class: 'note' }, h('b', {}, k + ': '), v)));
+    el.throwBtn.disabled = !(myTurn() && st().state === 'throw') || G.busy;
+    el.throwBtn.hidden = st().state === 'over' || Object.keys(tokens()).length === 0;
+    el.hintBtn.hidden = !mayMove;
+    const lastThrow = [...G.events].reverse().find((e) => e.throw != null);
+    el.shown.replaceChildren(
+      h('span', { class: 'small' }, st().state === 'move' ? 'In hand: ' : 'Last throw: '),
+      drawThrow(st().state === 'move' ? st().throw : lastThrow && lastThrow.throw),
+      h('span', { class: 'small outcomes' }, S.throws.length ? ' can show ' + S.throws.map((t) => t[0]).join(', ') : ''));
+    el.moves.replaceChildren();
+    if (mayMove) {
+      const sel = S.legal.filter((m) => G.selected == null || m.from === G.selected || m.from == null);
+      el.moves.append(h('span', { class: 'small' }, S.legal.length === 1 && S.legal[0].from == null ? 'No legal move: ' : 'Moves: '));
+      for (const m of sel) {
+        const extra = m.kinds.filter((k) => k !== 'step');
+        const val = G.hint && (G.hint.moves || []).find((x) => x.move === m.move);
+        const b = h('button', { class: 'move-btn' + (G.hint && G.hint.move === m.move ? ' hinted' : ''), 'data-move': m.move },
+          m.from == null ? 'forfeit the throw (pass)' : m.move + (m.die ? ` [${m.die}]` : ''), extra.length ? h('small', {}, ' ' + extra.join(', ')) : null,
+          val ? h('small', { class: 'win' }, ` ${(val.win * 100).toFixed(1)}%`) : null);
+        b.addEventListener('click', () => act('move', m.move));
+        el.moves.append(b);
+      }
+      if (G.hint) {
+        const chance = G.hint.score == null ? '' : `, your winning chance about ${Math.round(G.hint.score * 100)}%`;
+        el.moves.append(h('span', { class: 'small', id: 'hint-text' }, ` Hint (${G.hint.level} bot): ${G.hint.move}${chance}; beside each move, your winning chance after it`));
+      }
+    }
+    renderBar();
+    el.news.replaceChildren(...G.msgs.map((m) => h('li', {}, m)));
+    el.log.replaceChildren(...turns(G.events).map((t) => h('li', {}, t)));
+    el.log.scrollTop = el.log.scrollHeight;
+    renderResult();
+    renderSeries(G, el.series, tokens());
+  }
+
+  // The optional win-chance bar (issue 19): in games against a bot (on by default) and
+  // hot-seat (off by default); never in an online game.
+  function renderBar() {
+    const S = G.state;
+    if (S.mode === 'online') { el.barBox.replaceChildren(); el.bar.replaceChildren(); return; }
+    if (!el.barBox.firstChild) {
+      const cb = h('input', { type: 'checkbox', id: 'show-bar' });
+      const pref = localStorage.getItem('senet.bar.' + S.mode);
+      cb.checked = pref == null ? S.mode === 'bot' : pref === '1';
+      cb.addEventListener('change', () => { localStorage.setItem('senet.bar.' + S.mode, cb.checked ? '1' : '0'); G.barAt = null; renderBar(); });
+      el.barBox.replaceChildren(cb, ' win chance');
+    }
+    const on = $('#show-bar', el.barBox).checked;
+    el.bar.hidden = !on;
+    if (!on || G.barAt === S.seq) return;
+    G.barAt = S.seq;
+    const seq = S.seq;
+    api('POST', '/api/value', { position: S.position }).then((v) => {
+      if (G.state.seq !== seq) return;
+      const p1 = v.first;
+      const side = (i) => G.state.sides[i].name;
+      const fill = h('div', { class: 'win-fill' });
+      fill.style.width = `${(p1 * 100).toFixed(1)}%`; // CSSOM: the page's CSP allows no inline styles
+      el.bar.replaceChildren(fill,
+        h('span', { class: 'win-text' }, `${side(0)} ${(p1 * 100).toFixed(0)}% · ${(100 - p1 * 100).toFixed(0)}% ${side(1)}`));
+      el.bar.dataset.first = p1.toFixed(4);
+    }).catch(() => { G.barAt = null; });
+  }
+
+  function renderResult() {
+    if (st().state !== 'over') { el.result.replaceChildren(); return; }
+    const sc = st().score ? h('p', {}, `Score: ${st().score[0]} – ${st().score[1]}`) : null;
+    const ver = h('p', { id: 'verify', class: 'verify' }, 'Checking the throws…');
+    el.result.replaceChildren(h('div', { class: 'result' },
+      h('h3', { id: 'result-text' }, statusText()), sc,
+      h('p', {}, h('a', { href: `/g/${id}/review` }, 'Review the game'), ' · ', h('a', { href: `/api/games/${id}/record` }, 'download its record'),
+        ' (replay it with ', h('code', {}, 'senet replay FILE'), ')'),
+      ver, verifyHelp(), h('p', {}, h('a', { href: '/' }, 'New game'))));
+    showVerification(id, ver, G);
+  }
+
+  function connect() {
+    const tok = mine(1) || mine(2);
+    const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + `/api/games/${id}/ws` + (tok ? '?token=' + encodeURIComponent(tok) : '');
+    const ws = new WebSocket(url);
+    ws.onopen = () => { G.retry = 0; el.conn.textContent = '● live'; el.conn.className = 'conn live'; };
+    ws.onmessage = (ev) => {
+      let m;
+      try { m = JSON.parse(ev.data); } catch (e) { return; }
+      if (m.type === 'state') { G.state = m; G.events = m.events; render(); }
+      else if (m.type === 'update') { absorb(m); render(); }
+      else if (m.type === 'presence') { G.state.watchers = m.watchers; renderInvite(); }
+      else if (m.type === 'invite') {
+        G.state.invite_open = m.open;
+        if (m.claimed) G.state.open_seat = null;
+        renderInvite();
+      }
+      else if (m.type === 'resync') refetch();
+    };
+    ws.onclose = () => {
+      el.conn.textContent = '○ reconnecting';
+      el.conn.className = 'conn';
+      setTimeout(connect, Math.min(10000, 500 * 2 ** G.retry++));
+    };
+  }
+
+  try {
+    G.state = await api('GET', '/api/games/' + id);
+  } catch (e) {
+    app.replaceChildren(h('p', { class: 'error' }, e.message), h('a', { href: '/' }, 'Back to the lobby'));
+    return;
+  }
+  G.events = G.state.events;
+  paintSides(el.board, G.state.sides);
+  if (!saved.get(id).seed_hash) saved.put(id, { seed_hash: G.state.seed_hash, rules: G.state.rules, mode: G.state.mode, created: saved.get(id).created || Date.now() });
+  catalogue().then((c) => {
+    const r = c.rules.find((x) => x.id === G.state.rules);
+    if (r) el.rules.replaceChildren(h('summary', {}, 'Rules summary'), rulesSummary(r));
+  }).catch(() => {});
+  render();
+  await takeLink(id, el);
+  render();
+  connect();
+}
+
+// Groups events into turns: "1: threw 4, 10-14 (bonus throw)".
+export function turns(events) {
+  const out = [];
+  let cur = null, p = null;
+  for (const e of events) {
+    if (e.throw != null && (cur == null || e.player !== p || cur.done)) {
+      if (cur) out.push(cur.text);
+      cur = { text: `P${e.player}: ${e.throw}`, done: false };
+      p = e.player;
+    } else if (e.throw != null) {
+      cur.text += `, ${e.throw}`;
+    } else {
+      const k = (e.kinds || []).filter((x) => x !== 'step');
+      if (!cur) cur = { text: `P${e.player}:` };
+      cur.text += ` ${e.move}` + (k.length ? ` (${k.join(', ')})` : '');
+      cur.done = !e.turn_continues;
+    }
+  }
+  if (cur) out.push(cur.text);
+  return out;
+}
+
+export function verifyHelp() {
+  return h('details', { class: 'small' }, h('summary', {}, 'How the throws are checked'),
+    h('p', {}, 'The server throws, not your browser. When the game started it published the SHA-256 hash of ',
+      h('code', {}, 'senet-seed:SEED'), ', where SEED is a secret number. Now that the game is over it reveals SEED. ',
+      'Throw number i (from 0) is the outcome at position floor(r × total ÷ 2³²) along the cumulative weights of the throw\'s ',
+      'distribution, where r is the first four bytes of SHA-256(', h('code', {}, 'senet-throw:SEED:i'), '). ',
+      'This page recomputes every throw from the revealed seed; since the hash was fixed before the first throw, ',
+      'no throw can have been changed. You can do the same with any SHA-256 tool.'));
+}
+
+export async function showVerification(id, target, G) {
+  try {
+    const t = await api('GET', `/api/games/${id}/throws`);
+    const v = verifyThrows(t, saved.get(id).seed_hash);
+    target.textContent = (v.ok ? '✔ ' : '✘ ') + v.text;
+    target.className = 'verify ' + (v.ok ? 'ok' : 'bad');
+    if (G) G.verified = v.ok;
+  } catch (e) {
+    target.textContent = 'Could not check the throws: ' + e.message;
+  }
+}

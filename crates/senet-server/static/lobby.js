@@ -1,0 +1,96 @@
+// The lobby: a new game (rule set, options, opponent, seat, single game or series) and this
+// browser's games.
+
+import { $, h } from './dom.js';
+import { api, saved, catalogue } from './api.js';
+import { rulesSummary } from './board.js';
+import { seriesChoice } from './series.js';
+
+export async function lobby() {
+  document.title = 'Senet';
+  const app = $('#app');
+  const cat = await catalogue();
+  const rulesSel = h('select', { id: 'rules', name: 'rules' }, cat.rules.map((r) => h('option', { value: r.id }, `${r.name} — ${r.id}`)));
+  const optBox = h('div', { id: 'options', class: 'options' });
+  const summary = h('details', { class: 'summary' });
+  const current = () => cat.rules.find((x) => x.id === rulesSel.value);
+  function showOptions() {
+    const r = current();
+    optBox.replaceChildren(...r.options.map((o) => h('label', { class: 'opt', title: o.description },
+      h('span', {}, o.name),
+      o.type === 'bool'
+        ? h('input', { type: 'checkbox', 'data-opt': o.name, checked: o.default })
+        : h('input', { type: 'number', 'data-opt': o.name, min: o.min, max: o.max, value: o.default }),
+      h('small', {}, o.description))));
+    summary.replaceChildren(h('summary', {}, 'Rules summary'), rulesSummary(r));
+  }
+  rulesSel.addEventListener('change', showOptions);
+  const levelSel = h('select', { id: 'level' }, cat.levels.map((l) => h('option', { value: l, selected: l === 'casual' }, l)));
+  const seatSel = h('select', { id: 'seat' });
+  function showSeats() {
+    const sides = current().sides;
+    const was = seatSel.value || '1';
+    seatSel.replaceChildren(...['first', 'second'].map((w, i) =>
+      h('option', { value: String(i + 1), selected: String(i + 1) === was }, `${w} (${sides[i].name})`)));
+  }
+  rulesSel.addEventListener('change', showSeats);
+  showSeats();
+  const mode = (v, label, checked) => h('label', { class: 'mode' }, h('input', { type: 'radio', name: 'mode', value: v, checked }), ' ', label);
+  const msg = h('p', { class: 'error', id: 'lobby-error', role: 'alert' });
+  const series = seriesChoice();
+  const create = h('button', { id: 'create', class: 'primary' }, 'Start game');
+  create.addEventListener('click', async () => {
+    const r = current();
+    const options = [];
+    for (const inp of optBox.querySelectorAll('[data-opt]')) {
+      const o = r.options.find((x) => x.name === inp.dataset.opt);
+      const v = o.type === 'bool' ? inp.checked : Number(inp.value);
+      if (v !== o.default) options.push(`${o.name}=${v}`);
+    }
+    const m = $('input[name=mode]:checked', app).value;
+    const body = { rules: r.id, options, mode: m };
+    if (m === 'bot') body.bot = levelSel.value;
+    if (m !== 'hotseat') body.seat = Number(seatSel.value);
+    series.apply(body);
+    create.disabled = true;
+    try {
+      const c = await api('POST', '/api/games', body);
+      saved.put(c.id, { tokens: c.tokens, invite: c.invite || null, seed_hash: c.state.seed_hash, rules: r.id, mode: m, created: Date.now(), series: c.series || null });
+      location.href = '/g/' + c.id;
+    } catch (e) {
+      msg.textContent = e.message;
+      create.disabled = false;
+    }
+  });
+  const recent = h('div', { id: 'recent' }, h('p', { class: 'small' }, 'Loading your games…'));
+  app.replaceChildren(
+    h('section', { class: 'panel' },
+      h('h2', {}, 'New game'),
+      h('label', { class: 'row' }, h('span', {}, 'Rule set'), rulesSel),
+      optBox,
+      h('fieldset', { class: 'modes' }, h('legend', {}, 'Opponent'),
+        mode('bot', 'a bot, level ', true), levelSel, h('br'),
+        mode('hotseat', 'hot-seat: two players on this device'), h('br'),
+        mode('online', 'invite a friend (a link for the second seat)')),
+      h('label', { class: 'row' }, h('span', {}, 'You play'), seatSel),
+      series.box,
+      create, msg, summary),
+    h('section', { class: 'panel' }, h('h2', {}, 'Your games'), recent));
+  showOptions();
+  const mine = saved.all();
+  const ids = Object.keys(mine).sort((a, b) => (mine[b].created || 0) - (mine[a].created || 0)).slice(0, 50);
+  if (!ids.length) { recent.replaceChildren(h('p', { class: 'small' }, 'None yet.')); return; }
+  try {
+    const l = await api('GET', '/api/games?ids=' + ids.join(','));
+    recent.replaceChildren(h('ul', { class: 'games' }, l.games.map((g) => {
+      const over = g.state === 'over';
+      const what = over ? (g.player ? `player ${g.player} won` : 'draw') : `player ${g.player} to ${g.state}`;
+      const role = Object.keys(mine[g.id].tokens || {}).length ? '' : ' (watching)';
+      return h('li', {},
+        h('a', { href: '/g/' + g.id }, `${g.rules}, ${g.mode}${role}`), ` — ${g.moves} moves, ${what} `,
+        over ? h('a', { href: `/g/${g.id}/review`, class: 'review-link' }, 'review') : null);
+    })));
+  } catch (e) {
+    recent.replaceChildren(h('p', { class: 'error' }, e.message));
+  }
+}
