@@ -44,6 +44,17 @@ const P_B: usize = P_V + H;
 /// Number of parameters.
 pub const NP: usize = P_B + 1;
 
+/// Hidden units of the endgame network ([`NetEval::end`]): more than the main network's, as
+/// it must fit exact values closely, and it is evaluated only in endgames.
+pub const EH: usize = 32;
+
+/// Number of parameters of a network with `n` hidden units (the same layout as the main
+/// network's: `NI x n` hidden weights, `NI` skip weights, `n` hidden biases, `n` output
+/// weights, the output bias).
+pub const fn params_of(n: usize) -> usize {
+    NI * n + NI + 2 * n + 1
+}
+
 /// The first line of a weights file.
 const HEADER: &str = "senet-net/1";
 
@@ -110,15 +121,7 @@ impl NetEval {
         }
     }
 
-    /// The parameters that value a position with these pieces on the board: the endgame
-    /// network's where it has one and the position is an endgame, else the main network's.
-    #[inline]
-    fn params(&self, men: [u32; 2]) -> &[f32] {
-        match &self.end {
-            Some(e) if at_most_three(men[0]) && at_most_three(men[1]) => e,
-            _ => &self.p,
-        }
-    }
+
 
     /// Reads a weights file (as written by [`NetEval::to_text`]), with no endgame network.
     pub fn parse(
@@ -134,19 +137,29 @@ impl NetEval {
         })
     }
 
-    /// The parameters of a weights file.
+    /// The parameters of a weights file of the main network's shape.
     pub fn parse_params(spec: &'static TrackSpec, text: &str) -> Result<Vec<f32>, String> {
+        Self::parse_params_of(spec, text, H)
+    }
+
+    /// The parameters of a weights file of a network with `hidden` hidden units.
+    pub fn parse_params_of(
+        spec: &'static TrackSpec,
+        text: &str,
+        hidden: usize,
+    ) -> Result<Vec<f32>, String> {
+        let np = params_of(hidden);
         let mut lines = text
             .lines()
             .filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
         let head = lines.next().unwrap_or("");
-        let want = format!("{HEADER} {} H={H} NI={NI}", spec.id);
+        let want = format!("{HEADER} {} H={hidden} NI={NI}", spec.id);
         if head.trim() != want {
             return Err(format!(
                 "weights file starts with {head:?}, expected {want:?}"
             ));
         }
-        let mut p = Vec::with_capacity(NP);
+        let mut p = Vec::with_capacity(np);
         for (i, tok) in lines.flat_map(str::split_whitespace).enumerate() {
             let x: f32 = tok
                 .parse()
@@ -156,8 +169,8 @@ impl NetEval {
             }
             p.push(x);
         }
-        if p.len() != NP {
-            return Err(format!("{} weights, expected {NP}", p.len()));
+        if p.len() != np {
+            return Err(format!("{} weights, expected {np}", p.len()));
         }
         Ok(p)
     }
@@ -167,13 +180,14 @@ impl NetEval {
         Self::params_text(self.spec, &self.p, comment)
     }
 
-    /// Parameters as a weights file's text.
+    /// Parameters as a weights file's text (the hidden units follow from their number).
     pub fn params_text(spec: &TrackSpec, p: &[f32], comment: &str) -> String {
+        let hidden = (p.len() - NI - 1) / (NI + 2);
         let mut s = String::new();
         for l in comment.lines() {
             s.push_str(&format!("# {l}\n"));
         }
-        s.push_str(&format!("{HEADER} {} H={H} NI={NI}\n", spec.id));
+        s.push_str(&format!("{HEADER} {} H={hidden} NI={NI}\n", spec.id));
         for row in p.chunks(8) {
             let items: Vec<String> = row.iter().map(|x| format!("{x:.6}")).collect();
             s.push_str(&items.join(" "));
@@ -214,25 +228,28 @@ impl NetEval {
     /// The output before the sigmoid, and the hidden units' inputs.
     #[inline]
     fn forward(&self, x: &[(u8, f32)]) -> (f32, [f32; H]) {
-        forward(&self.p, x)
+        forward::<H>(&self.p, x)
     }
 }
 
 /// The output of the network with parameters `p` before the sigmoid, and the hidden units'
 /// inputs.
 #[inline]
-fn forward(p: &[f32], x: &[(u8, f32)]) -> (f32, [f32; H]) {
-    let mut h: [f32; H] = p[P_C..P_V].try_into().expect("H hidden biases");
-    let mut z = p[P_B];
+fn forward<const N: usize>(p: &[f32], x: &[(u8, f32)]) -> (f32, [f32; N]) {
+    let (skip0, c0) = (NI * N, NI * N + NI);
+    let mut h: [f32; N] = p[c0..c0 + N].try_into().expect("N hidden biases");
+    let mut z = p[c0 + 2 * N];
     for &(i, xi) in x {
         let i = i as usize;
-        let row: &[f32; H] = p[i * H..(i + 1) * H].try_into().expect("a row of H");
+        let row: &[f32; N] = p[i * N..(i + 1) * N].try_into().expect("a row of N");
         for (hk, wk) in h.iter_mut().zip(row) {
             *hk += xi * wk;
         }
-        z += p[P_SKIP + i] * xi;
+        z += p[skip0 + i] * xi;
     }
-    let v: &[f32; H] = p[P_V..P_B].try_into().expect("H output weights");
+    let v: &[f32; N] = p[c0 + N..c0 + 2 * N]
+        .try_into()
+        .expect("N output weights");
     for (hk, vk) in h.iter().zip(v) {
         z += vk * hk.max(0.0);
     }
@@ -244,20 +261,31 @@ impl NetEval {
     /// without building the input list (this is the search's hot path).
     #[inline]
     fn mover_z(&self, men: [u32; 2], mover: Player) -> f32 {
-        let p = self.params(men);
+        // The endgame network values the endgames, where there is one.
+        match &self.end {
+            Some(e) if at_most_three(men[0]) && at_most_three(men[1]) => {
+                self.z_of::<EH>(e, men, mover)
+            }
+            _ => self.z_of::<H>(&self.p, men, mover),
+        }
+    }
+
+    /// [`NetEval::mover_z`] with the parameters `p` of a network of `N` hidden units.
+    #[inline]
+    fn z_of<const N: usize>(&self, p: &[f32], men: [u32; 2], mover: Player) -> f32 {
         // The parameters by part (one bounds check each, none in the loops below).
-        let (w, tail) = p.split_at(P_SKIP);
-        let rows: &[[f32; H]] = w.as_chunks::<H>().0;
+        let (w, tail) = p.split_at(NI * N);
+        let rows: &[[f32; N]] = w.as_chunks::<N>().0;
         let skip = &tail[..NI];
-        let mut h: [f32; H] = tail[NI..NI + H].try_into().expect("H hidden biases");
-        let out: &[f32; H] = tail[NI + H..NI + 2 * H]
+        let mut h: [f32; N] = tail[NI..NI + N].try_into().expect("N hidden biases");
+        let out: &[f32; N] = tail[NI + N..NI + 2 * N]
             .try_into()
-            .expect("H output weights");
-        let mut z = tail[NI + 2 * H];
+            .expect("N output weights");
+        let mut z = tail[NI + 2 * N];
         // An input of 1 (a piece on a square, pieces off): its row is added as is.
-        let one = |h: &mut [f32; H], z: &mut f32, i: usize| {
+        let one = |h: &mut [f32; N], z: &mut f32, i: usize| {
             let (row, s) = (&rows[i], skip[i]);
-            for k in 0..H {
+            for k in 0..N {
                 h[k] += row[k];
             }
             *z += s;
@@ -285,7 +313,7 @@ impl NetEval {
                 if x != 0.0 {
                     let i = side * SIDE + 35 + k;
                     let (row, x) = (&rows[i], x as f32);
-                    for j in 0..H {
+                    for j in 0..N {
                         h[j] += x * row[j];
                     }
                     z += skip[i] * x;
@@ -293,11 +321,11 @@ impl NetEval {
             }
         }
         let seat = if mover == Player::First { 1.0 } else { -1.0 };
-        for j in 0..H {
+        for j in 0..N {
             h[j] += seat * rows[NI - 1][j];
         }
         z += seat * skip[NI - 1];
-        for j in 0..H {
+        for j in 0..N {
             z += out[j] * h[j].max(0.0);
         }
         z
@@ -453,7 +481,7 @@ fn endgame_fit(net: &NetEval, p: &[f32], data: &[(u32, u32, f32)]) -> EndgameFit
             continue;
         }
         let x = net.inputs([own, opp], Player::First);
-        let v = sigmoid(forward(p, &x).0 as f64);
+        let v = sigmoid(forward::<EH>(p, &x).0 as f64);
         let e = (v - y as f64).abs();
         n += 1;
         sq += e * e;
@@ -469,12 +497,31 @@ fn endgame_fit(net: &NetEval, p: &[f32], data: &[(u32, u32, f32)]) -> EndgameFit
     }
 }
 
+/// A fresh endgame network: the main network's skip connection (its linear part) and bias,
+/// small random hidden weights.
+fn endgame_init(net: &NetEval, rng: &mut Pcg64Mcg) -> Vec<f32> {
+    let mut p = vec![0.0f32; params_of(EH)];
+    let (skip0, c0) = (NI * EH, NI * EH + NI);
+    for x in &mut p[..skip0] {
+        *x = (rng.random::<f32>() - 0.5) * 0.2;
+    }
+    p[skip0..c0].copy_from_slice(&net.p[P_SKIP..P_C]);
+    for x in &mut p[c0..c0 + EH] {
+        *x = 0.1;
+    }
+    for x in &mut p[c0 + EH..c0 + 2 * EH] {
+        *x = (rng.random::<f32>() - 0.5) * 0.02;
+    }
+    p[c0 + 2 * EH] = net.p[P_B];
+    p
+}
+
 /// Trains the endgame network of `net` ([`NetEval::end`]) on the exact values of `table`:
 /// every position with 1 to [`END_PIECES`] pieces of each side on the board, but for every
 /// 64th, which is held out to measure the fit. Supervised stochastic gradient descent on the
 /// cross-entropy of the mover's win chance, each position seen from a seat drawn at random
 /// (past the opening no rule depends on the seat), starting from the endgame network in use,
-/// else from the main network. Returns the parameters and the fit before and after.
+/// else from the main network's linear part ([`EH`] hidden units). Returns the parameters and the fit before and after.
 /// Seeded: the same options give the same network.
 pub fn train_endgame(
     net: &NetEval,
@@ -489,9 +536,9 @@ pub fn train_endgame(
             table.for_each_state(a, b, |own, opp, v| data.push((own, opp, v as f32)));
         }
     }
-    let mut p = net.end.clone().unwrap_or_else(|| net.p.clone());
-    let before = endgame_fit(net, &p, &data);
     let mut rng = Pcg64Mcg::seed_from_u64(opt.seed);
+    let mut p = net.end.clone().unwrap_or_else(|| endgame_init(net, &mut rng));
+    let before = endgame_fit(net, &p, &data);
     let mut order: Vec<u32> = (0..data.len() as u32)
         .filter(|&i| !held_out(i as usize))
         .collect();
@@ -512,23 +559,25 @@ pub fn train_endgame(
                 ([opp, own], Player::Second)
             };
             let x = net.inputs(men, mover);
-            let (z, h) = forward(&p, &x);
+            let (z, h) = forward::<EH>(&p, &x);
             let v = sigmoid(z as f64) as f32;
             // The gradient of the log-likelihood with respect to the output before the sigmoid.
             let g = alpha * (y - v);
-            p[P_B] += g;
-            for k in 0..H {
+            let (skip0, c0) = (NI * EH, NI * EH + NI);
+            let (v0, b0) = (c0 + EH, c0 + 2 * EH);
+            p[b0] += g;
+            for k in 0..EH {
                 if h[k] > 0.0 {
-                    let dh = g * p[P_V + k];
-                    p[P_V + k] += g * h[k];
-                    p[P_C + k] += dh;
+                    let dh = g * p[v0 + k];
+                    p[v0 + k] += g * h[k];
+                    p[c0 + k] += dh;
                     for &(i, xi) in &x {
-                        p[i as usize * H + k] += dh * xi;
+                        p[i as usize * EH + k] += dh * xi;
                     }
                 }
             }
             for &(i, xi) in &x {
-                p[P_SKIP + i as usize] += g * xi;
+                p[skip0 + i as usize] += g * xi;
             }
         }
         progress(epoch + 1);

@@ -370,7 +370,7 @@ pub fn train_endgame_rules(
             if net.end.is_some() {
                 "the endgame network in use"
             } else {
-                "the main network"
+                "the main network's linear part"
             },
             fit(&before),
             fit(&after),

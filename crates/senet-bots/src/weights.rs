@@ -27,7 +27,7 @@ fn net(
         NetEval::from_linear(lin, 1, label)
     });
     if !end.trim().is_empty() {
-        match NetEval::parse_params(spec, end) {
+        match NetEval::parse_params_of(spec, end, crate::net::EH) {
             Ok(p) => net.end = Some(p),
             Err(e) => eprintln!("senet-bots: the {label} endgame weights do not parse ({e})"),
         }
@@ -300,7 +300,7 @@ mod tests {
         ] {
             // An endgame network is optional; one that is there must parse.
             if !end.trim().is_empty() {
-                NetEval::parse_params(spec, end).unwrap();
+                NetEval::parse_params_of(spec, end, crate::net::EH).unwrap();
             }
         }
     }
