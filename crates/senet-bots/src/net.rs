@@ -264,14 +264,21 @@ impl NetEval {
         // The endgame network values the endgames, where there is one.
         match &self.end {
             Some(e) if at_most_three(men[0]) && at_most_three(men[1]) => {
-                self.z_of::<EH>(e, men, mover)
+                self.end_z(e, men, mover)
             }
             _ => self.z_of::<H>(&self.p, men, mover),
         }
     }
 
+    /// The endgame network's [`NetEval::z_of`], out of line so that the main network's path
+    /// stays small.
+    #[inline(never)]
+    fn end_z(&self, p: &[f32], men: [u32; 2], mover: Player) -> f32 {
+        self.z_of::<EH>(p, men, mover)
+    }
+
     /// [`NetEval::mover_z`] with the parameters `p` of a network of `N` hidden units.
-    #[inline]
+    #[inline(always)]
     fn z_of<const N: usize>(&self, p: &[f32], men: [u32; 2], mover: Player) -> f32 {
         // The parameters by part (one bounds check each, none in the loops below).
         let (w, tail) = p.split_at(NI * N);

@@ -15,6 +15,7 @@
 use crate::eval::Evaluator;
 use arrayvec::ArrayVec;
 use senet_rules::{Game, Move, MoveList, Player, Status};
+use rustc_hash::FxHasher;
 use std::hash::Hasher;
 
 /// The most throw outcomes of any rule set: two six-sided dice give 21 unordered outcomes.
@@ -85,49 +86,6 @@ impl SearchOptions {
     }
 }
 
-/// A small, fast hasher (the multiply-rotate of rustc's FxHasher) for cache keys.
-#[derive(Default)]
-struct Fx(u64);
-
-impl Hasher for Fx {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.add(b as u64);
-        }
-    }
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(i as u64)
-    }
-    #[inline]
-    fn write_u32(&mut self, i: u32) {
-        self.add(i as u64)
-    }
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.add(i)
-    }
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64)
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        // Final avalanche so that the low bits used as the index are well mixed.
-        let mut z = self.0;
-        z = (z ^ (z >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
-        z ^ (z >> 33)
-    }
-}
-
-impl Fx {
-    #[inline]
-    fn add(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Bound {
     Exact,
@@ -179,7 +137,7 @@ impl<G: Game> Table<G> {
 
     #[inline]
     fn index(&self, g: &G) -> usize {
-        let mut h = Fx::default();
+        let mut h = FxHasher::default();
         g.hash(&mut h);
         h.finish() as usize & self.mask
     }
@@ -305,7 +263,7 @@ impl<G: Game> LeafCache<G> {
 
     #[inline]
     fn index(g: &G) -> usize {
-        let mut h = Fx::default();
+        let mut h = FxHasher::default();
         g.hash(&mut h);
         (h.finish() >> (64 - LEAF_BITS)) as usize
     }
