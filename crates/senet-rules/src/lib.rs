@@ -25,6 +25,7 @@ pub mod kendall5;
 pub mod options;
 pub mod parker;
 pub mod pyramid;
+pub mod race;
 pub mod record;
 pub mod senat;
 pub mod series;
