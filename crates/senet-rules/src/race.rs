@@ -229,7 +229,12 @@ pub struct RaceRules {
     /// The spec.
     pub spec: RaceSpec,
     steps: [Steps; MAX_THROW],
+    /// The throw for each `x` below the total weight: `Dist::sample` as a table.
+    throw_at: [u8; MAX_TOTAL],
 }
+
+/// The largest total weight of a throw distribution (six sticks: H12).
+const MAX_TOTAL: usize = 64;
 
 impl RaceRules {
     /// Derives the move tables of a spec; each entry mirrors [`Race::forward`] and
@@ -276,7 +281,22 @@ impl RaceRules {
             steps[n as usize] = st;
             n += 1;
         }
-        RaceRules { spec, steps }
+        assert!(spec.throw_total as usize <= MAX_TOTAL);
+        let mut throw_at = [0u8; MAX_TOTAL];
+        let (mut x, mut i, mut acc) = (0u32, 0usize, 0u32);
+        while x < spec.throw_total {
+            while x >= acc + spec.throws[i].1 {
+                acc += spec.throws[i].1;
+                i += 1;
+            }
+            throw_at[x as usize] = spec.throws[i].0.a;
+            x += 1;
+        }
+        RaceRules {
+            spec,
+            steps,
+            throw_at,
+        }
     }
 }
 
@@ -549,8 +569,10 @@ impl<S: Sheet> Race<S> {
     fn forward_mask(r: &RaceRules, k: &Sides, from: u32, n: u8) -> u32 {
         let st = &r.steps[n as usize];
         let mut crossed = 0;
-        for i in 1..n {
-            crossed |= k.block >> i;
+        if k.block != 0 {
+            for i in 1..n {
+                crossed |= k.block >> i;
+            }
         }
         let mut m = from & st.plain & !crossed & !(k.bad >> n);
         m |= from & st.off;
@@ -569,8 +591,10 @@ impl<S: Sheet> Race<S> {
     fn backward_mask(r: &RaceRules, k: &Sides, from: u32, n: u8) -> u32 {
         let st = &r.steps[n as usize];
         let mut crossed = 0;
-        for i in 1..n {
-            crossed |= k.block << i;
+        if k.block != 0 {
+            for i in 1..n {
+                crossed |= k.block << i;
+            }
         }
         from & st.back & !crossed & !(k.bad << n)
     }
@@ -940,6 +964,13 @@ impl<S: Sheet> Game for Race<S> {
     }
 
     #[inline]
+    fn sample_throw(&self, r: u32) -> Throw {
+        let r8 = S::rules(self.variant);
+        let x = (r as u64 * r8.spec.throw_total as u64) >> 32;
+        Throw::single(r8.throw_at[x as usize])
+    }
+
+    #[inline]
     fn legal_moves(&self, moves: &mut MoveList) {
         if self.throw == 0 || self.men[0] == 0 || self.men[1] == 0 || self.decisions >= self.cap {
             return;
@@ -947,40 +978,56 @@ impl<S: Sheet> Game for Race<S> {
         let r = S::rules(self.variant);
         let sp = &r.spec;
         let k = self.sides(sp);
+        let (mask, n, fwd) = self.movers(r, &k);
+        for s in track::squares(mask) {
+            moves.push(Self::make(sp, &k, s, n, fwd));
+        }
         if self.left != 0 {
-            // S10: the leftover moves one other piece forward, or the player declines.
-            let n = self.left;
-            for s in track::squares(Self::forward_mask(r, &k, k.own, n)) {
-                moves.push(Self::make(sp, &k, s, n, true));
-            }
+            // S10: or the player declines the leftover steps.
             moves.push(Move {
                 from: 0,
                 to: 0,
                 die: n,
                 tag: DECLINE,
             });
-            return;
-        }
-        let n = self.throw;
-        let from = self.movable(k.own);
-        let mut fwd = true;
-        let mut mask = Self::forward_mask(r, &k, from, n);
-        if mask == 0 && sp.backward {
-            // K10, R9, S7: a throw with no forward move must be used backward.
-            fwd = false;
-            mask = Self::backward_mask(r, &k, from, n);
-        }
-        // S3: the second player's first move is the piece on 9, when it has a legal move.
-        if self.nine_rule_applies() && mask & bit(9) != 0 {
-            mask = bit(9);
-        }
-        for s in track::squares(mask) {
-            moves.push(Self::make(sp, &k, s, n, fwd));
-        }
-        // C4: no legal move forfeits the throw.
-        if mask == 0 {
+        } else if mask == 0 {
+            // C4: no legal move forfeits the throw.
             moves.push(Move::PASS);
         }
+    }
+
+    #[inline]
+    fn play_random(&mut self, r: u32) -> Effects {
+        let rules = S::rules(self.variant);
+        let sp = &rules.spec;
+        let k = self.sides(sp);
+        let (mut mask, n, fwd) = self.movers(rules, &k);
+        // The legal moves are the pieces of `mask`, lowest first, then declining leftover
+        // steps, or else the forfeit alone.
+        // `nth[j]`: the pieces from the `j`th on, lowest first (at most five pieces); their
+        // count without a loop (or a popcount instruction, which builds for any x86-64 lack).
+        let mut nth = [mask; 5];
+        let mut pieces = (mask != 0) as u32;
+        for j in 1..5 {
+            mask &= mask.wrapping_sub(1);
+            nth[j] = mask;
+            pieces += (mask != 0) as u32;
+        }
+        let count = pieces + (self.left != 0 || nth[0] == 0) as u32;
+        let i = ((r as u64 * count as u64) >> 32) as u32;
+        let m = if i < pieces {
+            Self::make(sp, &k, nth[i as usize].trailing_zeros() as u8, n, fwd)
+        } else if self.left != 0 {
+            Move {
+                from: 0,
+                to: 0,
+                die: n,
+                tag: DECLINE,
+            }
+        } else {
+            Move::PASS
+        };
+        self.play_unchecked(m)
     }
 
     #[inline]
@@ -1045,28 +1092,28 @@ impl<S: Sheet> Game for Race<S> {
                 } else {
                     m.from + n
                 };
-                let opp = &mut self.men[1 - me];
-                let mut sent_back = false;
                 if landed == 27 {
-                    bits |= Effects::TRAP; // the water
+                    bits |= Effects::TRAP; // the water (27 is never occupied)
                     drowned = true;
-                } else if *opp & bit(landed) != 0 {
-                    match sp.hit {
-                        Hit::Swap => {
-                            *opp ^= bit(landed) | bit(m.from);
-                            bits |= Effects::SWAP;
-                        }
-                        Hit::SendBack => {
-                            *opp &= !bit(landed);
-                            bits |= Effects::SENT_BACK;
-                            sent_back = true;
+                }
+                // All ones when an opposing piece stands where the mover landed (without
+                // branches: whether a move hits is as random as the moves).
+                let hit = 0u32.wrapping_sub(self.men[1 - me] >> landed & 1);
+                match sp.hit {
+                    Hit::Swap => {
+                        self.men[1 - me] ^= (bit(landed) | bit(m.from)) & hit;
+                        bits |= Effects::SWAP & hit as u16;
+                        self.men[me] |= bit(m.to);
+                    }
+                    Hit::SendBack => {
+                        self.men[1 - me] &= !(bit(landed) & hit);
+                        bits |= Effects::SENT_BACK & hit as u16;
+                        self.men[me] |= bit(m.to);
+                        if hit != 0 {
+                            let occ = self.men[0] | self.men[1];
+                            self.men[1 - me] |= bit(track::lowest_empty(occ));
                         }
                     }
-                }
-                self.men[me] |= bit(m.to);
-                if sent_back {
-                    let occ = self.men[0] | self.men[1];
-                    self.men[1 - me] |= bit(track::lowest_empty(occ));
                 }
                 bonus = sp.bonus_squares & bit(landed) != 0;
             }
@@ -1078,16 +1125,13 @@ impl<S: Sheet> Game for Race<S> {
             bonus = false;
         }
         self.throw = 0;
-        if bonus {
-            bits |= Effects::BONUS;
-        } else {
-            self.turn = self.turn.other();
-        }
+        bits |= Effects::BONUS * bonus as u16;
+        self.turn = Player::from_index(me ^ !bonus as usize);
         // A game that ended (a win, or the cap: C5) has no next decision.
-        let over = self.men[0] == 0 || self.men[1] == 0 || self.decisions >= self.cap;
+        let over = (self.men[0] == 0) | (self.men[1] == 0) | (self.decisions >= self.cap);
         Effects {
             bits,
-            turn_continues: bonus && !over,
+            turn_continues: bonus & !over,
         }
     }
 
@@ -1263,6 +1307,30 @@ impl<S: Sheet> Game for Race<S> {
 }
 
 impl<S: Sheet> Race<S> {
+    /// The pieces that can move for the decision in hand, the steps and the direction:
+    /// the legal moves but for declining (S10) and the forfeit (C4).
+    #[inline]
+    fn movers(&self, r: &RaceRules, k: &Sides) -> (u32, u8, bool) {
+        if self.left != 0 {
+            // S10: the leftover moves one other piece forward.
+            return (Self::forward_mask(r, k, k.own, self.left), self.left, true);
+        }
+        let n = self.throw;
+        let from = self.movable(k.own);
+        let mut mask = Self::forward_mask(r, k, from, n);
+        let mut fwd = true;
+        if mask == 0 && r.spec.backward {
+            // K10, R9, S7: a throw with no forward move must be used backward.
+            fwd = false;
+            mask = Self::backward_mask(r, k, from, n);
+        }
+        // S3: the second player's first move is the piece on 9, when it has a legal move.
+        if self.nine_rule_applies() && mask & bit(9) != 0 {
+            mask = bit(9);
+        }
+        (mask, n, fwd)
+    }
+
     /// Whether some piece of the player to move can go forward by `left` (S10).
     fn leftover_playable(&self, r: &RaceRules, left: u8) -> bool {
         let k = self.sides(&r.spec);
@@ -1302,14 +1370,34 @@ mod tests {
         }
     }
 
+    /// `play_random` and `sample_throw` pick what the move list and the distribution give.
+    fn random_agrees<S: Sheet>(g: &Race<S>) {
+        let mut rng = crate::conformance::SplitMix(g.decisions as u64);
+        for _ in 0..8 {
+            let r = rng.next_u32();
+            let (mut a, mut b) = (*g, *g);
+            let mut ms = MoveList::new();
+            g.legal_moves(&mut ms);
+            let m = ms[((r as u64 * ms.len() as u64) >> 32) as usize];
+            assert_eq!(a.play_random(r), b.play_unchecked(m), "{}", g.position());
+            assert_eq!(a, b, "{}", g.position());
+            let d = g.throw_dist();
+            assert_eq!(g.sample_throw(r), d.sample(r));
+        }
+    }
+
     fn agree<S: Sheet>(options: &[&[&str]]) -> usize {
         let mut checked = 0;
         for opts in options {
             let start = Race::<S>::start(&Options::parse(S::OPTIONS, opts, S::NAME).unwrap());
+            for p in corpus(&start, 2, 2000, false) {
+                random_agrees(&p);
+            }
             for p in corpus(&start, 3, 3000, true) {
                 for &(t, _) in p.throw_dist().outcomes {
                     let mut g = p;
                     g.set_throw_unchecked(t);
+                    random_agrees(&g);
                     if g.left != 0 {
                         continue;
                     }
