@@ -1008,9 +1008,9 @@ impl<S: Sheet> Game for Race<S> {
         // count without a loop (or a popcount instruction, which builds for any x86-64 lack).
         let mut nth = [mask; 5];
         let mut pieces = (mask != 0) as u32;
-        for j in 1..5 {
+        for later in nth.iter_mut().skip(1) {
             mask &= mask.wrapping_sub(1);
-            nth[j] = mask;
+            *later = mask;
             pieces += (mask != 0) as u32;
         }
         let count = pieces + (self.left != 0 || nth[0] == 0) as u32;
