@@ -568,12 +568,13 @@ impl<S: Sheet> Race<S> {
     #[inline]
     fn forward_mask(r: &RaceRules, k: &Sides, from: u32, n: u8) -> u32 {
         let st = &r.steps[n as usize];
-        let mut crossed = 0;
-        if k.block != 0 {
-            for i in 1..n {
-                crossed |= k.block >> i;
-            }
+        // Sources whose path s+1 .. s+n-1 meets a blockade: the blockade smeared down by
+        // 1 .. n-1 squares, for every n at once (no branch on the random throw).
+        let mut smear = [0u32; MAX_THROW];
+        for i in 2..MAX_THROW {
+            smear[i] = smear[i - 1] | k.block >> (i - 1);
         }
+        let crossed = smear[n as usize];
         let mut m = from & st.plain & !crossed & !(k.bad >> n);
         m |= from & st.off;
         if from & st.off_checked != 0 {
