@@ -556,7 +556,7 @@ impl<S: Sheet> Race<S> {
     /// The pieces that may move for this decision (the opening may bind one).
     #[inline]
     fn movable(&self, own: u32) -> u32 {
-        if self.opening == Opening::Ten {
+        if self.spec().opening != OpeningRule::None && self.opening == Opening::Ten {
             own & bit(10)
         } else {
             own
@@ -568,13 +568,19 @@ impl<S: Sheet> Race<S> {
     #[inline]
     fn forward_mask(r: &RaceRules, k: &Sides, from: u32, n: u8) -> u32 {
         let st = &r.steps[n as usize];
-        // Sources whose path s+1 .. s+n-1 meets a blockade: the blockade smeared down by
-        // 1 .. n-1 squares, for every n at once (no branch on the random throw).
-        let mut smear = [0u32; MAX_THROW];
-        for i in 2..MAX_THROW {
-            smear[i] = smear[i - 1] | k.block >> (i - 1);
-        }
-        let crossed = smear[n as usize];
+        // Sources whose path s+1 .. s+n-1 meets a blockade. Five pieces make at most one run
+        // of three or more, so the blockade is one interval a..=z (or none), and the sources
+        // are a+1-n ..= z-1 (none for n = 1), computed without a branch on the random throw.
+        debug_assert!({
+            let run = k.block.checked_shr(k.block.trailing_zeros()).unwrap_or(0);
+            run & run.wrapping_add(1) == 0
+        });
+        let b = k.block as u64;
+        let top = 64 - b.leading_zeros(); // z + 1, or 0 for no blockade
+        let a = b.trailing_zeros().min(63);
+        let below_z = (1u64 << top.saturating_sub(1)) - 1;
+        let below_cut = (1u64 << (a + 1).saturating_sub(n as u32)) - 1;
+        let crossed = (below_z & !below_cut) as u32 & 0u32.wrapping_sub((n > 1) as u32);
         let mut m = from & st.plain & !crossed & !(k.bad >> n);
         m |= from & st.off;
         if from & st.off_checked != 0 {
@@ -1014,11 +1020,11 @@ impl<S: Sheet> Game for Race<S> {
             *later = mask;
             pieces += (mask != 0) as u32;
         }
-        let count = pieces + (self.left != 0 || nth[0] == 0) as u32;
+        let count = pieces + ((sp.leftover && self.left != 0) || nth[0] == 0) as u32;
         let i = ((r as u64 * count as u64) >> 32) as u32;
         let m = if i < pieces {
             Self::make(sp, &k, nth[i as usize].trailing_zeros() as u8, n, fwd)
-        } else if self.left != 0 {
+        } else if sp.leftover && self.left != 0 {
             Move {
                 from: 0,
                 to: 0,
@@ -1039,10 +1045,12 @@ impl<S: Sheet> Game for Race<S> {
         self.decisions += 1;
         // The opening: any decision plays the bound first move; under S3 the second
         // player's first decision (any) ends it.
-        match self.opening {
-            Opening::Ten if sp.opening == OpeningRule::TenThenNine => self.opening = Opening::Nine,
-            Opening::Ten => self.opening = Opening::Done,
-            Opening::Nine if self.turn == Player::Second => self.opening = Opening::Done,
+        match (sp.opening != OpeningRule::None).then_some(self.opening) {
+            Some(Opening::Ten) if sp.opening == OpeningRule::TenThenNine => {
+                self.opening = Opening::Nine
+            }
+            Some(Opening::Ten) => self.opening = Opening::Done,
+            Some(Opening::Nine) if self.turn == Player::Second => self.opening = Opening::Done,
             _ => {}
         }
         if m.is_pass() {
@@ -1058,7 +1066,7 @@ impl<S: Sheet> Game for Race<S> {
         let mut bits = 0;
         let mut bonus = false;
         let mut drowned = false;
-        if m.tag != DECLINE {
+        if !(sp.leftover && m.tag == DECLINE) {
             let n = m.die;
             // (A sheet without backward moves may use tag 1 for something else: H8's water.)
             let back = m.tag == BACK && sp.backward;
@@ -1312,7 +1320,7 @@ impl<S: Sheet> Race<S> {
     /// the legal moves but for declining (S10) and the forfeit (C4).
     #[inline]
     fn movers(&self, r: &RaceRules, k: &Sides) -> (u32, u8, bool) {
-        if self.left != 0 {
+        if r.spec.leftover && self.left != 0 {
             // S10: the leftover moves one other piece forward.
             return (Self::forward_mask(r, k, k.own, self.left), self.left, true);
         }
@@ -1326,7 +1334,10 @@ impl<S: Sheet> Race<S> {
             mask = Self::backward_mask(r, k, from, n);
         }
         // S3: the second player's first move is the piece on 9, when it has a legal move.
-        if self.nine_rule_applies() && mask & bit(9) != 0 {
+        if r.spec.opening == OpeningRule::TenThenNine
+            && self.nine_rule_applies()
+            && mask & bit(9) != 0
+        {
             mask = bit(9);
         }
         (mask, n, fwd)
