@@ -375,6 +375,25 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static {
         Ok(())
     }
 
+    /// Draws the pending throw for a uniformly random 32-bit number `r`: always the throw
+    /// `self.throw_dist().sample(r)`, which is the default; a rule set may answer faster.
+    #[inline]
+    fn sample_throw(&self, r: u32) -> Throw {
+        self.throw_dist().sample(r)
+    }
+
+    /// Plays the legal move that a uniformly random 32-bit number `r` picks: always the move
+    /// at index `(r * n) >> 32` of the `n` moves of [`Game::legal_moves`], which is the
+    /// default; a rule set may pick it without listing the moves. Call only in
+    /// [`Status::Move`].
+    #[inline]
+    fn play_random(&mut self, r: u32) -> Effects {
+        let mut ms = MoveList::new();
+        self.legal_moves(&mut ms);
+        let i = ((r as u64 * ms.len() as u64) >> 32) as usize;
+        self.play_unchecked(ms[i])
+    }
+
     /// The legal moves for the throw in hand; never empty in [`Status::Move`] (a forfeit is
     /// [`Move::PASS`]); empty otherwise.
     fn legal_moves(&self, moves: &mut MoveList);
@@ -513,18 +532,15 @@ impl Census {
 /// Returns the number of decisions played. Used by benchmarks and tests.
 pub fn random_playout<G: Game>(g: &mut G, mut next_u32: impl FnMut() -> u32) -> u32 {
     let mut n = 0;
-    let mut ms = MoveList::new();
     loop {
         match g.status() {
             Status::Throw(_) => {
-                let t = g.throw_dist().sample(next_u32());
+                let t = g.sample_throw(next_u32());
                 g.set_throw_unchecked(t);
             }
             Status::Move(_) => {
-                ms.clear();
-                g.legal_moves(&mut ms);
-                let i = ((next_u32() as u64 * ms.len() as u64) >> 32) as usize;
-                g.play_unchecked(ms[i]);
+                // The move at index (r * moves) >> 32 of the legal moves.
+                g.play_random(next_u32());
                 n += 1;
             }
             Status::Over(_) => return n,

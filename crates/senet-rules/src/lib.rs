@@ -25,6 +25,7 @@ pub mod kendall5;
 pub mod options;
 pub mod parker;
 pub mod pyramid;
+pub mod race;
 pub mod record;
 pub mod seed;
 pub mod senat;
@@ -269,6 +270,12 @@ impl Game for AnyGame {
     }
     fn legal_moves(&self, moves: &mut MoveList) {
         forward!(self, g => g.legal_moves(moves))
+    }
+    fn sample_throw(&self, r: u32) -> Throw {
+        forward!(self, g => g.sample_throw(r))
+    }
+    fn play_random(&mut self, r: u32) -> Effects {
+        forward!(self, g => g.play_random(r))
     }
     fn play_unchecked(&mut self, m: Move) -> Effects {
         forward!(self, g => g.play_unchecked(m))
