@@ -1,5 +1,5 @@
 //! The `senet` Python package (built by maturin as `senet._senet`): senet's rules in the shape
-//! of an OpenSpiel game, plus the bots and duplicate matches of `senet-bots`.
+//! of an OpenSpiel game, plus the bots of `senet-bots` and the duplicate matches of `senet-coach`.
 //!
 //! No rule is written here. Every question about a position goes to [`senet_rules::Game`]
 //! through [`AnyGame`]; this crate only gives each legal move and each throw a stable integer
@@ -10,8 +10,8 @@
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
-use senet_bots::duel::{mix, run_match, MatchConfig};
 use senet_bots::BotSpec;
+use senet_coach::duel::{mix, run_match, MatchConfig};
 use senet_rules::record::{options_of, Record};
 use senet_rules::{
     AnyGame, Effects, Event, Game as _, Move, MoveList, OptionKind, OptionValue, Options, RuleSet,

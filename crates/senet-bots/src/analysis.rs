@@ -16,7 +16,7 @@
 //! from the point of view of the player it belongs to; [`Note::first`] gives the first
 //! player's win chance after each event, the curve of the review's graph.
 
-use crate::{Bot, BotKind, BotSpec, Choice, EvalKind, Level};
+use crate::{Bot, BotKind, BotSpec, Choice, Level};
 use senet_rules::record::Event;
 use senet_rules::{AnyGame, Error, Game, Player, Record, RuleSet, Status, Throw};
 use serde::Serialize;
@@ -336,8 +336,9 @@ pub fn summary_table(p: &[Summary; 2]) -> String {
     s
 }
 
-/// The value of a search's best move for the player to move.
-fn best_value(c: &Choice) -> f64 {
+/// The value of a search's best move for the player to move (`c` from a search with every
+/// legal move scored, as the analyser's `choose_with(g, seed, true)` gives).
+pub fn best_value(c: &Choice) -> f64 {
     c.scores
         .iter()
         .find(|s| s.0 == c.best)
@@ -375,8 +376,10 @@ fn as_first(p: Player, v: f64) -> f64 {
 
 /// The analyser's bot: expectimax at the depth with the `expert` level's evaluator and its
 /// exact endgame tables ([`crate::exact::Tables::global`]: a position they cover is valued
-/// exactly, and a search stops there), within `budget` nodes a search if given.
-fn analyser(depth: u32, budget: Option<u64>) -> Box<dyn Bot> {
+/// exactly, and a search stops there), within `budget` nodes a search if given. The analysis
+/// values with it; the calibration of the bands (`senet_coach::calibrate`) measures the bots'
+/// losses against it.
+pub fn analyser(depth: u32, budget: Option<u64>) -> Box<dyn Bot> {
     BotSpec {
         kind: BotKind::Expectimax(depth),
         eval: Level::Expert.spec().1,
@@ -626,7 +629,8 @@ fn summary(p: Player, notes: &[Note], end_first: f64, rules: RuleSet) -> Summary
 
 /// The measured win chance lost per real choice of each rating band's bot, per rule set:
 /// `random`, `beginner`, `casual`, `strong`, `expert`, on the same positions for every bot
-/// (`senet analyze --calibrate`; the table and its method in `docs/analysis.md`).
+/// (`senet analyze --calibrate`, `senet_coach::calibrate`; the table and its method in
+/// `docs/analysis.md`).
 pub fn band_rates(rules: RuleSet) -> [f64; 5] {
     // `senet analyze --calibrate --games 4 --positions 1000` (docs/analysis.md).
     match rules {
@@ -751,199 +755,4 @@ pub fn value_position(g: &AnyGame, opt: &Options) -> Result<PositionValue, Error
         }
     }
     Ok(v)
-}
-
-/// A throw or a move of a bot game, as [`walk`] hands them out.
-enum Step {
-    Throw(Throw),
-    Move(senet_rules::Move),
-}
-
-/// Replays a bot game from `start`, calling `each` with every position and the throw or move
-/// made in it, in order; returns the final position.
-fn walk(
-    start: &AnyGame,
-    game: &crate::duel::GameRecord,
-    mut each: impl FnMut(&AnyGame, Step),
-) -> AnyGame {
-    let mut g = *start;
-    let (mut t, mut m) = (game.throws.iter(), game.moves.iter());
-    loop {
-        match g.status() {
-            Status::Throw(_) => match t.next() {
-                Some(&x) => {
-                    each(&g, Step::Throw(x));
-                    g.set_throw_unchecked(x);
-                }
-                None => break,
-            },
-            Status::Move(_) => match m.next() {
-                Some(&x) => {
-                    each(&g, Step::Move(x));
-                    g.play_unchecked(x);
-                }
-                None => break,
-            },
-            Status::Over(_) => break,
-        }
-    }
-    g
-}
-
-/// The record of a bot game played from `start` (throws and moves interleaved as played).
-pub fn record_of(start: &AnyGame, game: &crate::duel::GameRecord) -> Record {
-    let mut rec = Record::new(start, None);
-    let end = walk(start, game, |g, step| match step {
-        Step::Throw(t) => rec.push_throw(t),
-        Step::Move(m) => rec.push_move(g.move_string(m)),
-    });
-    rec.finish(&end);
-    rec
-}
-
-/// What the analysis measured of one bot's play ([`calibrate`]).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Calibration {
-    /// The bot (a level, or `random`).
-    pub bot: String,
-    /// Positions with a real choice the bot was asked about (the same for every bot).
-    pub choices: usize,
-    /// Win chance lost per real choice.
-    pub lost_per_choice: f64,
-    /// Half the width of its 95% confidence interval (normal approximation).
-    pub margin: f64,
-    /// The share of real choices with each mark (inaccuracy, mistake, blunder).
-    pub marked: [f64; 3],
-    /// The share of real choices that lost anything (more than 0.0005).
-    pub wrong: f64,
-}
-
-/// The positions of a calibration: decisions with a real choice from `games` games of each
-/// band's bot against itself (so that weak and strong play are both represented), at most
-/// `per_rule_set` of them, spread evenly over the games.
-pub fn calibration_positions(
-    start: &AnyGame,
-    games: u32,
-    seed: u64,
-    per_rule_set: usize,
-) -> Vec<AnyGame> {
-    use rayon::prelude::*;
-    let bots = band_bots();
-    let jobs: Vec<(usize, u32)> = (0..bots.len())
-        .flat_map(|b| (0..games).map(move |i| (b, i)))
-        .collect();
-    let per_game: Vec<Vec<AnyGame>> = jobs
-        .par_iter()
-        .map(|&(b, i)| {
-            let (mut x, mut y) = (bots[b].build(), bots[b].build());
-            let s = crate::duel::mix(seed, (b as u64) << 32 | u64::from(i));
-            let game = crate::duel::play_game(start, [x.as_mut(), y.as_mut()], s, s ^ 1, true);
-            let mut out = Vec::new();
-            let mut ms = senet_rules::MoveList::new();
-            walk(start, &game, |g, step| {
-                if let Step::Move(_) = step {
-                    ms.clear();
-                    g.legal_moves(&mut ms);
-                    if ms.len() > 1 {
-                        out.push(*g);
-                    }
-                }
-            });
-            out
-        })
-        .collect();
-    let all: Vec<AnyGame> = per_game.into_iter().flatten().collect();
-    let step = (all.len() as f64 / per_rule_set.max(1) as f64).max(1.0);
-    (0..per_rule_set.min(all.len()))
-        .map(|k| all[(k as f64 * step) as usize])
-        .collect()
-}
-
-/// The bots of the rating bands, weakest first (named in [`BANDS`]).
-pub fn band_bots() -> [BotSpec; 5] {
-    let random = BotSpec {
-        kind: BotKind::Random,
-        eval: EvalKind::Tuned,
-        level: None,
-        budget: None,
-        points: false,
-    };
-    let level = |l: Level| BotSpec {
-        kind: l.spec().0,
-        eval: l.spec().1,
-        level: Some(l),
-        budget: None,
-        points: false,
-    };
-    [
-        random,
-        level(Level::Beginner),
-        level(Level::Casual),
-        level(Level::Strong),
-        level(Level::Expert),
-    ]
-}
-
-/// Measures the win chance lost per real choice of every band's bot on the same positions
-/// ([`calibration_positions`]): each position is valued once with `opt` (every legal move
-/// exact at the depth), then every bot chooses in it and loses the difference to the best
-/// move. Positions run in parallel; `progress` is called after each.
-pub fn calibrate(
-    positions: &[AnyGame],
-    opt: &Options,
-    progress: &(dyn Fn() + Sync),
-) -> Result<Vec<Calibration>, Error> {
-    use rayon::prelude::*;
-    let bots = band_bots();
-    // Per position, the loss of each bot.
-    let losses: Vec<Result<[f64; 5], Error>> = positions
-        .par_iter()
-        .enumerate()
-        .map_init(
-            || (analyser(opt.depth, opt.budget), bots.map(|b| b.build())),
-            |(an, players), (i, g)| {
-                let c = an.choose_with(g, 0, true);
-                let best = best_value(&c);
-                let mut out = [0.0; 5];
-                for (k, p) in players.iter_mut().enumerate() {
-                    let m = p.choose(g, crate::duel::mix(i as u64, k as u64)).best;
-                    let v = c
-                        .scores
-                        .iter()
-                        .find(|s| s.0 == m)
-                        .map(|s| s.1)
-                        .ok_or_else(|| {
-                            Error::Record(format!("bot {} played an illegal move", bots[k]))
-                        })?;
-                    out[k] = (best - v).max(0.0);
-                }
-                progress();
-                Ok(out)
-            },
-        )
-        .collect();
-    let losses = losses.into_iter().collect::<Result<Vec<_>, _>>()?;
-    let n = losses.len().max(1) as f64;
-    Ok(bots
-        .iter()
-        .enumerate()
-        .map(|(k, b)| {
-            let xs: Vec<f64> = losses.iter().map(|l| l[k]).collect();
-            let mean = xs.iter().sum::<f64>() / n;
-            let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-            let share = |f: &dyn Fn(f64) -> bool| xs.iter().filter(|&&x| f(x)).count() as f64 / n;
-            Calibration {
-                bot: b.to_string(),
-                choices: xs.len(),
-                lost_per_choice: mean,
-                margin: 1.96 * (var / n).sqrt(),
-                marked: [
-                    share(&|x| Mark::of(x) == Some(Mark::Inaccuracy)),
-                    share(&|x| Mark::of(x) == Some(Mark::Mistake)),
-                    share(&|x| Mark::of(x) == Some(Mark::Blunder)),
-                ],
-                wrong: share(&|x| x > 0.0005),
-            }
-        })
-        .collect())
 }

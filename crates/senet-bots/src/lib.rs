@@ -1,7 +1,8 @@
 //! # senet-bots
 //!
-//! Computer opponents for every rule set of [`senet_rules`], and duplicate matches that
-//! measure them.
+//! Computer opponents for every rule set of [`senet_rules`]: what a game needs at run time.
+//! Measuring and training them (duplicate matches, the ladder, the trainers, timing) is the
+//! crate `senet-coach`, which the terminal and the server do not build.
 //!
 //! - [`Bot`]: picks a move and scores every legal move. Bots are deterministic for a given
 //!   position, throw, seed and budget (budgets are in nodes or iterations, never wall time).
@@ -11,8 +12,8 @@
 //!   evaluator for the generic one or the hand-set one (for comparisons).
 //! - Evaluators ([`eval`]): the first player's win chance of a position; per rule set
 //!   ([`track`]) with a generic fallback ([`eval::Census`]) that any new rule set gets at once.
-//! - [`duel`]: duplicate matches run in parallel, with confidence intervals; [`ladder`]:
-//!   the ladder of `docs/bots.md`.
+//! - [`exact`]: the exact endgame tables; [`analysis`]: the game analysis; [`play`]: the
+//!   adapter the terminal and the server call bots through.
 //!
 //! ```
 //! use senet_bots::{BotSpec, Bot};
@@ -30,19 +31,15 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
-pub mod duel;
 pub mod eval;
 pub mod exact;
-pub mod ladder;
 pub mod mcts;
 pub mod net;
 pub mod parker;
 pub mod play;
 pub mod pyramid;
 pub mod search;
-pub mod speed;
 pub mod track;
-pub mod train;
 pub mod weights;
 
 use rand::{Rng, SeedableRng};

@@ -1,5 +1,5 @@
 //! A small neural network evaluator for the track games (`kendall`, `kendall5`, `senat`,
-//! `houses`), trained by TD(λ) self-play as TD-Gammon was ([`train_net`]), written by hand
+//! `houses`), trained by TD(λ) self-play as TD-Gammon was (`senet_coach::train::train_net`), written by hand
 //! (a few hundred multiply-adds per position; no framework).
 //!
 //! The network sees the position from the side about to throw (the *mover*), so what it
@@ -18,16 +18,15 @@
 //! The weights are text files in `src/nets/` (`senet train --net` writes one), read once on
 //! first use.
 
-use crate::eval::{sigmoid, terminal_value, Evaluator};
+use crate::eval::{sigmoid, Evaluator};
 use crate::track::{
     TrackEval, TrackGame, TrackSpec, F_BEHIND, F_BLOCKADE, F_EXPOSED_LATER, F_EXPOSED_NOW, F_OFF,
     F_PROTECTED, F_TEMPO,
 };
-use crate::train::{play_decisions, TrainOptions};
 use arrayvec::ArrayVec;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-use senet_rules::{MoveList, Player, Status};
+use senet_rules::Player;
 
 /// Hidden units.
 pub const H: usize = 16;
@@ -35,12 +34,15 @@ pub const H: usize = 16;
 pub const SIDE: usize = 39;
 /// All inputs: both sides and the seat.
 pub const NI: usize = 2 * SIDE + 1;
-/// Offset of the skip weights, the hidden biases, the output weights and the output bias in
-/// the parameter vector (after the `NI x H` hidden weights, row by row).
-const P_SKIP: usize = NI * H;
-const P_C: usize = P_SKIP + NI;
-const P_V: usize = P_C + H;
-const P_B: usize = P_V + H;
+/// Offset of the skip weights (one per input, straight to the output) in the parameter
+/// vector: after the `NI x H` hidden weights, row by row (input `i`'s row starts at `i * H`).
+pub const P_SKIP: usize = NI * H;
+/// Offset of the [`H`] hidden biases in the parameter vector.
+pub const P_C: usize = P_SKIP + NI;
+/// Offset of the [`H`] output weights (hidden unit to output) in the parameter vector.
+pub const P_V: usize = P_C + H;
+/// Offset of the output bias, the last parameter.
+pub const P_B: usize = P_V + H;
 /// Number of parameters.
 pub const NP: usize = P_B + 1;
 
@@ -58,8 +60,8 @@ pub const fn params_of(n: usize) -> usize {
 /// The first line of a weights file.
 const HEADER: &str = "senet-net/1";
 
-/// The inputs of a position that are not zero, as (index, value).
-type Inputs = ArrayVec<(u8, f32), 40>;
+/// The inputs of a position that are not zero, as (index, value) ([`NetEval::inputs`]).
+pub type Inputs = ArrayVec<(u8, f32), 40>;
 
 /// Pieces per side on the board up to which the endgame network, if any, values a position:
 /// the positions the exact endgame tables cover ([`crate::exact`]).
@@ -76,7 +78,7 @@ pub struct NetEval {
     pub label: &'static str,
     /// The endgame network (same shape as `p`): where both sides have at most
     /// [`END_PIECES`] pieces on the board it values the position instead, trained on the exact
-    /// values of those positions ([`train_endgame`]). `None`: the main network everywhere.
+    /// values of those positions (`senet_coach::train::train_endgame`). `None`: the main network everywhere.
     pub end: Option<Vec<f32>>,
 }
 
@@ -120,8 +122,6 @@ impl NetEval {
             end: None,
         }
     }
-
-
 
     /// Reads a weights file (as written by [`NetEval::to_text`]), with no endgame network.
     pub fn parse(
@@ -196,9 +196,11 @@ impl NetEval {
         s
     }
 
-    /// The non-zero inputs of a position with `mover` about to throw.
+    /// The non-zero inputs of a position with `mover` about to throw (the pieces as bitboards,
+    /// bit `s` for square `s`, first player's first), in the layout of the module docs: what
+    /// [`NetEval::forward`] reads, and what the trainers compute gradients for.
     #[inline]
-    fn inputs(&self, men: [u32; 2], mover: Player) -> Inputs {
+    pub fn inputs(&self, men: [u32; 2], mover: Player) -> Inputs {
         let mut x = Inputs::new();
         let (own, opp) = match mover {
             Player::First => (men[0], men[1]),
@@ -225,17 +227,21 @@ impl NetEval {
         x
     }
 
-    /// The output before the sigmoid, and the hidden units' inputs.
+    /// The output of the main network (`p`) before the sigmoid for inputs `x` (from
+    /// [`NetEval::inputs`]), and the hidden units' inputs (before the rectifier): the mover's
+    /// win chance is the sigmoid of the output. The trainers' forward pass; the search uses a
+    /// fused one.
     #[inline]
-    fn forward(&self, x: &[(u8, f32)]) -> (f32, [f32; H]) {
+    pub fn forward(&self, x: &[(u8, f32)]) -> (f32, [f32; H]) {
         forward::<H>(&self.p, x)
     }
 }
 
-/// The output of the network with parameters `p` before the sigmoid, and the hidden units'
-/// inputs.
+/// The output of the network with parameters `p` (laid out as [`NetEval::p`], see the `P_*`
+/// offsets) before the sigmoid for inputs `x`, and the hidden units' inputs: as
+/// [`NetEval::forward`], for parameters being trained outside a `NetEval`.
 #[inline]
-fn forward<const N: usize>(p: &[f32], x: &[(u8, f32)]) -> (f32, [f32; N]) {
+pub fn forward<const N: usize>(p: &[f32], x: &[(u8, f32)]) -> (f32, [f32; N]) {
     let (skip0, c0) = (NI * N, NI * N + NI);
     let mut h: [f32; N] = p[c0..c0 + N].try_into().expect("N hidden biases");
     let mut z = p[c0 + 2 * N];
@@ -247,9 +253,7 @@ fn forward<const N: usize>(p: &[f32], x: &[(u8, f32)]) -> (f32, [f32; N]) {
         }
         z += p[skip0 + i] * xi;
     }
-    let v: &[f32; N] = p[c0 + N..c0 + 2 * N]
-        .try_into()
-        .expect("N output weights");
+    let v: &[f32; N] = p[c0 + N..c0 + 2 * N].try_into().expect("N output weights");
     for (hk, vk) in h.iter().zip(v) {
         z += vk * hk.max(0.0);
     }
@@ -263,9 +267,7 @@ impl NetEval {
     fn mover_z(&self, men: [u32; 2], mover: Player) -> f32 {
         // The endgame network values the endgames, where there is one.
         match &self.end {
-            Some(e) if at_most_three(men[0]) && at_most_three(men[1]) => {
-                self.end_z(e, men, mover)
-            }
+            Some(e) if at_most_three(men[0]) && at_most_three(men[1]) => self.end_z(e, men, mover),
             _ => self.z_of::<H>(&self.p, men, mover),
         }
     }
@@ -365,70 +367,6 @@ impl<G: TrackGame> Evaluator<G> for NetEval {
     }
 }
 
-/// Trains the network for the track game `start` belongs to, starting from `init`, by
-/// TD(λ) self-play: each decision is greedy with the current network (a whole turn, with a
-/// small chance of a random move), and after each throw position every parameter moves
-/// toward the value of the next throw position (or the result) along its eligibility trace.
-/// Seeded: the same options give the same network.
-pub fn train_net<G: TrackGame>(start: &G, init: &NetEval, opt: &TrainOptions) -> NetEval {
-    let mut net = init.clone();
-    let mut rng = Pcg64Mcg::seed_from_u64(opt.seed);
-    let mut ms = MoveList::new();
-    let mut trace = vec![0.0f32; NP];
-    let lambda = opt.lambda as f32;
-    for game in 0..opt.games {
-        let alpha = (opt.alpha * (1.0 - 0.9 * game as f64 / opt.games.max(1) as f64)) as f32;
-        let mut g = *start;
-        trace.iter_mut().for_each(|t| *t = 0.0);
-        let mut prev: Option<f32> = None;
-        loop {
-            play_decisions(&mut g, &net, opt.epsilon, &mut rng, &mut ms);
-            // A throw position or the end: a TD step, values from the first player's side.
-            let (y, x, mover) = match g.status() {
-                Status::Over(o) => (terminal_value(&o) as f32, None, Player::First),
-                Status::Throw(p) => {
-                    let x = net.inputs(g.masks(), p);
-                    let v = sigmoid(net.forward(&x).0 as f64) as f32;
-                    let y = if p == Player::First { v } else { 1.0 - v };
-                    (y, Some(x), p)
-                }
-                Status::Move(_) => unreachable!("decisions were played above"),
-            };
-            if let Some(py) = prev {
-                let step = alpha * (y - py);
-                for (w, t) in net.p.iter_mut().zip(&trace) {
-                    *w += step * t;
-                }
-            }
-            let Some(x) = x else { break };
-            // The gradient of the first player's value, added to the decayed trace.
-            let (z, h) = net.forward(&x);
-            let v = sigmoid(z as f64) as f32;
-            let d = v * (1.0 - v) * if mover == Player::First { 1.0 } else { -1.0 };
-            trace.iter_mut().for_each(|t| *t *= lambda);
-            trace[P_B] += d;
-            for k in 0..H {
-                let a = h[k].max(0.0);
-                trace[P_V + k] += d * a;
-                if h[k] > 0.0 {
-                    let dh = d * net.p[P_V + k];
-                    trace[P_C + k] += dh;
-                    for &(i, xi) in &x {
-                        trace[i as usize * H + k] += dh * xi;
-                    }
-                }
-            }
-            for &(i, xi) in &x {
-                trace[P_SKIP + i as usize] += d * xi;
-            }
-            prev = Some(if mover == Player::First { v } else { 1.0 - v });
-            let t = g.throw_dist().sample(rng.random());
-            g.set_throw_unchecked(t);
-        }
-    }
-    net
-}
-
 /// Whether `m` has at most [`END_PIECES`] (three) bits set: cheaper than a population count
 /// where the processor has no instruction for it (the baseline x86-64 target).
 #[inline(always)]
@@ -440,165 +378,11 @@ fn at_most_three(m: u32) -> bool {
     m == 0
 }
 
-/// Options of [`train_endgame`].
-#[derive(Clone, Debug)]
-pub struct EndgameOptions {
-    /// Passes over the positions.
-    pub epochs: u32,
-    /// Learning rate at the start (it decays linearly to a tenth).
-    pub alpha: f64,
-    /// Seed of the order of the positions and of the seats.
-    pub seed: u64,
-}
-
-impl Default for EndgameOptions {
-    fn default() -> EndgameOptions {
-        EndgameOptions {
-            epochs: 20,
-            alpha: 0.02,
-            seed: 1,
-        }
-    }
-}
-
-/// How well an endgame network fits the exact values.
-#[derive(Clone, Debug, Default)]
-pub struct EndgameFit {
-    /// Positions it was checked on (every 64th position, never trained on).
-    pub positions: u64,
-    /// Root mean square error of the win chance.
-    pub rms: f64,
-    /// Mean absolute error.
-    pub mean_abs: f64,
-    /// The largest error.
-    pub max: f64,
-}
-
-/// Whether position `i` of a table's enumeration is held out of training (to check the fit).
-fn held_out(i: usize) -> bool {
-    i % 64 == 63
-}
-
-/// The fit of parameters `p` to the exact values `data` (own, opp, side to throw's value), on
-/// the held-out positions.
-fn endgame_fit(net: &NetEval, p: &[f32], data: &[(u32, u32, f32)]) -> EndgameFit {
-    let (mut n, mut sq, mut abs, mut max) = (0u64, 0.0, 0.0, 0.0f64);
-    for (i, &(own, opp, y)) in data.iter().enumerate() {
-        if !held_out(i) {
-            continue;
-        }
-        let x = net.inputs([own, opp], Player::First);
-        let v = sigmoid(forward::<EH>(p, &x).0 as f64);
-        let e = (v - y as f64).abs();
-        n += 1;
-        sq += e * e;
-        abs += e;
-        max = max.max(e);
-    }
-    let d = n.max(1) as f64;
-    EndgameFit {
-        positions: n,
-        rms: (sq / d).sqrt(),
-        mean_abs: abs / d,
-        max,
-    }
-}
-
-/// A fresh endgame network: the main network's skip connection (its linear part) and bias,
-/// small random hidden weights.
-fn endgame_init(net: &NetEval, rng: &mut Pcg64Mcg) -> Vec<f32> {
-    let mut p = vec![0.0f32; params_of(EH)];
-    let (skip0, c0) = (NI * EH, NI * EH + NI);
-    for x in &mut p[..skip0] {
-        *x = (rng.random::<f32>() - 0.5) * 0.2;
-    }
-    p[skip0..c0].copy_from_slice(&net.p[P_SKIP..P_C]);
-    for x in &mut p[c0..c0 + EH] {
-        *x = 0.1;
-    }
-    for x in &mut p[c0 + EH..c0 + 2 * EH] {
-        *x = (rng.random::<f32>() - 0.5) * 0.02;
-    }
-    p[c0 + 2 * EH] = net.p[P_B];
-    p
-}
-
-/// Trains the endgame network of `net` ([`NetEval::end`]) on the exact values of `table`:
-/// every position with 1 to [`END_PIECES`] pieces of each side on the board, but for every
-/// 64th, which is held out to measure the fit. Supervised stochastic gradient descent on the
-/// cross-entropy of the mover's win chance, each position seen from a seat drawn at random
-/// (past the opening no rule depends on the seat), starting from the endgame network in use,
-/// else from the main network's linear part ([`EH`] hidden units). Returns the parameters and the fit before and after.
-/// Seeded: the same options give the same network.
-pub fn train_endgame(
-    net: &NetEval,
-    table: &crate::exact::Table,
-    opt: &EndgameOptions,
-    progress: &dyn Fn(u32),
-) -> (Vec<f32>, EndgameFit, EndgameFit) {
-    let mut data: Vec<(u32, u32, f32)> = Vec::new();
-    let top = (END_PIECES as usize).min(table.pieces());
-    for a in 1..=top {
-        for b in 1..=top {
-            table.for_each_state(a, b, |own, opp, v| data.push((own, opp, v as f32)));
-        }
-    }
-    let mut rng = Pcg64Mcg::seed_from_u64(opt.seed);
-    let mut p = net.end.clone().unwrap_or_else(|| endgame_init(net, &mut rng));
-    let before = endgame_fit(net, &p, &data);
-    let mut order: Vec<u32> = (0..data.len() as u32)
-        .filter(|&i| !held_out(i as usize))
-        .collect();
-    let total = (opt.epochs as usize * order.len()).max(1) as f64;
-    let mut step = 0usize;
-    for epoch in 0..opt.epochs {
-        // Fisher-Yates with the seeded generator.
-        for i in (1..order.len()).rev() {
-            order.swap(i, rng.random_range(0..=i));
-        }
-        for &i in &order {
-            let alpha = (opt.alpha * (1.0 - 0.9 * step as f64 / total)) as f32;
-            step += 1;
-            let (own, opp, y) = data[i as usize];
-            let (men, mover) = if rng.random::<bool>() {
-                ([own, opp], Player::First)
-            } else {
-                ([opp, own], Player::Second)
-            };
-            let x = net.inputs(men, mover);
-            let (z, h) = forward::<EH>(&p, &x);
-            let v = sigmoid(z as f64) as f32;
-            // The gradient of the log-likelihood with respect to the output before the sigmoid.
-            let g = alpha * (y - v);
-            let (skip0, c0) = (NI * EH, NI * EH + NI);
-            let (v0, b0) = (c0 + EH, c0 + 2 * EH);
-            p[b0] += g;
-            for k in 0..EH {
-                if h[k] > 0.0 {
-                    let dh = g * p[v0 + k];
-                    p[v0 + k] += g * h[k];
-                    p[c0 + k] += dh;
-                    for &(i, xi) in &x {
-                        p[i as usize * EH + k] += dh * xi;
-                    }
-                }
-            }
-            for &(i, xi) in &x {
-                p[skip0 + i as usize] += g * xi;
-            }
-        }
-        progress(epoch + 1);
-    }
-    let after = endgame_fit(net, &p, &data);
-    (p, before, after)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::weights;
-    use senet_rules::track::bit;
-    use senet_rules::{Game, Kendall5};
+    use senet_rules::{Game, Kendall5, MoveList, Status};
 
     #[test]
     fn a_fresh_network_is_close_to_the_linear_evaluator_it_starts_from() {
@@ -627,38 +411,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn endgame_training_fits_the_exact_values_and_the_endgame_network_values_endgames_only() {
-        use crate::exact::Table;
-        let (table, _) = Table::build(senet_rules::RuleSet::Kendall5, 2, &mut |_| {}).unwrap();
-        let net = weights::KENDALL5_NET.clone();
-        let opt = EndgameOptions {
-            epochs: 2,
-            ..Default::default()
-        };
-        let (p, before, after) = train_endgame(&net, &table, &opt, &|_| {});
-        assert!(after.positions > 1000, "{after:?}");
-        assert!(
-            after.rms < before.rms * 0.8,
-            "before {before:?}, after {after:?}"
-        );
-        // Seeded: the same options give the same network.
-        assert_eq!(train_endgame(&net, &table, &opt, &|_| {}).0, p);
-        let mut with = net.clone();
-        with.end = Some(p);
-        // An endgame is valued by the endgame network, anything else by the main one.
-        let end = [bit(20) | bit(25), bit(3) | bit(28)];
-        assert_ne!(
-            with.mover_z(end, Player::First),
-            net.mover_z(end, Player::First)
-        );
-        let mid = [bit(20) | bit(25) | bit(26) | bit(29), bit(3) | bit(28)];
-        assert_eq!(
-            with.mover_z(mid, Player::First),
-            net.mover_z(mid, Player::First)
-        );
     }
 
     #[test]

@@ -14,8 +14,8 @@
 
 use crate::eval::Evaluator;
 use arrayvec::ArrayVec;
-use senet_rules::{Game, Move, MoveList, Player, Status};
 use rustc_hash::FxHasher;
+use senet_rules::{Game, Move, MoveList, Player, Status};
 use std::hash::Hasher;
 
 /// The most throw outcomes of any rule set: two six-sided dice give 21 unordered outcomes.

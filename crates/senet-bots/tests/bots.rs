@@ -1,7 +1,7 @@
 //! Bots: determinism, legality over many random positions of every rule set, known best
-//! moves in hand-made positions, and the duplicate-match machinery.
+//! moves in hand-made positions (the duplicate-match machinery is tested in
+//! `crates/senet-coach/tests/duel.rs`).
 
-use senet_bots::duel::{play_pair, run_match, MatchConfig};
 use senet_bots::{Bot, BotSpec};
 use senet_rules::conformance::corpus;
 use senet_rules::{with_game, AnyGame, Game, MoveList, RuleSet, Throw};
@@ -217,74 +217,6 @@ fn search_takes_the_winning_bear_off() {
 }
 
 #[test]
-fn duplicate_pairs_share_throws_and_swap_seats() {
-    let start = AnyGame::new(RuleSet::Kendall5, &[] as &[&str]).unwrap();
-    let cfg = MatchConfig {
-        start,
-        a: "greedy".parse().unwrap(),
-        b: "random".parse().unwrap(),
-        pairs: 4,
-        seed: 9,
-        threads: 1,
-    };
-    for i in 0..4 {
-        let (mut a, mut b) = (cfg.a.build(), cfg.b.build());
-        let [g1, g2] = play_pair(&cfg, i, a.as_mut(), b.as_mut());
-        assert!(g1.a_first && !g2.a_first);
-        let k = g1.throws.len().min(g2.throws.len());
-        assert!(k > 20);
-        assert_eq!(g1.throws[..k], g2.throws[..k], "pair {i}: throws differ");
-    }
-}
-
-#[test]
-fn a_bot_against_itself_scores_exactly_half_in_duplicate_pairs() {
-    // The same deterministic bot on both seats with the same throws plays the same game
-    // twice with the seats swapped: each pair is one win each.
-    let start = AnyGame::new(RuleSet::Kendall5, &[] as &[&str]).unwrap();
-    let cfg = MatchConfig {
-        start,
-        a: "greedy".parse().unwrap(),
-        b: "greedy".parse().unwrap(),
-        pairs: 20,
-        seed: 3,
-        threads: 2,
-    };
-    let r = run_match(&cfg, &|| {}).unwrap();
-    assert_eq!(r.a_rate, 0.5);
-    assert_eq!(r.ci95, (0.5, 0.5));
-    assert_eq!(r.a_wins + r.b_wins + r.draws, 40);
-}
-
-#[test]
-fn match_results_do_not_depend_on_the_threads() {
-    let start = AnyGame::new(RuleSet::Kendall, &[] as &[&str]).unwrap();
-    let mk = |threads| MatchConfig {
-        start,
-        a: "expectimax:1".parse().unwrap(),
-        b: "random".parse().unwrap(),
-        pairs: 6,
-        seed: 5,
-        threads,
-    };
-    let count = std::sync::atomic::AtomicU32::new(0);
-    let one = run_match(&mk(1), &|| {
-        count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    })
-    .unwrap();
-    let two = run_match(&mk(2), &|| {}).unwrap();
-    assert_eq!(count.into_inner(), 6, "progress is called once per pair");
-    let strip = |r: &senet_bots::duel::MatchResult| {
-        r.pairs
-            .iter()
-            .flat_map(|p| p.iter().map(|g| (g.winner, g.decisions, g.throws.clone())))
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(strip(&one), strip(&two));
-    assert_eq!(one.a_rate, two.a_rate);
-}
-
-#[test]
 fn bot_names_parse_and_print() {
     for name in [
         "random",
@@ -339,45 +271,6 @@ fn bot_names_parse_and_print() {
             e.contains("random, greedy") || e.contains("@census"),
             "{bad}: {e}"
         );
-    }
-}
-
-/// Issue 18: every level answers within its node budget on every rule set, the slowest
-/// positions included (the widest openings, and the pyramid position where `expert` once
-/// searched 110 million nodes), and stays deterministic.
-#[test]
-fn levels_keep_to_their_node_budgets_on_the_slowest_positions() {
-    use senet_bots::Level;
-    let mut slow: AnyGame = "pyramid LlLlMmMmMmSsSsSsSs.sS......... off=-,- turn=2 dice=- dec=1"
-        .parse()
-        .unwrap();
-    slow.set_throw(Throw::dice(1, 3)).unwrap();
-    for &r in RuleSet::ALL {
-        let start = AnyGame::new(r, &[] as &[&str]).unwrap();
-        let mut ps = senet_bots::speed::openings(&start);
-        ps.truncate(12);
-        if r == RuleSet::Pyramid {
-            ps.push(slow);
-        }
-        for l in [Level::Strong, Level::Expert] {
-            let budget = l.budget(r).expect("a search level has a budget");
-            let mut b = bot(l.id());
-            for g in &ps {
-                let c = b.choose(g, 1);
-                // Depth 0 (one turn) always completes; past the budget the aborted
-                // iteration unwinds at once.
-                assert!(
-                    c.nodes < budget + 5_000,
-                    "{r} {}: {} nodes",
-                    l.id(),
-                    c.nodes
-                );
-                assert_eq!(b.choose(g, 1), c, "deterministic");
-            }
-        }
-        for l in [Level::Beginner, Level::Casual] {
-            assert_eq!(l.budget(r), None);
-        }
     }
 }
 

@@ -218,10 +218,14 @@ fn calibrate(args: &AnalyzeArgs) -> Result<String, Error> {
         let opt = args
             .depth
             .map_or(Options::for_rules(r), |d| Options::with_depth(r, d));
-        let positions =
-            analysis::calibration_positions(&start, args.games, args.seed, args.positions);
+        let positions = senet_coach::calibrate::calibration_positions(
+            &start,
+            args.games,
+            args.seed,
+            args.positions,
+        );
         let bar = progress_bar(positions.len() as u64);
-        let cal = analysis::calibrate(&positions, &opt, &|| {
+        let cal = senet_coach::calibrate::calibrate(&positions, &opt, &|| {
             if let Some(b) = &bar {
                 b.inc(1)
             }

@@ -1,12 +1,12 @@
 //! The bot commands: `bot`, `match`, `ladder` (regenerates `docs/bots.md`) and `train`.
-//! They call `senet-bots`; this module only parses arguments and prints.
+//! They call `senet-bots` and `senet-coach`; this module only parses arguments and prints.
 
 use crate::cli::move_json;
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
-use senet_bots::duel::{run_match, run_series_match, MatchConfig, MatchResult, SeriesMatchResult};
-use senet_bots::ladder::{self, LadderConfig};
 use senet_bots::BotSpec;
+use senet_coach::duel::{run_match, run_series_match, MatchConfig, MatchResult, SeriesMatchResult};
+use senet_coach::ladder::{self, LadderConfig};
 use senet_rules::Target;
 use senet_rules::{AnyGame, Error, Game, RuleSet, Status, Throw};
 use serde_json::{json, Value};
@@ -378,7 +378,7 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
         } => {
             let r: RuleSet = rules.parse()?;
             if endgame {
-                let mut opt = senet_bots::net::EndgameOptions {
+                let mut opt = senet_coach::train::EndgameOptions {
                     epochs,
                     seed,
                     ..Default::default()
@@ -390,14 +390,14 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
                     opt.alpha = a;
                 }
                 let bar = progress_bar(epochs as u64, "epochs");
-                let out = senet_bots::train::train_endgame_rules(r, &opt, dir, &|e| {
+                let out = senet_coach::train::train_endgame_rules(r, &opt, dir, &|e| {
                     bar.set_position(e as u64)
                 })
                 .map_err(bad);
                 bar.finish_and_clear();
                 return out;
             }
-            let mut opt = senet_bots::train::TrainOptions {
+            let mut opt = senet_coach::train::TrainOptions {
                 games,
                 seed,
                 ..Default::default()
@@ -409,9 +409,9 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
                 opt.alpha = a;
             }
             if net {
-                senet_bots::train::train_net_rules(r, &opt, resume).map_err(bad)
+                senet_coach::train::train_net_rules(r, &opt, resume).map_err(bad)
             } else {
-                senet_bots::train::train_rules(r, &opt, resume).map_err(bad)
+                senet_coach::train::train_rules(r, &opt, resume).map_err(bad)
             }
         }
     }
@@ -445,12 +445,12 @@ fn botspeed(
     );
     for r in rule_sets {
         let start = AnyGame::new(r, &[] as &[&str])?;
-        let mut ps = senet_bots::speed::positions(&start, n, seed, 3);
-        ps.extend(senet_bots::speed::openings(&start));
+        let mut ps = senet_coach::speed::positions(&start, n, seed, 3);
+        ps.extend(senet_coach::speed::openings(&start));
         for s in &specs {
             let bar = progress_bar(0, &format!("{r} {s}"));
             let mut b = s.build();
-            let sp = senet_bots::speed::measure(b.as_mut(), &ps);
+            let sp = senet_coach::speed::measure(b.as_mut(), &ps);
             bar.finish_and_clear();
             text.push_str(&format!(
                 "| {r} | {} | {} | {:.3} | {:.2} | {:.1} | {:.0} | {} |\n",

@@ -3,8 +3,8 @@
 
 use crate::bench::parse_rules;
 use indicatif::{ProgressBar, ProgressStyle};
-use senet_bots::duel::{run_match, MatchConfig};
 use senet_bots::BotSpec;
+use senet_coach::duel::{run_match, MatchConfig};
 use senet_lab::{measure_play, RuleSetReport};
 use senet_rules::{AnyGame, Error, RuleSet};
 use std::io::IsTerminal;
@@ -87,7 +87,7 @@ pub fn run(a: LabArgs) -> Result<String, Error> {
                 b: *sb,
                 pairs: a.games.div_ceil(2),
                 // Each configuration gets its own throws, all derived from the one seed.
-                seed: senet_bots::duel::mix(a.seed, (bi * 1000 + ri) as u64),
+                seed: senet_coach::duel::mix(a.seed, (bi * 1000 + ri) as u64),
                 threads: a.threads,
             };
             let pb = bar(cfg.pairs as u64, format!("{} {na} vs {nb}", r.id()));

@@ -12,11 +12,11 @@
 //! wall time, and the CPU time of the thread that ran it (what one core spends on it, which
 //! other programs on a busy machine hardly disturb).
 
-use crate::{Bot, BotSpec};
 use rand::{RngCore, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
-use senet_rules::{AnyGame, Game, Move, MoveList, Player, Status, Throw};
+use senet_bots::{Bot, BotSpec};
+use senet_rules::{AnyGame, Game, Move, MoveList, Player, Record, Status, Throw};
 use std::time::Instant;
 
 /// What to play.
@@ -529,4 +529,52 @@ fn mean_half(xs: &[f64]) -> (f64, f64) {
     }
     let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
     (mean, 1.96 * (var / n).sqrt())
+}
+
+/// A throw or a move of a bot game, as [`walk`] hands them out.
+pub(crate) enum Step {
+    Throw(Throw),
+    Move(Move),
+}
+
+/// Replays a bot game from `start`, calling `each` with every position and the throw or move
+/// made in it, in order; returns the final position.
+pub(crate) fn walk(
+    start: &AnyGame,
+    game: &GameRecord,
+    mut each: impl FnMut(&AnyGame, Step),
+) -> AnyGame {
+    let mut g = *start;
+    let (mut t, mut m) = (game.throws.iter(), game.moves.iter());
+    loop {
+        match g.status() {
+            Status::Throw(_) => match t.next() {
+                Some(&x) => {
+                    each(&g, Step::Throw(x));
+                    g.set_throw_unchecked(x);
+                }
+                None => break,
+            },
+            Status::Move(_) => match m.next() {
+                Some(&x) => {
+                    each(&g, Step::Move(x));
+                    g.play_unchecked(x);
+                }
+                None => break,
+            },
+            Status::Over(_) => break,
+        }
+    }
+    g
+}
+
+/// The record of a bot game played from `start` (throws and moves interleaved as played).
+pub fn record_of(start: &AnyGame, game: &GameRecord) -> Record {
+    let mut rec = Record::new(start, None);
+    let end = walk(start, game, |g, step| match step {
+        Step::Throw(t) => rec.push_throw(t),
+        Step::Move(m) => rec.push_move(g.move_string(m)),
+    });
+    rec.finish(&end);
+    rec
 }

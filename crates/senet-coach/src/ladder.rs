@@ -3,9 +3,9 @@
 //! and the time per move of every bot on one thread.
 
 use crate::duel::{median, mix, run_match, timed, MatchConfig, MatchResult};
-use crate::{Bot, BotSpec};
 use rand::{RngCore, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+use senet_bots::{Bot, BotSpec};
 use senet_rules::{AnyGame, Game, MoveList, RuleSet, Status};
 
 /// The bots of the ladder, weakest first.
@@ -464,7 +464,7 @@ pub fn exact_errors(
     bot: &str,
     starts: usize,
     seed: u64,
-    tables: &crate::exact::Tables,
+    tables: &senet_bots::exact::Tables,
 ) -> Result<ErrorRate, String> {
     use rayon::prelude::*;
     let spec: BotSpec = bot.parse()?;

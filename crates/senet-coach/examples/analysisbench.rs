@@ -2,11 +2,11 @@
 //! at the default depth, pyramid and parker in under 10 s): `expert` plays itself from seeded
 //! throws, and each game's record is analysed at the default depth, timed in thread CPU time.
 //!
-//! `cargo run --release -p senet-bots --example analysisbench [GAMES] [RULES,...]`
+//! `cargo run --release -p senet-coach --example analysisbench [GAMES] [RULES,...]`
 
-use senet_bots::analysis::{analyze, record_of, Options};
-use senet_bots::duel::{median, mix, play_game, timed};
+use senet_bots::analysis::{analyze, Options};
 use senet_bots::BotSpec;
+use senet_coach::duel::{median, mix, play_game, record_of, timed};
 use senet_rules::{AnyGame, RuleSet};
 
 fn main() {

@@ -1,9 +1,9 @@
 //! Times expectimax variants on positions from greedy self-play (one thread).
-//! `cargo run --release -p senet-bots --example searchbench -- kendall5 3 400 [VARIANT] [linear]`
+//! `cargo run --release -p senet-coach --example searchbench -- kendall5 3 400 [VARIANT] [linear]`
 //! (the network evaluator in use, or the linear one it grew from; `parker` and `pyramid` use
 //! their hand-set evaluators).
-use senet_bots::ladder::timing_positions;
 use senet_bots::search::{SearchOptions, Searcher};
+use senet_coach::ladder::timing_positions;
 use senet_rules::{AnyGame, RuleSet};
 
 fn main() {
@@ -105,7 +105,7 @@ fn main() {
         let mut sp = Searcher::new(opt.tt_bits);
         let mut sy = Searcher::new(opt.tt_bits);
         for g in &pos {
-            let (r, _, cpu) = senet_bots::duel::timed(|| match g {
+            let (r, _, cpu) = senet_coach::duel::timed(|| match g {
                 AnyGame::Kendall5(k) if linear => {
                     s5.search(k, &senet_bots::weights::KENDALL5, &opt)
                 }
@@ -129,7 +129,7 @@ fn main() {
             }
             nodes += r.nodes;
         }
-        let med = senet_bots::duel::median(&mut times);
+        let med = senet_coach::duel::median(&mut times);
         println!(
             "{name:<22} median CPU {med:>9.1} us  mean nodes {:>9.0}",
             nodes as f64 / pos.len() as f64

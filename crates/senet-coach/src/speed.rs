@@ -1,13 +1,13 @@
-//! How long the levels take per move: the measurement behind [`crate::Level::budget`]
+//! How long the levels take per move: the measurement behind [`senet_bots::Level::budget`]
 //! (`senet botspeed`). Positions come from seeded self-play of two kinds, so that both the
 //! positions of real play and odd ones are covered: `greedy` games and uniformly random
 //! games, every real choice (two or more legal moves) sampled. Times are the thread's CPU
 //! time, on the calling thread.
 
 use crate::duel::{mix, timed};
-use crate::{Bot, BotSpec};
 use rand::{RngCore, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+use senet_bots::{Bot, BotSpec};
 use senet_rules::{AnyGame, Game, MoveList, Status};
 
 /// Positions awaiting a real choice from seeded self-play: half from `greedy` games, half

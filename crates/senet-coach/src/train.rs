@@ -1,17 +1,25 @@
-//! TD(λ) self-play training of the track evaluator's weights (in the manner of Tesauro's
-//! TD-Gammon, with a linear-logistic model instead of a network).
+//! Training of the track games' evaluators: TD(λ) self-play training of the linear
+//! evaluator's weights (in the manner of Tesauro's TD-Gammon, with a linear-logistic model
+//! instead of a network), of the network evaluator ([`train_net`], [`senet_bots::net`]), and
+//! supervised training of the endgame network on the exact tables ([`train_endgame`]).
 //!
 //! Self-play games pick each move greedily with the current weights (a whole turn on
 //! two-dice rule sets), with a small chance of a random move to explore. After each throw
 //! position the weights move toward the value of the next throw position (or the result),
 //! along an eligibility trace. Everything is seeded: the same options give the same weights.
-//! The `senet train` command prints the weights as Rust source for `weights.rs`.
+//! The `senet train` command prints the linear weights as Rust source for
+//! `crates/senet-bots/src/weights.rs` and the networks as files for
+//! `crates/senet-bots/src/nets/`.
 
-use crate::eval::{terminal_value, Evaluator};
-use crate::mcts::turn_value;
-use crate::track::{TrackEval, TrackGame, FEATURES, NF};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+use senet_bots::eval::{sigmoid, terminal_value, Evaluator};
+use senet_bots::exact::Table;
+use senet_bots::mcts::turn_value;
+use senet_bots::net::{
+    forward, params_of, NetEval, EH, END_PIECES, H, NI, NP, P_B, P_C, P_SKIP, P_V,
+};
+use senet_bots::track::{TrackEval, TrackGame, FEATURES, NF};
 use senet_rules::{Game, Move, MoveList, Player, Status};
 
 /// Options of a training run.
@@ -61,7 +69,7 @@ fn greedy_move<G: Game, E: Evaluator<G>>(g: &G, ms: &MoveList, e: &E, p: Player)
 /// Plays the decisions of a self-play game (whole turns, and openings that start with a
 /// decision) until the next throw or the end: greedily by `e`, with chance `epsilon` of a
 /// uniformly random move. The trainers of the linear weights and of the network share it.
-pub(crate) fn play_decisions<G: Game, E: Evaluator<G>>(
+fn play_decisions<G: Game, E: Evaluator<G>>(
     g: &mut G,
     e: &E,
     epsilon: f64,
@@ -179,7 +187,7 @@ pub fn train_rules(
     opt: &TrainOptions,
     resume: bool,
 ) -> Result<String, String> {
-    use crate::weights;
+    use senet_bots::weights;
     use senet_rules::AnyGame;
     let start = AnyGame::new(rules, &[] as &[&str]).map_err(|e| e.to_string())?;
     let (ev, before, after, spec) = match start {
@@ -246,7 +254,7 @@ pub fn train_rules(
     ))
 }
 
-/// Trains the network evaluator ([`crate::net`]) of a track rule set and returns its weights
+/// Trains the network evaluator ([`senet_bots::net`]) of a track rule set and returns its weights
 /// file, with the mean squared error of the starting and trained evaluators. Without
 /// `resume`, training starts from the trained linear evaluator (the skip connection) and
 /// random hidden units; with it, from the network in use.
@@ -255,8 +263,7 @@ pub fn train_net_rules(
     opt: &TrainOptions,
     resume: bool,
 ) -> Result<String, String> {
-    use crate::net::{train_net, NetEval};
-    use crate::weights;
+    use senet_bots::weights;
     use senet_rules::AnyGame;
     fn run<G: TrackGame>(
         g: &G,
@@ -317,13 +324,12 @@ pub fn train_net_rules(
 /// before and after in its comment.
 pub fn train_endgame_rules(
     rules: senet_rules::RuleSet,
-    opt: &crate::net::EndgameOptions,
+    opt: &EndgameOptions,
     dir: Option<std::path::PathBuf>,
     progress: &dyn Fn(u32),
 ) -> Result<String, String> {
-    use crate::exact::{default_dir, file_name, Table};
-    use crate::net::{train_endgame, NetEval, END_PIECES};
-    use crate::weights;
+    use senet_bots::exact::{default_dir, file_name};
+    use senet_bots::weights;
     use senet_rules::RuleSet as R;
     let net: &NetEval = match rules {
         R::Kendall5 => &weights::KENDALL5_NET,
@@ -348,7 +354,7 @@ pub fn train_endgame_rules(
     }
     let table = Table::read(&path, rules)?;
     let (p, before, after) = train_endgame(net, &table, opt, progress);
-    let fit = |f: &crate::net::EndgameFit| {
+    let fit = |f: &EndgameFit| {
         format!(
             "rms {:.5}, mean abs {:.5}, max {:.4} on {} held-out positions",
             f.rms, f.mean_abs, f.max, f.positions
@@ -376,4 +382,262 @@ pub fn train_endgame_rules(
             fit(&after),
         ),
     ))
+}
+
+/// Trains the network for the track game `start` belongs to, starting from `init`, by
+/// TD(λ) self-play: each decision is greedy with the current network (a whole turn, with a
+/// small chance of a random move), and after each throw position every parameter moves
+/// toward the value of the next throw position (or the result) along its eligibility trace.
+/// Seeded: the same options give the same network.
+pub fn train_net<G: TrackGame>(start: &G, init: &NetEval, opt: &TrainOptions) -> NetEval {
+    let mut net = init.clone();
+    let mut rng = Pcg64Mcg::seed_from_u64(opt.seed);
+    let mut ms = MoveList::new();
+    let mut trace = vec![0.0f32; NP];
+    let lambda = opt.lambda as f32;
+    for game in 0..opt.games {
+        let alpha = (opt.alpha * (1.0 - 0.9 * game as f64 / opt.games.max(1) as f64)) as f32;
+        let mut g = *start;
+        trace.iter_mut().for_each(|t| *t = 0.0);
+        let mut prev: Option<f32> = None;
+        loop {
+            play_decisions(&mut g, &net, opt.epsilon, &mut rng, &mut ms);
+            // A throw position or the end: a TD step, values from the first player's side.
+            let (y, x, mover) = match g.status() {
+                Status::Over(o) => (terminal_value(&o) as f32, None, Player::First),
+                Status::Throw(p) => {
+                    let x = net.inputs(g.masks(), p);
+                    let v = sigmoid(net.forward(&x).0 as f64) as f32;
+                    let y = if p == Player::First { v } else { 1.0 - v };
+                    (y, Some(x), p)
+                }
+                Status::Move(_) => unreachable!("decisions were played above"),
+            };
+            if let Some(py) = prev {
+                let step = alpha * (y - py);
+                for (w, t) in net.p.iter_mut().zip(&trace) {
+                    *w += step * t;
+                }
+            }
+            let Some(x) = x else { break };
+            // The gradient of the first player's value, added to the decayed trace.
+            let (z, h) = net.forward(&x);
+            let v = sigmoid(z as f64) as f32;
+            let d = v * (1.0 - v) * if mover == Player::First { 1.0 } else { -1.0 };
+            trace.iter_mut().for_each(|t| *t *= lambda);
+            trace[P_B] += d;
+            for k in 0..H {
+                let a = h[k].max(0.0);
+                trace[P_V + k] += d * a;
+                if h[k] > 0.0 {
+                    let dh = d * net.p[P_V + k];
+                    trace[P_C + k] += dh;
+                    for &(i, xi) in &x {
+                        trace[i as usize * H + k] += dh * xi;
+                    }
+                }
+            }
+            for &(i, xi) in &x {
+                trace[P_SKIP + i as usize] += d * xi;
+            }
+            prev = Some(if mover == Player::First { v } else { 1.0 - v });
+            let t = g.throw_dist().sample(rng.random());
+            g.set_throw_unchecked(t);
+        }
+    }
+    net
+}
+
+/// Options of [`train_endgame`].
+#[derive(Clone, Debug)]
+pub struct EndgameOptions {
+    /// Passes over the positions.
+    pub epochs: u32,
+    /// Learning rate at the start (it decays linearly to a tenth).
+    pub alpha: f64,
+    /// Seed of the order of the positions and of the seats.
+    pub seed: u64,
+}
+
+impl Default for EndgameOptions {
+    fn default() -> EndgameOptions {
+        EndgameOptions {
+            epochs: 20,
+            alpha: 0.02,
+            seed: 1,
+        }
+    }
+}
+
+/// How well an endgame network fits the exact values.
+#[derive(Clone, Debug, Default)]
+pub struct EndgameFit {
+    /// Positions it was checked on (every 64th position, never trained on).
+    pub positions: u64,
+    /// Root mean square error of the win chance.
+    pub rms: f64,
+    /// Mean absolute error.
+    pub mean_abs: f64,
+    /// The largest error.
+    pub max: f64,
+}
+
+/// Whether position `i` of a table's enumeration is held out of training (to check the fit).
+fn held_out(i: usize) -> bool {
+    i % 64 == 63
+}
+
+/// The fit of parameters `p` to the exact values `data` (own, opp, side to throw's value), on
+/// the held-out positions.
+fn endgame_fit(net: &NetEval, p: &[f32], data: &[(u32, u32, f32)]) -> EndgameFit {
+    let (mut n, mut sq, mut abs, mut max) = (0u64, 0.0, 0.0, 0.0f64);
+    for (i, &(own, opp, y)) in data.iter().enumerate() {
+        if !held_out(i) {
+            continue;
+        }
+        let x = net.inputs([own, opp], Player::First);
+        let v = sigmoid(forward::<EH>(p, &x).0 as f64);
+        let e = (v - y as f64).abs();
+        n += 1;
+        sq += e * e;
+        abs += e;
+        max = max.max(e);
+    }
+    let d = n.max(1) as f64;
+    EndgameFit {
+        positions: n,
+        rms: (sq / d).sqrt(),
+        mean_abs: abs / d,
+        max,
+    }
+}
+
+/// A fresh endgame network: the main network's skip connection (its linear part) and bias,
+/// small random hidden weights.
+fn endgame_init(net: &NetEval, rng: &mut Pcg64Mcg) -> Vec<f32> {
+    let mut p = vec![0.0f32; params_of(EH)];
+    let (skip0, c0) = (NI * EH, NI * EH + NI);
+    for x in &mut p[..skip0] {
+        *x = (rng.random::<f32>() - 0.5) * 0.2;
+    }
+    p[skip0..c0].copy_from_slice(&net.p[P_SKIP..P_C]);
+    for x in &mut p[c0..c0 + EH] {
+        *x = 0.1;
+    }
+    for x in &mut p[c0 + EH..c0 + 2 * EH] {
+        *x = (rng.random::<f32>() - 0.5) * 0.02;
+    }
+    p[c0 + 2 * EH] = net.p[P_B];
+    p
+}
+
+/// Trains the endgame network of `net` ([`NetEval::end`]) on the exact values of `table`:
+/// every position with 1 to [`END_PIECES`] pieces of each side on the board, but for every
+/// 64th, which is held out to measure the fit. Supervised stochastic gradient descent on the
+/// cross-entropy of the mover's win chance, each position seen from a seat drawn at random
+/// (past the opening no rule depends on the seat), starting from the endgame network in use,
+/// else from the main network's linear part ([`EH`] hidden units). Returns the parameters and the fit before and after.
+/// Seeded: the same options give the same network.
+pub fn train_endgame(
+    net: &NetEval,
+    table: &senet_bots::exact::Table,
+    opt: &EndgameOptions,
+    progress: &dyn Fn(u32),
+) -> (Vec<f32>, EndgameFit, EndgameFit) {
+    let mut data: Vec<(u32, u32, f32)> = Vec::new();
+    let top = (END_PIECES as usize).min(table.pieces());
+    for a in 1..=top {
+        for b in 1..=top {
+            table.for_each_state(a, b, |own, opp, v| data.push((own, opp, v as f32)));
+        }
+    }
+    let mut rng = Pcg64Mcg::seed_from_u64(opt.seed);
+    let mut p = net
+        .end
+        .clone()
+        .unwrap_or_else(|| endgame_init(net, &mut rng));
+    let before = endgame_fit(net, &p, &data);
+    let mut order: Vec<u32> = (0..data.len() as u32)
+        .filter(|&i| !held_out(i as usize))
+        .collect();
+    let total = (opt.epochs as usize * order.len()).max(1) as f64;
+    let mut step = 0usize;
+    for epoch in 0..opt.epochs {
+        // Fisher-Yates with the seeded generator.
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.random_range(0..=i));
+        }
+        for &i in &order {
+            let alpha = (opt.alpha * (1.0 - 0.9 * step as f64 / total)) as f32;
+            step += 1;
+            let (own, opp, y) = data[i as usize];
+            let (men, mover) = if rng.random::<bool>() {
+                ([own, opp], Player::First)
+            } else {
+                ([opp, own], Player::Second)
+            };
+            let x = net.inputs(men, mover);
+            let (z, h) = forward::<EH>(&p, &x);
+            let v = sigmoid(z as f64) as f32;
+            // The gradient of the log-likelihood with respect to the output before the sigmoid.
+            let g = alpha * (y - v);
+            let (skip0, c0) = (NI * EH, NI * EH + NI);
+            let (v0, b0) = (c0 + EH, c0 + 2 * EH);
+            p[b0] += g;
+            for k in 0..EH {
+                if h[k] > 0.0 {
+                    let dh = g * p[v0 + k];
+                    p[v0 + k] += g * h[k];
+                    p[c0 + k] += dh;
+                    for &(i, xi) in &x {
+                        p[i as usize * EH + k] += dh * xi;
+                    }
+                }
+            }
+            for &(i, xi) in &x {
+                p[skip0 + i as usize] += g * xi;
+            }
+        }
+        progress(epoch + 1);
+    }
+    let after = endgame_fit(net, &p, &data);
+    (p, before, after)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use senet_bots::weights;
+    use senet_rules::track::bit;
+
+    #[test]
+    fn endgame_training_fits_the_exact_values_and_the_endgame_network_values_endgames_only() {
+        let (table, _) = Table::build(senet_rules::RuleSet::Kendall5, 2, &mut |_| {}).unwrap();
+        let net = weights::KENDALL5_NET.clone();
+        let opt = EndgameOptions {
+            epochs: 2,
+            ..Default::default()
+        };
+        let (p, before, after) = train_endgame(&net, &table, &opt, &|_| {});
+        assert!(after.positions > 1000, "{after:?}");
+        assert!(
+            after.rms < before.rms * 0.8,
+            "before {before:?}, after {after:?}"
+        );
+        // Seeded: the same options give the same network.
+        assert_eq!(train_endgame(&net, &table, &opt, &|_| {}).0, p);
+        let mut with = net.clone();
+        with.end = Some(p);
+        // An endgame is valued by the endgame network, anything else by the main one.
+        let end = [bit(20) | bit(25), bit(3) | bit(28)];
+        assert_ne!(
+            with.mover_value(end, Player::First),
+            net.mover_value(end, Player::First)
+        );
+        let mid = [bit(20) | bit(25) | bit(26) | bit(29), bit(3) | bit(28)];
+        assert_eq!(
+            with.mover_value(mid, Player::First),
+            net.mover_value(mid, Player::First)
+        );
+    }
 }
