@@ -569,9 +569,11 @@ impl Bot for Engine {
         } else {
             None
         };
-        // A level may stand for another bot on some rule sets ([`Level::spec_for`]).
+        // A level may stand for another bot on some rule sets ([`Level::spec_for`]); a spec
+        // that only borrows a level's evaluator and tables (the analysis's searcher) keeps
+        // its own algorithm.
         let (kind, eval) = match self.spec.level {
-            Some(l) if self.spec.eval == l.spec().1 => l.spec_for(g.rules()),
+            Some(l) if (self.spec.kind, self.spec.eval) == l.spec() => l.spec_for(g.rules()),
             _ => (self.spec.kind, self.spec.eval),
         };
         dispatch!(g, eval, gg, e => match eval::max_points(gg).filter(|_| points) {

@@ -333,3 +333,39 @@ fn points_bots_parse_and_value_points_only_where_the_rule_set_scores() {
     };
     assert!(t(&loss).abs() < 1e-12);
 }
+
+#[test]
+fn pyramid_beginner_is_sloppy_and_a_spec_borrowing_a_level_keeps_its_own_search() {
+    let pos = positions(40);
+    let pyramid: Vec<&AnyGame> = pos
+        .iter()
+        .filter(|g| g.rules() == RuleSet::Pyramid)
+        .collect();
+    assert!(pyramid.len() > 10);
+    let (mut beginner, mut sloppy) = (bot("beginner"), bot("sloppy:5"));
+    for (i, g) in pyramid.iter().enumerate() {
+        assert_eq!(
+            beginner.choose(g, i as u64),
+            sloppy.choose(g, i as u64),
+            "{g}"
+        );
+    }
+    // The analysis's searcher: expectimax:1 with the expert level's evaluator and tables
+    // searches one throw deep, not the expert's five.
+    let mut shallow = BotSpec {
+        kind: senet_bots::BotKind::Expectimax(1),
+        eval: senet_bots::EvalKind::Tuned,
+        level: Some(senet_bots::Level::Expert),
+        budget: None,
+        points: false,
+    }
+    .build();
+    let mut plain = bot("expectimax:1:300000"); // the expert level's budget on pyramid
+    for (i, g) in pyramid.iter().enumerate().take(5) {
+        assert_eq!(
+            shallow.choose(g, i as u64).nodes,
+            plain.choose(g, i as u64).nodes,
+            "{g}"
+        );
+    }
+}
