@@ -377,18 +377,16 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             dir,
         } => {
             let r: RuleSet = rules.parse()?;
+            if let Some(a) = alpha.filter(|a| !(*a > 0.0 && *a < 1.0)) {
+                return Err(bad(format!("--alpha must lie between 0 and 1, got {a}")));
+            }
             if endgame {
                 let mut opt = senet_coach::train::EndgameOptions {
                     epochs,
                     seed,
                     ..Default::default()
                 };
-                if let Some(a) = alpha {
-                    if !(a > 0.0 && a < 1.0) {
-                        return Err(bad(format!("--alpha must lie between 0 and 1, got {a}")));
-                    }
-                    opt.alpha = a;
-                }
+                opt.alpha = alpha.unwrap_or(opt.alpha);
                 let bar = progress_bar(epochs as u64, "epochs");
                 let out = senet_coach::train::train_endgame_rules(r, &opt, dir, &|e| {
                     bar.set_position(e as u64)
@@ -402,12 +400,7 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
                 seed,
                 ..Default::default()
             };
-            if let Some(a) = alpha {
-                if !(a > 0.0 && a < 1.0) {
-                    return Err(bad(format!("--alpha must lie between 0 and 1, got {a}")));
-                }
-                opt.alpha = a;
-            }
+            opt.alpha = alpha.unwrap_or(opt.alpha);
             if net {
                 senet_coach::train::train_net_rules(r, &opt, resume).map_err(bad)
             } else {
