@@ -504,38 +504,33 @@ impl Engine {
                     exact: true,
                 }
             }
-            BotKind::Sloppy(pct) => {
-                let mut rng = Pcg64Mcg::seed_from_u64(seed);
-                let blunder = rng.random_range(0..100u32) < pct;
-                let opt = BotSpec::search_options(0);
-                let r = self.searcher::<G>(opt.tt_bits).search(g, e, &opt);
-                let best = if blunder {
-                    rng.random_range(0..r.values.len())
-                } else {
-                    r.best
-                };
-                Choice {
-                    best: r.values[best].0,
-                    scores: r.values.iter().map(|&(m, v)| (m, mine(v))).collect(),
-                    nodes: r.nodes,
-                    score_kind: "win_chance",
-                    exact: r.exact,
-                }
-            }
-            BotKind::Greedy | BotKind::Expectimax(_) => {
+            BotKind::Greedy | BotKind::Expectimax(_) | BotKind::Sloppy(_) => {
                 let depth = match kind {
                     BotKind::Expectimax(d) => d,
                     _ => 0,
                 };
                 let mut opt = BotSpec::search_options(depth);
-                opt.exact_root = exact;
+                // A sloppy bot may play any move, whose score must then be exact
+                // ([`Choice::exact`]).
+                opt.exact_root = exact || matches!(kind, BotKind::Sloppy(_));
                 opt.budget = self
                     .spec
                     .budget
                     .or_else(|| self.spec.level.and_then(|l| l.budget(g.rules())));
                 let r = self.searcher::<G>(opt.tt_bits).search(g, e, &opt);
+                let best = match kind {
+                    BotKind::Sloppy(pct) => {
+                        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+                        if rng.random_range(0..100u32) < pct {
+                            rng.random_range(0..r.values.len())
+                        } else {
+                            r.best
+                        }
+                    }
+                    _ => r.best,
+                };
                 Choice {
-                    best: r.values[r.best].0,
+                    best: r.values[best].0,
                     scores: r.values.iter().map(|&(m, v)| (m, mine(v))).collect(),
                     nodes: r.nodes,
                     score_kind: "win_chance",
