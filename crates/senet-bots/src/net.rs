@@ -46,9 +46,14 @@ pub const P_B: usize = P_V + H;
 /// Number of parameters.
 pub const NP: usize = P_B + 1;
 
-/// Hidden units of the endgame network ([`NetEval::end`]): more than the main network's, as
-/// it must fit exact values closely, and it is evaluated only in endgames.
+/// Hidden units of an endgame network ([`NetEval::end`]) trained by
+/// `senet_coach::train::train_endgame`: more than the main network's, as it must fit exact
+/// values closely, and it is evaluated only in endgames.
 pub const EH: usize = 32;
+
+/// The sizes (hidden units) an endgame network may have: a weights file names its size in its
+/// header (`scripts/train_endgame.py` trains the larger ones).
+pub const END_SIZES: [usize; 3] = [32, 64, 128];
 
 /// Number of parameters of a network with `n` hidden units (the same layout as the main
 /// network's: `NI x n` hidden weights, `NI` skip weights, `n` hidden biases, `n` output
@@ -76,7 +81,7 @@ pub struct NetEval {
     pub p: Vec<f32>,
     /// Name for reports.
     pub label: &'static str,
-    /// The endgame network (same shape as `p`): where both sides have at most
+    /// The endgame network (the layout of `p`, with one of [`END_SIZES`] hidden units): where both sides have at most
     /// [`END_PIECES`] pieces on the board it values the position instead, trained on the exact
     /// values of those positions (`senet_coach::train::train_endgame`). `None`: the main network everywhere.
     pub end: Option<Vec<f32>>,
@@ -140,6 +145,27 @@ impl NetEval {
     /// The parameters of a weights file of the main network's shape.
     pub fn parse_params(spec: &'static TrackSpec, text: &str) -> Result<Vec<f32>, String> {
         Self::parse_params_of(spec, text, H)
+    }
+
+    /// The parameters of an endgame network's weights file: a network of any of the
+    /// [`END_SIZES`], as its header says.
+    pub fn parse_end_params(spec: &'static TrackSpec, text: &str) -> Result<Vec<f32>, String> {
+        let head = text
+            .lines()
+            .find(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .unwrap_or("");
+        let hidden = head
+            .split_whitespace()
+            .find_map(|t| t.strip_prefix("H="))
+            .and_then(|h| h.parse::<usize>().ok())
+            .filter(|h| END_SIZES.contains(h))
+            .ok_or_else(|| {
+                format!(
+                    "endgame weights file starts with {head:?}: expected a header naming \
+                     H=32, H=64 or H=128 hidden units"
+                )
+            })?;
+        Self::parse_params_of(spec, text, hidden)
     }
 
     /// The parameters of a weights file of a network with `hidden` hidden units.
@@ -272,11 +298,27 @@ impl NetEval {
         }
     }
 
-    /// The endgame network's [`NetEval::z_of`], out of line so that the main network's path
-    /// stays small.
+    /// The endgame network's [`NetEval::z_of`] (its size read from the number of its
+    /// parameters, one of [`END_SIZES`]), out of line so that the main network's path stays
+    /// small.
     #[inline(never)]
     fn end_z(&self, p: &[f32], men: [u32; 2], mover: Player) -> f32 {
-        self.z_of::<EH>(p, men, mover)
+        const P32: usize = params_of(32);
+        const P64: usize = params_of(64);
+        const P128: usize = params_of(128);
+        match p.len() {
+            P32 => self.z_of::<32>(p, men, mover),
+            P64 => self.z_of::<64>(p, men, mover),
+            P128 => self.z_of::<128>(p, men, mover),
+            // `parse_end_params` admits no other size; a hand-built `end` of another size is
+            // ignored rather than read out of bounds.
+            _ => self.z_of::<H>(&self.p, men, mover),
+        }
+    }
+
+    /// The number of hidden units of the endgame network, if there is one.
+    pub fn end_hidden(&self) -> Option<usize> {
+        self.end.as_ref().map(|p| (p.len() - NI - 1) / (NI + 2))
     }
 
     /// [`NetEval::mover_z`] with the parameters `p` of a network of `N` hidden units.

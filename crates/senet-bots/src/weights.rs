@@ -10,6 +10,11 @@ use std::sync::LazyLock;
 ///
 /// The endgame network's file (`nets/RULES-end.txt`) may be empty: then the main network values
 /// every position.
+///
+/// With the environment variable `SENET_NETS` set to a folder, a file `RULES.txt` or
+/// `RULES-end.txt` there replaces the embedded one (to try a network without rebuilding;
+/// `scripts/train_endgame.py` writes such files); one that does not parse is reported and the
+/// embedded one is used.
 fn net(
     spec: &'static crate::track::TrackSpec,
     text: &str,
@@ -17,6 +22,11 @@ fn net(
     lin: &TrackEval,
     label: &'static str,
 ) -> NetEval {
+    let (text, end) = (
+        overridden(&format!("{}.txt", spec.id), text),
+        overridden(&format!("{}-end.txt", spec.id), end),
+    );
+    let (text, end) = (text.as_str(), end.as_str());
     if text.trim().is_empty() {
         return NetEval::from_linear(lin, 1, label);
     }
@@ -27,12 +37,32 @@ fn net(
         NetEval::from_linear(lin, 1, label)
     });
     if !end.trim().is_empty() {
-        match NetEval::parse_params_of(spec, end, crate::net::EH) {
+        match NetEval::parse_end_params(spec, end) {
             Ok(p) => net.end = Some(p),
             Err(e) => eprintln!("senet-bots: the {label} endgame weights do not parse ({e})"),
         }
     }
     net
+}
+
+/// The text of the weights file `name` in the folder `$SENET_NETS`, if it is set and the file
+/// is there; else `embedded`.
+fn overridden(name: &str, embedded: &str) -> String {
+    let Some(dir) = std::env::var_os("SENET_NETS") else {
+        return embedded.to_string();
+    };
+    let path = std::path::Path::new(&dir).join(name);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => embedded.to_string(),
+        Err(e) => {
+            eprintln!(
+                "senet-bots: cannot read {} ({e}); using the embedded weights",
+                path.display()
+            );
+            embedded.to_string()
+        }
+    }
 }
 
 /// `kendall5`, the network.
@@ -300,7 +330,7 @@ mod tests {
         ] {
             // An endgame network is optional; one that is there must parse.
             if !end.trim().is_empty() {
-                NetEval::parse_params_of(spec, end, crate::net::EH).unwrap();
+                NetEval::parse_end_params(spec, end).unwrap();
             }
         }
     }

@@ -318,16 +318,12 @@ pub fn train_net_rules(
     )))
 }
 
-/// Trains the endgame network of a stick rule set on its exact tables (the file of 3 pieces
-/// per side from `senet solve RULES --pieces 3`, read from `dir` or the default directory) and
-/// returns its weights file (for `crates/senet-bots/src/nets/RULES-end.txt`), with the fit
-/// before and after in its comment.
-pub fn train_endgame_rules(
+/// The network in use for `rules` and its 3-piece exact table from `dir` (default as for
+/// `senet solve`), or an error saying what is missing.
+fn endgame_table(
     rules: senet_rules::RuleSet,
-    opt: &EndgameOptions,
     dir: Option<std::path::PathBuf>,
-    progress: &dyn Fn(u32),
-) -> Result<String, String> {
+) -> Result<(&'static NetEval, Table), String> {
     use senet_bots::exact::{default_dir, file_name};
     use senet_bots::weights;
     use senet_rules::RuleSet as R;
@@ -352,7 +348,41 @@ pub fn train_endgame_rules(
             path.display()
         ));
     }
-    let table = Table::read(&path, rules)?;
+    Ok((net, Table::read(&path, rules)?))
+}
+
+/// Writes the endgame network's training data for `rules` ([`export_endgame`]) to `path`,
+/// from the 3-piece table in `dir`; returns a line saying what was written.
+pub fn export_endgame_rules(
+    rules: senet_rules::RuleSet,
+    dir: Option<std::path::PathBuf>,
+    path: &std::path::Path,
+) -> Result<String, String> {
+    let (net, table) = endgame_table(rules, dir)?;
+    let file = std::fs::File::create(path)
+        .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+    let mut out = std::io::BufWriter::new(file);
+    let n = export_endgame(net, &table, &mut out)
+        .and_then(|n| std::io::Write::flush(&mut out).map(|()| n))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(format!(
+        "{n} positions of {rules} written to {} (scripts/train_endgame.py trains on it)\n",
+        path.display()
+    ))
+}
+
+/// Trains the endgame network of a stick rule set on its exact tables (the file of 3 pieces
+/// per side from `senet solve RULES --pieces 3`, read from `dir` or the default directory) and
+/// returns its weights file (for `crates/senet-bots/src/nets/RULES-end.txt`), with the fit
+/// before and after in its comment.
+pub fn train_endgame_rules(
+    rules: senet_rules::RuleSet,
+    opt: &EndgameOptions,
+    dir: Option<std::path::PathBuf>,
+    progress: &dyn Fn(u32),
+) -> Result<String, String> {
+    use senet_bots::exact::file_name;
+    let (net, table) = endgame_table(rules, dir)?;
     let (p, before, after) = train_endgame(net, &table, opt, progress);
     let fit = |f: &EndgameFit| {
         format!(
@@ -373,7 +403,7 @@ pub fn train_endgame_rules(
             opt.alpha,
             opt.seed,
             file_name(rules, END_PIECES as usize),
-            if net.end.is_some() {
+            if net.end_hidden() == Some(EH) {
                 "the endgame network in use"
             } else {
                 "the main network's linear part"
@@ -382,6 +412,63 @@ pub fn train_endgame_rules(
             fit(&after),
         ),
     ))
+}
+
+/// Input slots per position in an endgame data file ([`export_endgame`]): at most 3 pieces, a
+/// count of pieces off and 4 board terms per side, and the seat, fit with room to spare.
+pub const EXPORT_SLOTS: usize = 20;
+
+/// Writes the training data of the endgame network for `table` to `out`, for trainers outside
+/// this crate (`scripts/train_endgame.py`): every position [`train_endgame`] uses, in the same
+/// order, with the network's inputs as it sees them, so that a trainer needs no knowledge of
+/// the input layout. The format:
+/// - one text line, `senet-endgame-data/1 RULES NI=79 SLOTS=20 N=<positions>`, then `\n`;
+/// - per position, [`EXPORT_SLOTS`] input indices (u8, 255 for an unused slot), then as many
+///   input values (f32, little-endian), then the side to throw's exact win chance (f32) and
+///   one byte, 1 if the position is held out of training (every 64th, as [`train_endgame`]).
+///
+/// Positions are seen from the first player's seat (the seat input +1); a trainer may flip
+/// the seat input, as no rule depends on the seat past the opening. Returns the positions
+/// written.
+pub fn export_endgame(
+    net: &NetEval,
+    table: &senet_bots::exact::Table,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<u64> {
+    let mut data: Vec<(u32, u32, f32)> = Vec::new();
+    let top = (END_PIECES as usize).min(table.pieces());
+    for a in 1..=top {
+        for b in 1..=top {
+            table.for_each_state(a, b, |own, opp, v| data.push((own, opp, v as f32)));
+        }
+    }
+    writeln!(
+        out,
+        "senet-endgame-data/1 {} NI={NI} SLOTS={EXPORT_SLOTS} N={}",
+        net.spec.id,
+        data.len()
+    )?;
+    let mut rec = Vec::with_capacity(EXPORT_SLOTS * 5 + 5);
+    for (i, &(own, opp, y)) in data.iter().enumerate() {
+        let x = net.inputs([own, opp], Player::First);
+        if x.len() > EXPORT_SLOTS {
+            return Err(std::io::Error::other(format!(
+                "a position has {} inputs, more than the {EXPORT_SLOTS} slots",
+                x.len()
+            )));
+        }
+        rec.clear();
+        for k in 0..EXPORT_SLOTS {
+            rec.push(x.get(k).map_or(255, |&(i, _)| i));
+        }
+        for k in 0..EXPORT_SLOTS {
+            rec.extend_from_slice(&x.get(k).map_or(0.0, |&(_, v)| v).to_le_bytes());
+        }
+        rec.extend_from_slice(&y.to_le_bytes());
+        rec.push(held_out(i) as u8);
+        out.write_all(&rec)?;
+    }
+    Ok(data.len() as u64)
 }
 
 /// Trains the network for the track game `start` belongs to, starting from `init`, by
@@ -552,9 +639,12 @@ pub fn train_endgame(
         }
     }
     let mut rng = Pcg64Mcg::seed_from_u64(opt.seed);
+    // The endgame network in use, if it has this trainer's size (a larger one, trained by
+    // scripts/train_endgame.py, is not resumed here).
     let mut p = net
         .end
         .clone()
+        .filter(|_| net.end_hidden() == Some(EH))
         .unwrap_or_else(|| endgame_init(net, &mut rng));
     let before = endgame_fit(net, &p, &data);
     let mut order: Vec<u32> = (0..data.len() as u32)
@@ -609,6 +699,74 @@ mod tests {
     use super::*;
     use senet_bots::weights;
     use senet_rules::track::bit;
+
+    #[test]
+    fn exported_endgame_data_holds_the_networks_inputs_and_the_exact_values() {
+        let (table, _) = Table::build(senet_rules::RuleSet::Kendall5, 2, &mut |_| {}).unwrap();
+        let net = weights::KENDALL5_NET.clone();
+        let mut buf = Vec::new();
+        let n = export_endgame(&net, &table, &mut buf).unwrap() as usize;
+        let head_end = buf.iter().position(|&b| b == b'\n').unwrap();
+        let head = std::str::from_utf8(&buf[..head_end]).unwrap();
+        assert_eq!(
+            head,
+            format!("senet-endgame-data/1 kendall5 NI={NI} SLOTS={EXPORT_SLOTS} N={n}")
+        );
+        let rec = EXPORT_SLOTS * 5 + 5;
+        let body = &buf[head_end + 1..];
+        assert_eq!(body.len(), n * rec);
+        // The records in the order of the table's states, with the network's own inputs.
+        let mut states = Vec::new();
+        for a in 1..=2 {
+            for b in 1..=2 {
+                table.for_each_state(a, b, |own, opp, v| states.push((own, opp, v as f32)));
+            }
+        }
+        assert_eq!(states.len(), n);
+        let mut held = 0;
+        for (i, r) in body.chunks(rec).enumerate().step_by(97) {
+            let (own, opp, y) = states[i];
+            let mut x = Vec::new();
+            for k in 0..EXPORT_SLOTS {
+                if r[k] != 255 {
+                    let at = EXPORT_SLOTS + 4 * k;
+                    x.push((r[k], f32::from_le_bytes(r[at..at + 4].try_into().unwrap())));
+                }
+            }
+            assert_eq!(
+                x.as_slice(),
+                net.inputs([own, opp], Player::First).as_slice()
+            );
+            let at = EXPORT_SLOTS * 5;
+            assert_eq!(f32::from_le_bytes(r[at..at + 4].try_into().unwrap()), y);
+            assert_eq!(r[at + 4] == 1, held_out(i));
+            held += r[at + 4] as usize;
+        }
+        assert!(held > 0);
+    }
+
+    #[test]
+    fn a_larger_endgame_network_is_read_from_its_header_and_evaluated_at_its_size() {
+        let net = weights::KENDALL5_NET.clone();
+        let mut rng = Pcg64Mcg::seed_from_u64(5);
+        let p: Vec<f32> = (0..params_of(64))
+            .map(|_| (rng.random::<f32>() - 0.5) * 0.2)
+            .collect();
+        let text = NetEval::params_text(net.spec, &p, "a test network");
+        assert!(text.contains(" H=64 "));
+        let back = NetEval::parse_end_params(net.spec, &text).unwrap();
+        let mut with = net.clone();
+        with.end = Some(back);
+        assert_eq!(with.end_hidden(), Some(64));
+        let end = [bit(20) | bit(25), bit(3) | bit(28)];
+        let z = forward::<64>(&p, &net.inputs(end, Player::Second)).0;
+        let v = with.mover_value(end, Player::Second);
+        assert!((v - sigmoid(z as f64)).abs() < 1e-4, "{v} vs {z}");
+        // A size that is not one of END_SIZES is refused with a message saying which are.
+        let odd = NetEval::params_text(net.spec, &p[..params_of(48)], "odd");
+        let e = NetEval::parse_end_params(net.spec, &odd).unwrap_err();
+        assert!(e.contains("H=32, H=64 or H=128"), "{e}");
+    }
 
     #[test]
     fn endgame_training_fits_the_exact_values_and_the_endgame_network_values_endgames_only() {

@@ -168,6 +168,11 @@ pub enum BotCommand {
         /// Where the tables are (with --endgame; default as for `senet solve`).
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
+        /// With --endgame: instead of training, write the training data (the network's
+        /// inputs and the exact values of every position) to FILE, for
+        /// scripts/train_endgame.py.
+        #[arg(long, value_name = "FILE", requires = "endgame")]
+        export: Option<std::path::PathBuf>,
     },
 }
 
@@ -375,8 +380,12 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             endgame,
             epochs,
             dir,
+            export,
         } => {
             let r: RuleSet = rules.parse()?;
+            if let Some(path) = export {
+                return senet_coach::train::export_endgame_rules(r, dir, &path).map_err(bad);
+            }
             if let Some(a) = alpha.filter(|a| !(*a > 0.0 && *a < 1.0)) {
                 return Err(bad(format!("--alpha must lie between 0 and 1, got {a}")));
             }
