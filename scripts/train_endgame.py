@@ -48,9 +48,9 @@ def dense(data, ni, device):
     """The inputs as a dense matrix (an unused slot, index 255, goes to a dropped column)."""
     n, slots = data["idx"].shape
     x = torch.zeros((n, ni + 1), dtype=torch.float32, device=device)
-    idx = torch.from_numpy(data["idx"].astype(np.int64)).to(device)
+    idx = torch.from_numpy(np.ascontiguousarray(data["idx"]).astype(np.int64)).to(device)
     idx[idx == 255] = ni
-    val = torch.from_numpy(data["val"]).to(device)
+    val = torch.from_numpy(np.ascontiguousarray(data["val"])).to(device)
     x.scatter_(1, idx, val)
     return x[:, :ni].contiguous()
 
@@ -70,10 +70,11 @@ def main():
     device = "cuda" if torch.cuda.is_available() else "cpu"
     rules, ni, data = read_data(args.data)
     x = dense(data, ni, device)
-    y = torch.from_numpy(data["y"]).to(device)
-    held = torch.from_numpy(data["held"].astype(bool)).to(device)
+    y = torch.from_numpy(np.ascontiguousarray(data["y"])).to(device)
+    held = torch.from_numpy(np.ascontiguousarray(data["held"]).astype(bool)).to(device)
     xt, yt = x[~held], y[~held]
     xh, yh = x[held], y[held]
+    del x
     seat = ni - 1  # +1 for the first player, -1 for the second: no rule depends on it here
 
     h = args.hidden
@@ -89,7 +90,8 @@ def main():
 
     def fit():
         with torch.no_grad():
-            p = torch.sigmoid(torch.cat([z_of(xh[i:i + 1 << 20]) for i in range(0, len(xh), 1 << 20)]))
+            chunk = 1 << 20
+            p = torch.sigmoid(torch.cat([z_of(xh[i:i + chunk]) for i in range(0, len(xh), chunk)]))
             e = (p - yh).abs()
             return e.pow(2).mean().sqrt().item(), e.mean().item(), e.max().item(), len(xh)
 
