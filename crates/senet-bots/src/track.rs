@@ -380,6 +380,10 @@ pub trait TrackGame: Game {
     fn masks(&self) -> [u32; 2];
     /// The movement rules as data.
     fn spec() -> &'static TrackSpec;
+    /// The movement rules of this game's options.
+    fn track_spec(&self) -> &'static TrackSpec {
+        Self::spec()
+    }
 }
 
 impl TrackGame for Kendall5 {
