@@ -111,7 +111,7 @@ macro_rules! rule_sets {
             pub const ALL: &'static [RuleSet] = &[$(RuleSet::$variant),*];
 
             /// The stable ID used by the CLI, records and the server.
-            pub fn id(self) -> &'static str {
+            pub const fn id(self) -> &'static str {
                 match self { $(RuleSet::$variant => $id,)* }
             }
 
