@@ -31,7 +31,7 @@ pub const SIDES: [crate::game::Side; 2] = [
 
 /// Y2: every turn after black's first rolls two four-sided dice (16 equally likely ordered
 /// pairs; the order is the player's choice, so a pair and its reverse are one outcome).
-const DICE: [(Throw, u32); 10] = [
+pub const DICE: [(Throw, u32); 10] = [
     (Throw::dice(1, 1), 1),
     (Throw::dice(1, 2), 2),
     (Throw::dice(1, 3), 2),
@@ -60,7 +60,7 @@ pub const DEFAULT_CAP: u32 = 1000;
 const OPTIONS: [OptionSpec; 1] = [cap_option(DEFAULT_CAP)];
 
 /// Y4: squares 26-30 are safe.
-const SAFE: u32 = 0b11111 << 26;
+pub const SAFE: u32 = 0b11111 << 26;
 
 /// Y7: the numbered squares 27 (X), 28 (III), 29 (II), 30 (I).
 const NUMBERED: u32 = 0b1111 << 27;
@@ -87,7 +87,7 @@ impl Size {
     pub const ALL: [Size; 3] = [Size::Large, Size::Medium, Size::Small];
 
     /// Points scored by bearing off a pyramid of this size (Y9).
-    pub fn points(self) -> u32 {
+    pub const fn points(self) -> u32 {
         [4, 3, 2][self as usize]
     }
 
