@@ -16,8 +16,8 @@
 //! `10 * (row - 1) + column`, `a1` = 1 ... `j3` = 30.
 
 use crate::game::{
-    BoardView, CellView, Census, Dist, Effects, Game, Move, MoveList, Outcome, PieceView, Player,
-    Status, Throw,
+    BoardView, CellView, Census, Dist, Effects, Game, Mark, Move, MoveList, Outcome, PieceView,
+    Player, Status, Throw, ThrowKind,
 };
 use crate::options::{cap_option, OptionKind, OptionSpec, OptionValue, Options};
 use crate::track::{self, Fields};
@@ -758,11 +758,13 @@ impl Game for Parker {
             Dist {
                 outcomes: &DICE_OFF,
                 total: 2,
+                kind: ThrowKind::DrawForStart, // P3
             }
         } else {
             Dist {
                 outcomes: &DICE,
                 total: 36,
+                kind: ThrowKind::Dice, // P4
             }
         }
     }
@@ -1052,18 +1054,38 @@ impl Game for Parker {
 
     fn view(&self) -> BoardView {
         let wait = self.wait_for_one;
-        let special = |c: u8| -> Option<&'static str> {
+        let special = |c: u8| -> Option<Mark> {
             match c {
-                1 => Some("player 1's Pharaoh corner, path index 0 (P1, P3)"),
-                30 => Some("player 2's Pharaoh corner, path index 0 (P1, P3)"),
-                11 if wait => {
-                    Some("player 1's last space (19): plain pegs wait here for a One (P8)")
-                }
-                20 if wait => {
-                    Some("player 2's last space (19): plain pegs wait here for a One (P8)")
-                }
-                11 => Some("player 1's last space, path index 19 (P1)"),
-                20 => Some("player 2's last space, path index 19 (P1)"),
+                1 => Some(Mark::new(
+                    1,
+                    "Pharaoh",
+                    "player 1's Pharaoh corner, path index 0 (P1, P3)",
+                )),
+                30 => Some(Mark::new(
+                    30,
+                    "Pharaoh",
+                    "player 2's Pharaoh corner, path index 0 (P1, P3)",
+                )),
+                11 if wait => Some(Mark::new(
+                    11,
+                    "wait",
+                    "player 1's last space (19): plain pegs wait here for a One (P8)",
+                )),
+                20 if wait => Some(Mark::new(
+                    20,
+                    "wait",
+                    "player 2's last space (19): plain pegs wait here for a One (P8)",
+                )),
+                11 => Some(Mark::new(
+                    11,
+                    "last",
+                    "player 1's last space, path index 19 (P1)",
+                )),
+                20 => Some(Mark::new(
+                    20,
+                    "last",
+                    "player 2's last space, path index 19 (P1)",
+                )),
                 _ => None,
             }
         };
@@ -1095,7 +1117,8 @@ impl Game for Parker {
                     row: 3 - row,
                     col: col - 1,
                     label: cell_name(c),
-                    special: special(c),
+                    special: special(c).map(|m| m.text),
+                    mark: special(c).map(|m| m.short),
                     pieces,
                 });
             }

@@ -9,8 +9,8 @@
 //! and so is whether the mover's pyramid on the Ankh (26) arrived during this turn (Y8).
 
 use crate::game::{
-    BoardView, Census, Dist, Effects, Game, Move, MoveList, Outcome, PieceView, Player, Status,
-    Throw, OFF,
+    BoardView, Census, Dist, Effects, Game, Mark, Move, MoveList, Outcome, PieceView, Player,
+    Status, Throw, ThrowKind, OFF,
 };
 use crate::options::{cap_option, OptionSpec, OptionValue, Options};
 use crate::track::{self, bit, Fields};
@@ -709,11 +709,13 @@ impl Game for Pyramid {
             Dist {
                 outcomes: &OPENING,
                 total: 4,
+                kind: ThrowKind::Die, // Y2
             }
         } else {
             Dist {
                 outcomes: &DICE,
                 total: 16,
+                kind: ThrowKind::Dice, // Y2
             }
         }
     }
@@ -949,14 +951,31 @@ impl Game for Pyramid {
             self.men,
             10,
             &[
-                (
+                Mark::new(
                     26,
+                    "Ankh",
                     "Ankh: a pyramid here must move on the first die that can move it (Y8)",
                 ),
-                (27, "X: bears off only with a 4, before other moves (Y7)"),
-                (28, "III: bears off only with a 3, before other moves (Y7)"),
-                (29, "II: bears off only with a 2, before other moves (Y7)"),
-                (30, "I: bears off only with a 1, before other moves (Y7)"),
+                Mark::new(
+                    27,
+                    "X",
+                    "X: bears off only with a 4, before other moves (Y7)",
+                ),
+                Mark::new(
+                    28,
+                    "III",
+                    "III: bears off only with a 3, before other moves (Y7)",
+                ),
+                Mark::new(
+                    29,
+                    "II",
+                    "II: bears off only with a 2, before other moves (Y7)",
+                ),
+                Mark::new(
+                    30,
+                    "I",
+                    "I: bears off only with a 1, before other moves (Y7)",
+                ),
             ],
         );
         for c in &mut v.cells {

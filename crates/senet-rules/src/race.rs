@@ -16,7 +16,8 @@
 //! and option.
 
 use crate::game::{
-    BoardView, Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status, Throw, OFF,
+    BoardView, Census, Dist, Effects, Game, Mark, Move, MoveList, Outcome, Player, Status, Throw,
+    ThrowKind, OFF,
 };
 use crate::options::{OptionKind, OptionSpec, OptionValue, Options};
 use crate::track::{self, bit, Fields};
@@ -156,6 +157,8 @@ pub struct RaceSpec {
     pub throws: &'static [(Throw, u32)],
     /// The sum of the weights.
     pub throw_total: u32,
+    /// What the throws are made with.
+    pub throw_kind: ThrowKind,
     /// Bit `n` set: a throw of `n` gives another throw.
     pub bonus_throws: u32,
     /// Landing on one of these squares gives another throw.
@@ -198,8 +201,8 @@ pub struct RaceSpec {
     pub leftover: bool,
     /// Whether the winner scores one point per opposing piece on the board.
     pub score: bool,
-    /// Marks of special squares for the board view.
-    pub marks: &'static [(u8, &'static str)],
+    /// The special squares for the board view: a short mark and a description each.
+    pub marks: &'static [Mark],
     /// The sentences.
     pub texts: Texts,
 }
@@ -972,6 +975,7 @@ impl<S: Sheet> Game for Race<S> {
         Dist {
             outcomes: sp.throws,
             total: sp.throw_total,
+            kind: sp.throw_kind,
         }
     }
 
