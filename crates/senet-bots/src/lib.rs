@@ -104,7 +104,7 @@ macro_rules! dispatch {
                 $body
             }
             (senet_rules::AnyGame::Senat($g), K::Tuned) => {
-                let $e = &*$crate::weights::SENAT_NET;
+                let $e = $crate::weights::net_for(&$crate::weights::SENAT_NETS, $g);
                 $body
             }
             (senet_rules::AnyGame::Senat($g), K::Linear) => {
@@ -116,7 +116,7 @@ macro_rules! dispatch {
                 $body
             }
             (senet_rules::AnyGame::Houses($g), K::Tuned) => {
-                let $e = &*$crate::weights::HOUSES_NET;
+                let $e = $crate::weights::net_for(&$crate::weights::HOUSES_NETS, $g);
                 $body
             }
             (senet_rules::AnyGame::Houses($g), K::Linear) => {

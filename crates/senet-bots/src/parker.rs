@@ -6,10 +6,10 @@
 //!   the Pharaoh's powers (P10) still counts as a man;
 //! - exposure: a peg on the Senet row (path indexes 10-19) loses its value with the chance
 //!   that an opposing peg can end a move beside it next throw (P9), with one die or the total
-//!   of the two dice, out of the 36 rolls ([`hit_chance`]). Attackers are the nearest opposing
-//!   peg behind it (a plain peg may not pass its own colour, P6; with P8 in force it does not
-//!   go round past index 19) and the opposing Pharaoh (or lone peg, P10) going forward, or
-//!   backward on the Senet row (P7). Pegs on their own safety row (indexes 0-9) cannot be
+//!   of the two dice, out of the 36 rolls ([`hit_chance`], from `senet_rules::parker::DICE`). The
+//!   distances the opponent's pegs can reach with one move are [`Parker::reach`] (the
+//!   nearest plain peg behind it, the Pharaoh or lone peg forward or backward: P6-P8,
+//!   P10). Pegs on their own safety row (indexes 0-9) cannot be
 //!   captured (P2). The loss is weighed by [`ParkerEval::threat_now`] for the side not to
 //!   throw, by the smaller [`ParkerEval::threat_later`] for the side to throw, which moves first
 //!   (on the Senet row two facing pegs threaten each other at the same distance, so the side
@@ -26,85 +26,53 @@
 //! are kept at small values for what the rules say.
 
 use crate::eval::{sigmoid, Evaluator};
+use senet_rules::parker::{DICE, LAST, REACH, SENET};
 use senet_rules::{Game, Parker, Player, Status};
 
-/// The Senet-row part of a path, indexes 10-19 (P1).
-const SENET: u32 = ((1 << 20) - 1) & !0x3FF;
-/// The near half of the Senet row, indexes 10-14.
-const NEAR: u32 = 0b11111 << 10;
+/// The near half of the Senet row (indexes 10-14): its five lowest spaces.
+const NEAR: u32 = SENET & !(SENET << 5);
 /// The far half of the Senet row, indexes 15-19.
-const FAR: u32 = 0b11111 << 15;
-/// The last space of a path (P1, P8).
-const LAST: u8 = 19;
-/// The longest move: the total of two sixes (P4).
-const REACH: u8 = 12;
+const FAR: u32 = SENET & !NEAR;
 
-/// `HITS[m]`: how many of the 36 ordered rolls of two dice show, on one die or as the total,
-/// some distance `d` of the mask `m` (bit `d - 1` for `d` = 1..=12).
+/// `HITS[m]`: the weight (out of [`HITS_TOTAL`]) of the rolls that show, on one die or as
+/// the total, some distance `d` of the mask `m` (bit `d - 1` for `d` = 1..=12): P4's dice.
 static HITS: [u8; 1 << REACH] = hits();
+
+/// The total weight of the rolls (36).
+const HITS_TOTAL: u32 = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < DICE.len() {
+        n += DICE[i].1;
+        i += 1;
+    }
+    n
+};
 
 const fn hits() -> [u8; 1 << REACH] {
     let mut t = [0u8; 1 << REACH];
-    let mut x = 1;
-    while x <= 6 {
-        let mut y = 1;
-        while y <= 6 {
-            let roll = 1usize << (x - 1) | 1 << (y - 1) | 1 << (x + y - 1);
-            let mut m = 1;
-            while m < 1 << REACH {
-                if m & roll != 0 {
-                    t[m] += 1;
-                }
-                m += 1;
+    let mut i = 0;
+    while i < DICE.len() {
+        let (roll, w) = DICE[i];
+        let (x, y) = (roll.a as usize, roll.b as usize);
+        let shows = 1usize << (x - 1) | 1 << (y - 1) | 1 << (x + y - 1);
+        let mut m = 1;
+        while m < 1 << REACH {
+            if m & shows != 0 {
+                t[m] += w as u8;
             }
-            y += 1;
+            m += 1;
         }
-        x += 1;
+        i += 1;
     }
     t
 }
 
-/// The chance that a roll of two dice shows some distance of the mask `m` (bit `d - 1` for
+/// The chance that a roll of the dice shows some distance of the mask `m` (bit `d - 1` for
 /// distance `d` = 1..=12) on one die or as the total (P4).
 #[inline]
 pub fn hit_chance(m: u32) -> f64 {
-    HITS[(m & ((1 << REACH) - 1)) as usize] as f64 / 36.0
-}
-
-/// The distances (as a mask, bit `d - 1` for `d`) at which the attacker's pegs `att` (in the
-/// attacker's path indexes), with the Pharaoh's powers on `powered`, can reach the attacker's
-/// index `t` (a Senet space, 10-19) with one move (P6-P8, P10).
-#[inline]
-fn attack_distances(att: u32, powered: Option<u8>, wait: bool, t: u8) -> u32 {
-    let mut m = 0u32;
-    // A plain peg: only the nearest peg behind t can get there (no passing own pegs, P6).
-    let behind = att & ((1u32 << t) - 1);
-    let nearest = if behind != 0 {
-        Some((31 - behind.leading_zeros()) as u8)
-    } else if !wait && att != 0 {
-        // Round the loop from index 19 to 0 (P8 off).
-        Some((31 - att.leading_zeros()) as u8)
-    } else {
-        None
-    };
-    if let Some(j) = nearest {
-        let d = (t + 20 - j) % 20;
-        if Some(j) != powered && (1..=REACH).contains(&d) {
-            m |= 1 << (d - 1);
-        }
-    }
-    // The Pharaoh (or lone peg, P10) passes anything: forward round the loop, or backward
-    // along the Senet row (P7).
-    if let Some(j) = powered {
-        let d = (t + 20 - j) % 20;
-        if (1..=REACH).contains(&d) {
-            m |= 1 << (d - 1);
-        }
-        if j >= 10 && j > t {
-            m |= 1 << (j - t - 1);
-        }
-    }
-    m
+    HITS[(m & ((1 << REACH) - 1)) as usize] as f64 / HITS_TOTAL as f64
 }
 
 /// The hand-set `parker` evaluator. Every weight is in men (a man is worth 1).
@@ -172,7 +140,7 @@ impl ParkerEval {
             while m != 0 {
                 let i = m.trailing_zeros() as u8;
                 m &= m - 1;
-                let d = attack_distances(att, att_pow, wait, 29 - i);
+                let d = Parker::reach(att, att_pow, wait, 29 - i);
                 if d != 0 {
                     let v = if ph == Some(i) { self.pharaoh } else { 1.0 };
                     loss += hit_chance(d) * v;
@@ -236,22 +204,7 @@ mod tests {
         assert_eq!(HITS[1 << 5], 16);
         assert_eq!(HITS[1 << 11], 1);
         assert_eq!(HITS[(1 << REACH) - 1], 36);
-    }
-
-    #[test]
-    fn attackers_follow_p6_to_p8() {
-        // A plain peg 3 behind the target.
-        assert_eq!(attack_distances(1 << 12, None, true, 15), 1 << 2);
-        // The nearer of two plain pegs blocks the farther (P6).
-        assert_eq!(attack_distances(1 << 12 | 1 << 14, None, true, 15), 1);
-        // A Pharaoh in between blocks the plain peg behind it but reaches itself.
-        assert_eq!(attack_distances(1 << 12 | 1 << 14, Some(14), true, 15), 1);
-        // The Pharaoh ahead on the Senet row goes backward (P7).
-        assert_eq!(attack_distances(1 << 18, Some(18), true, 15), 1 << 2);
-        // Without P8 a plain peg on 19 goes round; with it, it does not.
-        assert_eq!(attack_distances(1 << 19, None, true, 10), 0);
-        assert_eq!(attack_distances(1 << 19, None, false, 10), 1 << 10);
-        // Too far.
-        assert_eq!(attack_distances(1 << 2, None, true, 15), 0);
+        assert_eq!(HITS_TOTAL, 36);
+        assert_eq!((NEAR, FAR), (0b11111 << 10, 0b11111 << 15));
     }
 }

@@ -12,11 +12,15 @@
 //!   throw, for the side not to throw ("now") and the side to throw ("later");
 //! - tempo: being the side to throw.
 //!
-//! Data-only differences between rule sets (throws, safe squares, how blockades and the
-//! squares 26-30 work) live in a [`TrackSpec`].
+//! What the terms need of the rules (throws, safe squares, how blockades and the squares
+//! 26-30 work, what a hit does) is a [`TrackSpec`], read from the game's
+//! [`senet_rules::race::RaceSpec`] (one per sheet and choice of options), so a game is valued
+//! under its own options ([`TrackGame::track_spec`]).
 
 use crate::eval::{sigmoid, Evaluator};
+use senet_rules::race::{Gate, Hit, RaceRules, RaceSpec, PIECES};
 use senet_rules::track::{between, bit, protected, runs, runs3_in_rows};
+use senet_rules::{houses, kendall, kendall5, senat};
 use senet_rules::{Game, Houses, Kendall, Kendall5, Player, Senat, Status};
 
 /// Number of features of one side.
@@ -71,26 +75,6 @@ pub(crate) const F_EXPOSED_LATER: usize = 34;
 pub(crate) const F_TEMPO: usize = 35;
 pub(crate) const F_BEHIND: usize = 36;
 
-/// For every throw value 0-7, the squares a forward move by it may land on (ignoring what
-/// stands there): 27 is never a landing square (the water), the houses 28-30 only bear off,
-/// and with `stop_at_26` nothing passes 26 (K7, R6, H7).
-const fn landing_table(stop_at_26: bool) -> [u32; 8] {
-    let mut a = [0u32; 8];
-    let mut k = 1;
-    while k < 8 {
-        let mut t = k + 1;
-        while t <= 30 {
-            let s = t - k;
-            if s < 28 && t != 27 && (!stop_at_26 || s >= 26 || t <= 26) {
-                a[k] |= 1 << t;
-            }
-            t += 1;
-        }
-        k += 1;
-    }
-    a
-}
-
 /// The bits set in `m`, which has few (a side's five pieces at most): faster than
 /// `count_ones` where the processor has no population count (the baseline x86-64 target).
 #[inline(always)]
@@ -103,87 +87,121 @@ fn few(mut m: u32) -> u32 {
     n
 }
 
-/// How a track rule set's movement works, as data.
+/// Throw values are below this (six sticks, none marked, move 7: H12).
+const MAX_THROW: usize = 8;
+
+/// The squares 28-30, whose pieces the evaluator does not count as protected (they leave
+/// the board soon, and on most sheets they are safe or frozen anyway).
+const LAST_THREE: u32 = bit(28) | bit(29) | bit(30);
+
+/// What the evaluator knows of a track rule set's movement: facts of the game's
+/// [`RaceSpec`] (one per sheet and choice of options), read from it by [`TrackSpec::new`].
 #[derive(Debug)]
 pub struct TrackSpec {
-    /// Rule-set ID, for reports.
+    /// Rule-set ID, for reports and weights files.
     pub id: &'static str,
-    /// The five throw values with their probabilities.
-    pub throws: [(u8, f64); 5],
+    /// The throw values with their probabilities, the first [`TrackSpec::n_throws`] entries.
+    pub throws: [(u8, f64); MAX_THROW],
+    /// The number of throw values.
+    pub n_throws: usize,
     /// Squares where a piece cannot be attacked.
     pub safe: u32,
     /// Whether blockades are broken at the corners (K6) or run across them (R5).
     pub blockade_in_rows: bool,
+    /// What landing on an unprotected opponent does. The exposure term values both kinds as
+    /// the swing of a swap (the attacker gains `k`, the defender loses `k`): the trained
+    /// weights of `houses`, whose default sends the piece back, were fitted to that term.
+    pub hit: Hit,
     /// Pieces per side.
     pub pieces: u32,
-    /// Where a forward move by each throw value may land.
-    pub landing: [u32; 8],
+    /// For each throw value `k`, the squares `t` that a forward move by `k` from a square
+    /// `t - k` below 28 lands on ([`RaceRules::landing`]; attacks from the houses 28-30 are
+    /// not counted). A move that the 26 gate stops short lands on 26, which is then always
+    /// safe (checked by [`TrackSpec::new`]).
+    pub landing: [u32; MAX_THROW],
 }
 
-/// `kendall5` (R2-R8).
-pub static KENDALL5_SPEC: TrackSpec = TrackSpec {
-    id: "kendall5",
-    throws: [
-        (1, 4.0 / 16.0),
-        (2, 6.0 / 16.0),
-        (3, 4.0 / 16.0),
-        (4, 1.0 / 16.0),
-        (5, 1.0 / 16.0),
-    ],
-    safe: 0,
-    blockade_in_rows: false,
-    pieces: 5,
-    landing: landing_table(true),
-};
+impl TrackSpec {
+    /// The evaluator's facts of a sheet under one choice of its options.
+    pub const fn new(spec: RaceSpec) -> TrackSpec {
+        assert!(spec.throws.len() <= MAX_THROW);
+        // Moves stopped short by the gate (which land on 26, not on `s + k`) can attack
+        // nothing only while 26 is safe.
+        assert!(!matches!(spec.gate, Gate::Stop) || spec.safe & bit(26) != 0);
+        let rules = RaceRules::new(spec);
+        let mut throws = [(0u8, 0.0f64); MAX_THROW];
+        let mut i = 0;
+        while i < spec.throws.len() {
+            let (t, w) = spec.throws[i];
+            throws[i] = (t.a, w as f64 / spec.throw_total as f64);
+            i += 1;
+        }
+        let mut landing = [0u32; MAX_THROW];
+        let mut k = 1;
+        while k < MAX_THROW {
+            let mut s = 1u8;
+            while s < 28 {
+                if let Some(t) = rules.landing(s, k as u8) {
+                    if t == s + k as u8 {
+                        landing[k] |= bit(t);
+                    }
+                }
+                s += 1;
+            }
+            k += 1;
+        }
+        TrackSpec {
+            id: spec.rules.id(),
+            throws,
+            n_throws: spec.throws.len(),
+            safe: spec.safe,
+            blockade_in_rows: !spec.blockade_turns_corners,
+            hit: spec.hit,
+            pieces: PIECES,
+            landing,
+        }
+    }
 
-/// `kendall` (K2-K9).
-pub static KENDALL_SPEC: TrackSpec = TrackSpec {
-    id: "kendall",
-    throws: [
-        (1, 4.0 / 16.0),
-        (2, 6.0 / 16.0),
-        (3, 4.0 / 16.0),
-        (4, 1.0 / 16.0),
-        (6, 1.0 / 16.0),
-    ],
-    safe: bit(15) | bit(26) | bit(28) | bit(29),
-    blockade_in_rows: true,
-    pieces: 5,
-    landing: landing_table(true),
-};
+    /// The throw values with their probabilities.
+    #[inline]
+    pub fn throws(&self) -> &[(u8, f64)] {
+        &self.throws[..self.n_throws]
+    }
+}
 
-/// `senat` (S2, S5-S9; the `die` option's uniform throws are not modelled).
-pub static SENAT_SPEC: TrackSpec = TrackSpec {
-    id: "senat",
-    throws: [
-        (1, 4.0 / 16.0),
-        (2, 6.0 / 16.0),
-        (3, 4.0 / 16.0),
-        (4, 1.0 / 16.0),
-        (6, 1.0 / 16.0),
-    ],
-    safe: bit(26) | bit(28) | bit(29),
-    blockade_in_rows: false,
-    pieces: 5,
-    landing: landing_table(false),
-};
+/// `kendall5` (R1-R10).
+pub static KENDALL5_SPEC: TrackSpec = TrackSpec::new(kendall5::SPEC);
 
-/// `houses` (H2-H7; sending back is modelled as a swap of the same size, and the
-/// `six_sticks` option is not modelled).
-pub static HOUSES_SPEC: TrackSpec = TrackSpec {
-    id: "houses",
-    throws: [
-        (1, 4.0 / 16.0),
-        (2, 6.0 / 16.0),
-        (3, 4.0 / 16.0),
-        (4, 1.0 / 16.0),
-        (5, 1.0 / 16.0),
-    ],
-    safe: bit(15) | bit(26) | bit(28) | bit(29) | bit(30),
-    blockade_in_rows: false,
-    pieces: 5,
-    landing: landing_table(true),
-};
+/// `kendall` (K1-K11).
+pub static KENDALL_SPEC: TrackSpec = TrackSpec::new(kendall::SPEC);
+
+/// `senat` with its default options.
+pub static SENAT_SPEC: TrackSpec = TrackSpec::new(senat::spec(0));
+
+/// `senat` under each choice of its options (index: [`senet_rules::race::Race::variant`]; `die` changes the
+/// throws, S2).
+pub static SENAT_SPECS: [TrackSpec; 4] = [
+    TrackSpec::new(senat::spec(0)),
+    TrackSpec::new(senat::spec(1)),
+    TrackSpec::new(senat::spec(2)),
+    TrackSpec::new(senat::spec(3)),
+];
+
+/// `houses` with its default options.
+pub static HOUSES_SPEC: TrackSpec = TrackSpec::new(houses::spec(0));
+
+/// `houses` under each choice of its options (index: [`senet_rules::race::Race::variant`]; `swap` changes what
+/// a hit does, H3, `six_sticks` the throws, H12).
+pub static HOUSES_SPECS: [TrackSpec; 8] = [
+    TrackSpec::new(houses::spec(0)),
+    TrackSpec::new(houses::spec(1)),
+    TrackSpec::new(houses::spec(2)),
+    TrackSpec::new(houses::spec(3)),
+    TrackSpec::new(houses::spec(4)),
+    TrackSpec::new(houses::spec(5)),
+    TrackSpec::new(houses::spec(6)),
+    TrackSpec::new(houses::spec(7)),
+];
 
 impl TrackSpec {
     /// The squares of `men` the opponent cannot pass.
@@ -207,7 +225,7 @@ impl TrackSpec {
         }
         let wall = self.blockade(def);
         let mut e = 0.0;
-        for (k, p) in self.throws {
+        for &(k, p) in self.throws() {
             let mut cand = (att << k) & vulnerable & self.landing[k as usize & 7];
             if wall != 0 && cand != 0 {
                 // Drop the attacks that would pass the defender's own blockade.
@@ -232,7 +250,7 @@ impl TrackSpec {
     /// squares.
     #[inline(always)]
     pub fn terms(&self, own: u32, opp: u32) -> [f64; 4] {
-        let protected = few(protected(own) & !bit(28) & !bit(29) & !bit(30)) as f64;
+        let protected = few(protected(own) & !LAST_THREE) as f64;
         let wall = self.blockade(own);
         let (mut behind, mut walled) = (0.0, 0.0);
         if wall != 0 {
@@ -285,7 +303,8 @@ impl TrackSpec {
 /// A logistic evaluator over [`TrackSpec`] features: `sigmoid(bias + w · (F(first) - F(second)))`.
 #[derive(Clone, Debug)]
 pub struct TrackEval {
-    /// The movement rules.
+    /// The movement rules of the default options, for [`TrackEval::value`]; a game is valued
+    /// under its own options' rules ([`TrackGame::track_spec`]).
     pub spec: &'static TrackSpec,
     /// Feature weights.
     pub w: [f64; NF],
@@ -303,10 +322,17 @@ impl TrackEval {
         sigmoid(self.bias + z)
     }
 
-    /// The estimated chance that the first player wins, with `thrower` to throw. The same
-    /// as `value_of(&spec.features(..))`, without building the feature vectors.
+    /// The estimated chance that the first player wins, with `thrower` to throw, under the
+    /// rules of [`TrackEval::spec`]. The same as `value_of(&spec.features(..))`, without
+    /// building the feature vectors.
     #[inline]
     pub fn value(&self, men: [u32; 2], thrower: Player) -> f64 {
+        self.value_in(self.spec, men, thrower)
+    }
+
+    /// [`TrackEval::value`] under the rules `sp` (a game's options: [`TrackGame::track_spec`]).
+    #[inline]
+    pub fn value_in(&self, sp: &TrackSpec, men: [u32; 2], thrower: Player) -> f64 {
         let w = &self.w;
         let side = |own: u32, opp: u32, to_throw: bool| -> f64 {
             let mut z = 0.0;
@@ -315,7 +341,6 @@ impl TrackEval {
                 z += w[m.trailing_zeros() as usize - 1];
                 m &= m - 1;
             }
-            let sp = self.spec;
             z += w[F_OFF] * (sp.pieces - own.count_ones()) as f64;
             let [protected, wall, behind, x] = sp.terms(own, opp);
             z += w[F_PROTECTED] * protected + w[F_BLOCKADE] * wall + w[F_BEHIND] * behind;
@@ -366,7 +391,7 @@ impl TrackEval {
 impl<G: TrackGame> Evaluator<G> for TrackEval {
     #[inline]
     fn eval(&self, g: &G) -> f64 {
-        self.value(g.masks(), Self::thrower(g))
+        self.value_in(g.track_spec(), g.masks(), Self::thrower(g))
     }
     fn name(&self) -> &'static str {
         self.label
@@ -378,8 +403,11 @@ impl<G: TrackGame> Evaluator<G> for TrackEval {
 pub trait TrackGame: Game {
     /// The squares of each player's pieces (bit `s` for square `s`), first player first.
     fn masks(&self) -> [u32; 2];
-    /// The movement rules as data.
+    /// The movement rules under the default options (what the trained weights were fitted
+    /// under).
     fn spec() -> &'static TrackSpec;
+    /// The movement rules under this game's options.
+    fn track_spec(&self) -> &'static TrackSpec;
 }
 
 impl TrackGame for Kendall5 {
@@ -387,6 +415,9 @@ impl TrackGame for Kendall5 {
         self.men()
     }
     fn spec() -> &'static TrackSpec {
+        &KENDALL5_SPEC
+    }
+    fn track_spec(&self) -> &'static TrackSpec {
         &KENDALL5_SPEC
     }
 }
@@ -398,6 +429,9 @@ impl TrackGame for Kendall {
     fn spec() -> &'static TrackSpec {
         &KENDALL_SPEC
     }
+    fn track_spec(&self) -> &'static TrackSpec {
+        &KENDALL_SPEC
+    }
 }
 
 impl TrackGame for Senat {
@@ -407,6 +441,10 @@ impl TrackGame for Senat {
     fn spec() -> &'static TrackSpec {
         &SENAT_SPEC
     }
+    #[inline]
+    fn track_spec(&self) -> &'static TrackSpec {
+        &SENAT_SPECS[self.variant() as usize & 3]
+    }
 }
 
 impl TrackGame for Houses {
@@ -415,5 +453,233 @@ impl TrackGame for Houses {
     }
     fn spec() -> &'static TrackSpec {
         &HOUSES_SPEC
+    }
+    #[inline]
+    fn track_spec(&self) -> &'static TrackSpec {
+        &HOUSES_SPECS[self.variant() as usize & 7]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Evaluator;
+    use crate::{dispatch, weights, EvalKind};
+    use senet_rules::AnyGame;
+
+    /// The landing table the evaluator wrote out before it read the rules (issue 17): 27 is
+    /// never a landing square, the houses 28-30 only bear off, and with `stop_at_26` nothing
+    /// passes 26.
+    fn old_landing(stop_at_26: bool) -> [u32; MAX_THROW] {
+        let mut a = [0u32; MAX_THROW];
+        for (k, a) in a.iter_mut().enumerate().skip(1) {
+            for t in k + 1..=30 {
+                let s = t - k;
+                if s < 28 && t != 27 && (!stop_at_26 || s >= 26 || t <= 26) {
+                    *a |= 1 << t;
+                }
+            }
+        }
+        a
+    }
+
+    /// What the four default specs were when written out here.
+    #[test]
+    fn the_default_specs_read_from_the_rules_are_the_ones_written_here_before() {
+        let sticks = |last: u8| {
+            vec![
+                (1, 4.0 / 16.0),
+                (2, 6.0 / 16.0),
+                (3, 4.0 / 16.0),
+                (4, 1.0 / 16.0),
+                (last, 1.0 / 16.0),
+            ]
+        };
+        // The spec, its ID, throws, safe squares, blockades in rows, the gate stops at 26.
+        type Case = (
+            &'static TrackSpec,
+            &'static str,
+            Vec<(u8, f64)>,
+            u32,
+            bool,
+            bool,
+        );
+        let cases: [Case; 4] = [
+            (&KENDALL5_SPEC, "kendall5", sticks(5), 0, false, true),
+            (
+                &KENDALL_SPEC,
+                "kendall",
+                sticks(6),
+                bit(15) | bit(26) | bit(28) | bit(29),
+                true,
+                true,
+            ),
+            (
+                &SENAT_SPEC,
+                "senat",
+                sticks(6),
+                bit(26) | bit(28) | bit(29),
+                false,
+                false,
+            ),
+            (
+                &HOUSES_SPEC,
+                "houses",
+                sticks(5),
+                bit(15) | bit(26) | bit(28) | bit(29) | bit(30),
+                false,
+                true,
+            ),
+        ];
+        for (spec, id, throws, safe, in_rows, stop) in cases {
+            assert_eq!(spec.id, id);
+            assert_eq!(spec.throws(), &throws[..], "{id}");
+            assert_eq!(spec.safe, safe, "{id}");
+            assert_eq!(spec.blockade_in_rows, in_rows, "{id}");
+            assert_eq!(spec.pieces, 5, "{id}");
+            assert_eq!(spec.landing, old_landing(stop), "{id}");
+        }
+        // The specs of the default options among the per-option ones are the same.
+        for (a, b) in [
+            (&SENAT_SPECS[0], &SENAT_SPEC),
+            (&HOUSES_SPECS[0], &HOUSES_SPEC),
+        ] {
+            assert_eq!(format!("{a:?}"), format!("{b:?}"));
+        }
+    }
+
+    /// Every choice of options has its spec, and a game with those options is valued with it.
+    #[test]
+    fn every_choice_of_options_has_its_spec() {
+        for v in 0..8u8 {
+            let g = AnyGame::new(
+                senet_rules::RuleSet::Houses,
+                &[
+                    format!("swap={}", v & 1 != 0),
+                    format!("happiness_exits={}", v & 2 != 0),
+                    format!("six_sticks={}", v & 4 != 0),
+                ],
+            )
+            .unwrap();
+            let AnyGame::Houses(g) = g else { panic!() };
+            assert_eq!(*g.spec(), houses::spec(v));
+            assert!(std::ptr::eq(g.track_spec(), &HOUSES_SPECS[v as usize]));
+        }
+        for v in 0..4u8 {
+            let g = AnyGame::new(
+                senet_rules::RuleSet::Senat,
+                &[
+                    format!("die={}", v & 1 != 0),
+                    format!("score={}", v & 2 != 0),
+                ],
+            )
+            .unwrap();
+            let AnyGame::Senat(g) = g else { panic!() };
+            assert_eq!(*g.spec(), senat::spec(v));
+            assert!(std::ptr::eq(g.track_spec(), &SENAT_SPECS[v as usize]));
+        }
+    }
+
+    #[test]
+    fn there_are_as_many_specs_as_choices_of_options() {
+        let flags = |specs: &[senet_rules::OptionSpec]| {
+            specs
+                .iter()
+                .filter(|o| matches!(o.kind, senet_rules::OptionKind::Bool { .. }))
+                .count()
+        };
+        assert_eq!(SENAT_SPECS.len(), 1 << flags(Senat::option_specs()));
+        assert_eq!(HOUSES_SPECS.len(), 1 << flags(Houses::option_specs()));
+    }
+
+    /// A position of `rules` with `options`, past the opening, the pieces on `men`.
+    fn game(rules: senet_rules::RuleSet, options: &[&str], men: [u32; 2]) -> AnyGame {
+        let mut g = AnyGame::new(rules, options).unwrap();
+        match &mut g {
+            AnyGame::Senat(s) => *s = s.endgame(men, Player::First).unwrap(),
+            AnyGame::Houses(h) => *h = h.endgame(men, Player::First).unwrap(),
+            _ => unreachable!(),
+        }
+        g
+    }
+
+    /// The value of every evaluator kind of the track games for `g`.
+    fn values(g: &AnyGame) -> Vec<f64> {
+        [EvalKind::Tuned, EvalKind::Linear, EvalKind::Hand]
+            .into_iter()
+            .map(|k| dispatch!(g, k, gg, e => e.eval(gg)))
+            .collect()
+    }
+
+    /// senat's `die` (S2): 1, 2, 3, 4, 6 each with chance 1/5. The second player's piece on
+    /// 16 is exposed to the first player's on 10 only by a 6 (29 is safe): 1/16 with coins,
+    /// 1/5 with the die.
+    #[test]
+    fn senat_die_throws_are_the_evaluators_throws() {
+        let die = &SENAT_SPECS[1];
+        assert_eq!(
+            die.throws(),
+            &[(1, 0.2), (2, 0.2), (3, 0.2), (4, 0.2), (6, 0.2)][..]
+        );
+        let men = [bit(10) | bit(1), bit(16) | bit(29)];
+        assert_eq!(SENAT_SPEC.terms(men[1], men[0])[3], 2.0 * 6.0 / 16.0 / 10.0);
+        assert_eq!(die.terms(men[1], men[0])[3], 2.0 * 6.0 * 0.2 / 10.0);
+        let coins = game(senet_rules::RuleSet::Senat, &[], men);
+        let with_die = game(senet_rules::RuleSet::Senat, &["die=true"], men);
+        let AnyGame::Senat(d) = with_die else {
+            panic!()
+        };
+        assert!(std::ptr::eq(d.track_spec(), die));
+        assert!(std::ptr::eq(
+            weights::net_for(&weights::SENAT_NETS, &d).spec,
+            die
+        ));
+        // The second player, more exposed with the die, is worth less to itself.
+        for (a, b) in values(&coins).into_iter().zip(values(&with_die)) {
+            assert!(b > a, "coins {a}, die {b}");
+        }
+    }
+
+    /// houses' `six_sticks` (H12): seven throws out of 64, up to 7. The second player's piece
+    /// on 17 can be hit from 10 only by a 7.
+    #[test]
+    fn houses_six_sticks_throws_are_the_evaluators_throws() {
+        let six = &HOUSES_SPECS[4];
+        let want: Vec<(u8, f64)> = [
+            (1, 6.0),
+            (2, 15.0),
+            (3, 20.0),
+            (4, 15.0),
+            (5, 6.0),
+            (6, 1.0),
+            (7, 1.0),
+        ]
+        .iter()
+        .map(|&(t, w)| (t, w / 64.0))
+        .collect();
+        assert_eq!(six.throws(), &want[..]);
+        // From 1-19 to 8-26: the gate stops longer moves on 26 (H7).
+        assert_eq!(six.landing[7], (bit(27) - 1) & !(bit(8) - 1));
+        let men = [bit(10) | bit(1), bit(17) | bit(29)];
+        assert_eq!(HOUSES_SPEC.terms(men[1], men[0])[3], 0.0);
+        assert_eq!(six.terms(men[1], men[0])[3], 2.0 * 7.0 / 64.0 / 10.0);
+        let four = game(senet_rules::RuleSet::Houses, &[], men);
+        let sixg = game(senet_rules::RuleSet::Houses, &["six_sticks=true"], men);
+        let AnyGame::Houses(h) = sixg else { panic!() };
+        assert!(std::ptr::eq(
+            weights::net_for(&weights::HOUSES_NETS, &h).spec,
+            six
+        ));
+        for (a, b) in values(&four).into_iter().zip(values(&sixg)) {
+            assert_ne!(a, b);
+        }
+    }
+
+    /// houses' hit (H3): sending back by default, a swap with `swap`.
+    #[test]
+    fn houses_hit_follows_the_swap_option() {
+        assert_eq!(HOUSES_SPEC.hit, Hit::SendBack);
+        assert_eq!(HOUSES_SPECS[1].hit, Hit::Swap);
+        assert_eq!(KENDALL_SPEC.hit, Hit::Swap);
     }
 }

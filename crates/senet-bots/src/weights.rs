@@ -1,7 +1,10 @@
 //! The evaluators of each rule set, as statics the bots refer to.
 
 use crate::net::NetEval;
-use crate::track::{TrackEval, HOUSES_SPEC, KENDALL5_SPEC, KENDALL_SPEC, SENAT_SPEC};
+use crate::track::{
+    TrackEval, TrackGame, TrackSpec, HOUSES_SPEC, HOUSES_SPECS, KENDALL5_SPEC, KENDALL_SPEC,
+    SENAT_SPEC, SENAT_SPECS,
+};
 use std::sync::LazyLock;
 
 /// Reads a network's weights file (embedded in the binary), or, when it holds none yet,
@@ -105,6 +108,33 @@ pub static HOUSES_NET: LazyLock<NetEval> = LazyLock::new(|| {
         "houses-net",
     )
 });
+
+/// A network under each choice of its rule set's options: the same weights, with the board
+/// terms computed under those options' rules (`specs`, one per choice).
+fn per_options(net: &NetEval, specs: &'static [TrackSpec]) -> Vec<NetEval> {
+    specs
+        .iter()
+        .map(|spec| NetEval {
+            spec,
+            ..net.clone()
+        })
+        .collect()
+}
+
+/// `senat`, the network, under each choice of its options ([`SENAT_SPECS`]).
+pub static SENAT_NETS: LazyLock<Vec<NetEval>> =
+    LazyLock::new(|| per_options(&SENAT_NET, &SENAT_SPECS));
+/// `houses`, the network, under each choice of its options ([`HOUSES_SPECS`]).
+pub static HOUSES_NETS: LazyLock<Vec<NetEval>> =
+    LazyLock::new(|| per_options(&HOUSES_NET, &HOUSES_SPECS));
+
+/// Of `nets` (one per choice of options), the one for the options of `g`.
+pub fn net_for<'a, G: TrackGame>(nets: &'a [NetEval], g: &G) -> &'a NetEval {
+    let spec = g.track_spec();
+    nets.iter()
+        .find(|n| std::ptr::eq(n.spec, spec))
+        .expect("a network for every choice of options")
+}
 
 /// `kendall5`, hand-set weights.
 pub static KENDALL5_HAND: TrackEval = TrackEval::hand(&KENDALL5_SPEC);

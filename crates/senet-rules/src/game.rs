@@ -144,6 +144,20 @@ impl fmt::Display for Throw {
     }
 }
 
+/// What a throw is made with, for drawing it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ThrowKind {
+    /// Sticks or coins: the value counts the marked sides (or stands for none marked).
+    Sticks,
+    /// One die.
+    Die,
+    /// Two dice, played one at a time (a single value is the die left to play).
+    Dice,
+    /// A draw for who starts: the outcome names the player (parker's dice-off, P3).
+    DrawForStart,
+}
+
 /// The exact distribution of a pending throw: outcomes with integer weights.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Dist {
@@ -151,6 +165,8 @@ pub struct Dist {
     pub outcomes: &'static [(Throw, u32)],
     /// The sum of the weights.
     pub total: u32,
+    /// What the throw is made with.
+    pub kind: ThrowKind,
 }
 
 impl Dist {
@@ -559,6 +575,29 @@ pub struct PieceView {
     pub name: &'static str,
 }
 
+/// A special square of a board: its short mark and what is special about it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Mark {
+    /// The square.
+    pub square: u8,
+    /// The short mark ([`CellView::mark`]).
+    pub short: &'static str,
+    /// The description with its ruling ([`CellView::special`]).
+    pub text: &'static str,
+}
+
+impl Mark {
+    /// A mark.
+    pub const fn new(square: u8, short: &'static str, text: &'static str) -> Mark {
+        assert!(short.len() <= 8, "a short mark has at most eight letters");
+        Mark {
+            square,
+            short,
+            text,
+        }
+    }
+}
+
 /// A cell of the board as drawn.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct CellView {
@@ -570,9 +609,14 @@ pub struct CellView {
     pub col: u8,
     /// The label to print on the cell (usually its number).
     pub label: String,
-    /// A short mark for special cells (e.g. "safe", "water"), with its ruling.
+    /// What is special about the cell, with its ruling (e.g. "safe (K4); must be landed on
+    /// exactly (K7)").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub special: Option<&'static str>,
+    /// A short mark for a special cell (a word of at most eight letters, e.g. "safe",
+    /// "water", "III"), where it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mark: Option<&'static str>,
     /// The pieces on it (two on a shared parker Senet space, else at most one).
     pub pieces: Vec<PieceView>,
 }

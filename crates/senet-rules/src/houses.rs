@@ -5,7 +5,7 @@
 //! the S-shaped track (C1); a piece on square `s` is bit `s` of its side's mask. Its three
 //! options (`swap`, `happiness_exits`, `six_sticks`) give eight specs, one per choice.
 
-use crate::game::{binomial, BoardView, Throw};
+use crate::game::{binomial, BoardView, Mark, Throw, ThrowKind};
 use crate::options::{cap_option, OptionKind, OptionSpec, Options};
 use crate::race::{
     Gate, Hit, Opening, OpeningRule, Race, RaceRules, RaceSpec, Texts, WaterFallback,
@@ -74,25 +74,32 @@ const FOUR: [(Throw, u32); 5] = stick_throws(4);
 const SIX: [(Throw, u32); 7] = stick_throws(6);
 
 /// The marked squares, with `happiness_exits` and without (H6-H10).
-const MARKS: [(u8, &str); 6] =
+const MARKS: [Mark; 6] =
     marks("House of Happiness: safe; every move stops here; blocks all when occupied (H6, H7)");
-const MARKS_EXITS: [(u8, &str); 6] =
+const MARKS_EXITS: [Mark; 6] =
     marks("House of Happiness: every move stops here, and the piece is borne off (H7)");
-const fn marks(happiness: &'static str) -> [(u8, &'static str); 6] {
+const fn marks(happiness: &'static str) -> [Mark; 6] {
     [
-        (15, "House of Rebirth: safe, bonus throw (H6, H9)"),
-        (26, happiness),
-        (27, "House of Water: back to 15, turn ends (H8)"),
-        (
+        Mark::new(
+            15,
+            "rebirth",
+            "House of Rebirth: safe, bonus throw (H6, H9)",
+        ),
+        Mark::new(26, "happy", happiness),
+        Mark::new(27, "water", "House of Water: back to 15, turn ends (H8)"),
+        Mark::new(
             28,
+            "III",
             "House of Three Truths: safe, bonus throw; leaves only with 3 (H6, H9, H10)",
         ),
-        (
+        Mark::new(
             29,
+            "II",
             "House of Ra Atum: safe, bonus throw; leaves only with 2 (H6, H9, H10)",
         ),
-        (
+        Mark::new(
             30,
+            "I",
             "House of Ra Horakhty: safe, bonus throw; leaves only with 1 (H6, H9, H10)",
         ),
     ]
@@ -108,6 +115,7 @@ pub const fn spec(variant: u8) -> RaceSpec {
         rules: RuleSet::Houses,
         throws: if six { &SIX } else { &FOUR }, // H2, H12
         throw_total: if six { 64 } else { 16 }, // C3
+        throw_kind: ThrowKind::Sticks, // H2, H12
         // H2, H12: one marked side, all marked, or none marked throws again.
         bonus_throws: if six {
             bit(1) | bit(6) | bit(7)

@@ -4,7 +4,7 @@
 //! The sheet as data for the race core ([`crate::race`]): squares are numbered 1-30 along
 //! the S-shaped track (C1); a piece on square `s` is bit `s` of its side's mask.
 
-use crate::game::{binomial, Throw};
+use crate::game::{binomial, Mark, Throw, ThrowKind};
 use crate::options::{cap_option, OptionSpec, Options};
 use crate::race::{Gate, Hit, OpeningRule, Race, RaceRules, RaceSpec, Texts, WaterFallback};
 use crate::track::{self, bit};
@@ -36,6 +36,7 @@ pub const SPEC: RaceSpec = RaceSpec {
     rules: RuleSet::Kendall,
     throws: &THROWS, // K2
     throw_total: 16, // C3
+    throw_kind: ThrowKind::Sticks, // K2
     bonus_throws: bit(1) | bit(4) | bit(6), // K2: 1, 4 and 6 give another throw.
     bonus_squares: bit(28) | bit(29) | bit(30), // K9: so does landing on 28, 29 or 30.
     water_ends_turn: false, // K8 says nothing of the turn: K2's bonus stands.
@@ -57,12 +58,12 @@ pub const SPEC: RaceSpec = RaceSpec {
     leftover: false, // K9
     score: false, // K11: first to bear off all five wins; no score.
     marks: &[
-        (15, "safe (K4); the water returns pieces here (K8)"),
-        (26, "safe (K4); must be landed on exactly (K7)"),
-        (27, "water: back to 15 (K8)"),
-        (28, "safe (K4); bears off with 3, bonus throw (K9)"),
-        (29, "safe (K4); bears off with 2, bonus throw (K9)"),
-        (30, "bears off with 1, bonus throw (K9)"),
+        Mark::new(15, "safe", "safe (K4); the water returns pieces here (K8)"),
+        Mark::new(26, "safe", "safe (K4); must be landed on exactly (K7)"),
+        Mark::new(27, "water", "water: back to 15 (K8)"),
+        Mark::new(28, "III", "safe (K4); bears off with 3, bonus throw (K9)"),
+        Mark::new(29, "II", "safe (K4); bears off with 2, bonus throw (K9)"),
+        Mark::new(30, "I", "bears off with 1, bonus throw (K9)"),
     ],
     texts: Texts {
         example: "10-13, 28-off or pass",

@@ -4,7 +4,7 @@
 //! The rules as data for the race core ([`crate::race`]): squares are numbered 1-30 along
 //! the S-shaped track (C1); a piece on square `s` is bit `s` of its side's mask.
 
-use crate::game::{binomial, Throw};
+use crate::game::{binomial, Mark, Throw, ThrowKind};
 use crate::options::{cap_option, OptionSpec, Options};
 use crate::race::{Gate, Hit, OpeningRule, Race, RaceRules, RaceSpec, Texts, WaterFallback};
 use crate::track::{self, bit};
@@ -36,6 +36,7 @@ pub const SPEC: RaceSpec = RaceSpec {
     rules: RuleSet::Kendall5,
     throws: &THROWS, // R2
     throw_total: 16, // R2
+    throw_kind: ThrowKind::Sticks, // R2
     bonus_throws: bit(1) | bit(4) | bit(5), // R2: 1, 4 and 5 give another throw.
     bonus_squares: 0, // R2: no square gives one.
     water_ends_turn: false, // R7 says nothing of the turn: R2's bonus for the 1 stands.
@@ -57,15 +58,12 @@ pub const SPEC: RaceSpec = RaceSpec {
     leftover: false, // R8
     score: false, // R10: bearing off the last piece wins; no score.
     marks: &[
-        (15, "the water returns pieces here (R7)"),
-        (
-            26,
-            "must be landed on exactly; 5 bears off from here (R6, R8)",
-        ),
-        (27, "water: back to 15 (R7)"),
-        (28, "bears off with exactly 3 (R8)"),
-        (29, "bears off with exactly 2 (R8)"),
-        (30, "bears off with exactly 1 (R8)"),
+        Mark::new(15, "return", "the water returns pieces here (R7)"),
+        Mark::new(26, "exact", "must be landed on exactly; 5 bears off from here (R6, R8)"),
+        Mark::new(27, "water", "water: back to 15 (R7)"),
+        Mark::new(28, "III", "bears off with exactly 3 (R8)"),
+        Mark::new(29, "II", "bears off with exactly 2 (R8)"),
+        Mark::new(30, "I", "bears off with exactly 1 (R8)"),
     ],
     texts: Texts {
         example: "9-12, 28-off or pass",

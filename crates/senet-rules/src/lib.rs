@@ -33,8 +33,8 @@ pub mod series;
 pub mod track;
 
 pub use game::{
-    random_playout, BoardView, CellView, Census, Dist, Effects, Game, Move, MoveList, Outcome,
-    PieceView, Player, Side, Status, Throw, OFF,
+    random_playout, BoardView, CellView, Census, Dist, Effects, Game, Mark, Move, MoveList,
+    Outcome, PieceView, Player, Side, Status, Throw, ThrowKind, OFF,
 };
 pub use houses::Houses;
 pub use kendall::Kendall;
@@ -111,7 +111,7 @@ macro_rules! rule_sets {
             pub const ALL: &'static [RuleSet] = &[$(RuleSet::$variant),*];
 
             /// The stable ID used by the CLI, records and the server.
-            pub fn id(self) -> &'static str {
+            pub const fn id(self) -> &'static str {
                 match self { $(RuleSet::$variant => $id,)* }
             }
 

@@ -16,8 +16,8 @@
 //! `10 * (row - 1) + column`, `a1` = 1 ... `j3` = 30.
 
 use crate::game::{
-    BoardView, CellView, Census, Dist, Effects, Game, Move, MoveList, Outcome, PieceView, Player,
-    Status, Throw,
+    BoardView, CellView, Census, Dist, Effects, Game, Mark, Move, MoveList, Outcome, PieceView,
+    Player, Status, Throw, ThrowKind,
 };
 use crate::options::{cap_option, OptionKind, OptionSpec, OptionValue, Options};
 use crate::track::{self, Fields};
@@ -41,9 +41,11 @@ const NONE: u8 = 0xFF;
 /// Every path index 0-19 (P1).
 const FULL: u32 = (1 << 20) - 1;
 /// The Senet-row part of a path, indexes 10-19 (P1).
-const SENET: u32 = FULL & !0x3FF;
+pub const SENET: u32 = FULL & !0x3FF;
 /// The last space of the path, on the Senet row beside the Pharaoh corner (P1, P8).
-const LAST: u8 = 19;
+pub const LAST: u8 = 19;
+/// The longest move: the total of two sixes (P4).
+pub const REACH: u8 = 12;
 
 /// Tag bit of a backward move (P7).
 const BACK: u8 = 1;
@@ -51,7 +53,7 @@ const BACK: u8 = 1;
 const TOTAL: u8 = 2;
 
 /// P4: two six-sided dice; unordered pairs, doubles with weight 1, others 2, out of 36.
-const DICE: [(Throw, u32); 21] = dice_outcomes();
+pub const DICE: [(Throw, u32); 21] = dice_outcomes();
 
 const fn dice_outcomes() -> [(Throw, u32); 21] {
     let mut out = [(Throw::single(1), 0); 21];
@@ -450,6 +452,45 @@ impl Parker {
         self.wait_for_one
     }
 
+    /// The distances (bit `d - 1` for `d` = 1..=[`REACH`]) at which a player's pegs `att`
+    /// (path indexes of its own path), its peg with the Pharaoh's powers on `powered`, can
+    /// end one move on its index `t` of the Senet row (10-19), which none of its pegs holds:
+    /// the nearest plain peg behind `t` (P6: a plain peg passes no peg of its colour; round
+    /// the loop from 19 only when not waiting for a One, P8), and the powered peg going
+    /// forward round the loop or backward along the Senet row (P7, P10). A move is one die
+    /// or the total of both (P4).
+    pub fn reach(att: u32, powered: Option<u8>, wait: bool, t: u8) -> u32 {
+        let mut m = 0u32;
+        // A plain peg: only the nearest peg behind t can get there (no passing own pegs, P6).
+        let behind = att & ((1u32 << t) - 1);
+        let nearest = if behind != 0 {
+            Some((31 - behind.leading_zeros()) as u8)
+        } else if !wait && att != 0 {
+            // Round the loop from index 19 to 0 (P8 off).
+            Some((31 - att.leading_zeros()) as u8)
+        } else {
+            None
+        };
+        if let Some(j) = nearest {
+            let d = (t + 20 - j) % 20;
+            if Some(j) != powered && (1..=REACH).contains(&d) {
+                m |= 1 << (d - 1);
+            }
+        }
+        // The Pharaoh (or lone peg, P10) passes anything: forward round the loop, or
+        // backward along the Senet row (P7).
+        if let Some(j) = powered {
+            let d = (t + 20 - j) % 20;
+            if (1..=REACH).contains(&d) {
+                m |= 1 << (d - 1);
+            }
+            if j >= 10 && j > t {
+                m |= 1 << (j - t - 1);
+            }
+        }
+        m
+    }
+
     /// The board cell (1-30) of path index `i` (0-19) of player `p` (P1).
     pub fn cell(p: Player, i: u8) -> u8 {
         CELL[p.index()][i as usize % 20]
@@ -717,11 +758,13 @@ impl Game for Parker {
             Dist {
                 outcomes: &DICE_OFF,
                 total: 2,
+                kind: ThrowKind::DrawForStart, // P3
             }
         } else {
             Dist {
                 outcomes: &DICE,
                 total: 36,
+                kind: ThrowKind::Dice, // P4
             }
         }
     }
@@ -1011,18 +1054,38 @@ impl Game for Parker {
 
     fn view(&self) -> BoardView {
         let wait = self.wait_for_one;
-        let special = |c: u8| -> Option<&'static str> {
+        let special = |c: u8| -> Option<Mark> {
             match c {
-                1 => Some("player 1's Pharaoh corner, path index 0 (P1, P3)"),
-                30 => Some("player 2's Pharaoh corner, path index 0 (P1, P3)"),
-                11 if wait => {
-                    Some("player 1's last space (19): plain pegs wait here for a One (P8)")
-                }
-                20 if wait => {
-                    Some("player 2's last space (19): plain pegs wait here for a One (P8)")
-                }
-                11 => Some("player 1's last space, path index 19 (P1)"),
-                20 => Some("player 2's last space, path index 19 (P1)"),
+                1 => Some(Mark::new(
+                    1,
+                    "Pharaoh",
+                    "player 1's Pharaoh corner, path index 0 (P1, P3)",
+                )),
+                30 => Some(Mark::new(
+                    30,
+                    "Pharaoh",
+                    "player 2's Pharaoh corner, path index 0 (P1, P3)",
+                )),
+                11 if wait => Some(Mark::new(
+                    11,
+                    "wait",
+                    "player 1's last space (19): plain pegs wait here for a One (P8)",
+                )),
+                20 if wait => Some(Mark::new(
+                    20,
+                    "wait",
+                    "player 2's last space (19): plain pegs wait here for a One (P8)",
+                )),
+                11 => Some(Mark::new(
+                    11,
+                    "last",
+                    "player 1's last space, path index 19 (P1)",
+                )),
+                20 => Some(Mark::new(
+                    20,
+                    "last",
+                    "player 2's last space, path index 19 (P1)",
+                )),
                 _ => None,
             }
         };
@@ -1054,7 +1117,8 @@ impl Game for Parker {
                     row: 3 - row,
                     col: col - 1,
                     label: cell_name(c),
-                    special: special(c),
+                    special: special(c).map(|m| m.text),
+                    mark: special(c).map(|m| m.short),
                     pieces,
                 });
             }
@@ -1296,6 +1360,54 @@ mod tests {
             }
         }
         assert!(quick > 100_000, "{quick}");
+    }
+
+    /// `Parker::reach` is what the move rules allow for one move by each distance.
+    #[test]
+    fn reach_agrees_with_the_move_rules() {
+        let mut rng = SplitMix(13);
+        for _ in 0..20_000 {
+            let own = (rng.next_u32() & rng.next_u32() & FULL) | 1 << rng.below(20);
+            let pegs: Vec<u8> = track::squares(own).collect();
+            let powered = if rng.below(4) == 0 {
+                NONE
+            } else {
+                pegs[rng.below(pegs.len())]
+            };
+            let wait = rng.below(2) == 0;
+            let k = Side::new(own, powered, wait);
+            for t in (10..20u8).filter(|&t| own & bit(t) == 0) {
+                let got = Parker::reach(own, (powered != NONE).then_some(powered), wait, t);
+                let mut want = 0u32;
+                for d in 1..=REACH {
+                    let hits = pegs.iter().any(|&s| {
+                        k.forward(s, d) == Ok(t) || (s == powered && k.backward(s, d) == Ok(t))
+                    });
+                    if hits {
+                        want |= 1 << (d - 1);
+                    }
+                }
+                assert_eq!(got, want, "own {own:b} powered {powered} wait {wait} t {t}");
+            }
+        }
+    }
+
+    #[test]
+    fn reach_follows_p6_to_p8() {
+        let reach = Parker::reach;
+        // A plain peg 3 behind the target.
+        assert_eq!(reach(1 << 12, None, true, 15), 1 << 2);
+        // The nearer of two plain pegs blocks the farther (P6).
+        assert_eq!(reach(1 << 12 | 1 << 14, None, true, 15), 1);
+        // A Pharaoh in between blocks the plain peg behind it but reaches itself.
+        assert_eq!(reach(1 << 12 | 1 << 14, Some(14), true, 15), 1);
+        // The Pharaoh ahead on the Senet row goes backward (P7).
+        assert_eq!(reach(1 << 18, Some(18), true, 15), 1 << 2);
+        // Without P8 a plain peg on 19 goes round; with it, it does not.
+        assert_eq!(reach(1 << 19, None, true, 10), 0);
+        assert_eq!(reach(1 << 19, None, false, 10), 1 << 10);
+        // Too far.
+        assert_eq!(reach(1 << 2, None, true, 15), 0);
     }
 
     #[test]

@@ -9,8 +9,8 @@
 //! and so is whether the mover's pyramid on the Ankh (26) arrived during this turn (Y8).
 
 use crate::game::{
-    BoardView, Census, Dist, Effects, Game, Move, MoveList, Outcome, PieceView, Player, Status,
-    Throw, OFF,
+    BoardView, Census, Dist, Effects, Game, Mark, Move, MoveList, Outcome, PieceView, Player,
+    Status, Throw, ThrowKind, OFF,
 };
 use crate::options::{cap_option, OptionSpec, OptionValue, Options};
 use crate::track::{self, bit, Fields};
@@ -31,7 +31,7 @@ pub const SIDES: [crate::game::Side; 2] = [
 
 /// Y2: every turn after black's first rolls two four-sided dice (16 equally likely ordered
 /// pairs; the order is the player's choice, so a pair and its reverse are one outcome).
-const DICE: [(Throw, u32); 10] = [
+pub const DICE: [(Throw, u32); 10] = [
     (Throw::dice(1, 1), 1),
     (Throw::dice(1, 2), 2),
     (Throw::dice(1, 3), 2),
@@ -60,7 +60,7 @@ pub const DEFAULT_CAP: u32 = 1000;
 const OPTIONS: [OptionSpec; 1] = [cap_option(DEFAULT_CAP)];
 
 /// Y4: squares 26-30 are safe.
-const SAFE: u32 = 0b11111 << 26;
+pub const SAFE: u32 = 0b11111 << 26;
 
 /// Y7: the numbered squares 27 (X), 28 (III), 29 (II), 30 (I).
 const NUMBERED: u32 = 0b1111 << 27;
@@ -87,7 +87,7 @@ impl Size {
     pub const ALL: [Size; 3] = [Size::Large, Size::Medium, Size::Small];
 
     /// Points scored by bearing off a pyramid of this size (Y9).
-    pub fn points(self) -> u32 {
+    pub const fn points(self) -> u32 {
         [4, 3, 2][self as usize]
     }
 
@@ -709,11 +709,13 @@ impl Game for Pyramid {
             Dist {
                 outcomes: &OPENING,
                 total: 4,
+                kind: ThrowKind::Die, // Y2
             }
         } else {
             Dist {
                 outcomes: &DICE,
                 total: 16,
+                kind: ThrowKind::Dice, // Y2
             }
         }
     }
@@ -949,14 +951,31 @@ impl Game for Pyramid {
             self.men,
             10,
             &[
-                (
+                Mark::new(
                     26,
+                    "Ankh",
                     "Ankh: a pyramid here must move on the first die that can move it (Y8)",
                 ),
-                (27, "X: bears off only with a 4, before other moves (Y7)"),
-                (28, "III: bears off only with a 3, before other moves (Y7)"),
-                (29, "II: bears off only with a 2, before other moves (Y7)"),
-                (30, "I: bears off only with a 1, before other moves (Y7)"),
+                Mark::new(
+                    27,
+                    "X",
+                    "X: bears off only with a 4, before other moves (Y7)",
+                ),
+                Mark::new(
+                    28,
+                    "III",
+                    "III: bears off only with a 3, before other moves (Y7)",
+                ),
+                Mark::new(
+                    29,
+                    "II",
+                    "II: bears off only with a 2, before other moves (Y7)",
+                ),
+                Mark::new(
+                    30,
+                    "I",
+                    "I: bears off only with a 1, before other moves (Y7)",
+                ),
             ],
         );
         for c in &mut v.cells {

@@ -16,7 +16,8 @@
 //! and option.
 
 use crate::game::{
-    BoardView, Census, Dist, Effects, Game, Move, MoveList, Outcome, Player, Status, Throw, OFF,
+    BoardView, Census, Dist, Effects, Game, Mark, Move, MoveList, Outcome, Player, Status, Throw,
+    ThrowKind, OFF,
 };
 use crate::options::{OptionKind, OptionSpec, OptionValue, Options};
 use crate::track::{self, bit, Fields};
@@ -156,6 +157,8 @@ pub struct RaceSpec {
     pub throws: &'static [(Throw, u32)],
     /// The sum of the weights.
     pub throw_total: u32,
+    /// What the throws are made with.
+    pub throw_kind: ThrowKind,
     /// Bit `n` set: a throw of `n` gives another throw.
     pub bonus_throws: u32,
     /// Landing on one of these squares gives another throw.
@@ -198,8 +201,8 @@ pub struct RaceSpec {
     pub leftover: bool,
     /// Whether the winner scores one point per opposing piece on the board.
     pub score: bool,
-    /// Marks of special squares for the board view.
-    pub marks: &'static [(u8, &'static str)],
+    /// The special squares for the board view: a short mark and a description each.
+    pub marks: &'static [Mark],
     /// The sentences.
     pub texts: Texts,
 }
@@ -298,6 +301,24 @@ impl RaceRules {
             throw_at,
         }
     }
+
+    /// Where a forward move by `n` of a piece on `s` ends on an otherwise empty board, when
+    /// it ends on the track: `s + n` for an ordinary move, 26 for a move that stops there
+    /// (`Gate::Stop`). `None` for a bear-off, a move the rules forbid, and a move into the
+    /// water (27: the piece goes on to 15 or below). Mirrors [`Race::forward`].
+    pub const fn landing(&self, s: u8, n: u8) -> Option<u8> {
+        if s == 0 || s > 30 || n as usize >= MAX_THROW {
+            return None;
+        }
+        let (b, st) = (1u32 << s, &self.steps[n as usize]);
+        if st.plain & b != 0 && s + n != 27 {
+            Some(s + n)
+        } else if st.stop & b != 0 && !self.spec.gate_bears_off {
+            Some(26)
+        } else {
+            None
+        }
+    }
 }
 
 /// A rule sheet played by the race core: its options and its specs.
@@ -328,6 +349,9 @@ pub enum Opening {
     /// The opening is over.
     Done,
 }
+
+/// Pieces a side (C2, R1).
+pub const PIECES: u32 = 5;
 
 /// Tag of a backward move.
 pub const BACK: u8 = 1;
@@ -474,6 +498,12 @@ impl<S: Sheet> Race<S> {
         self.men
     }
 
+    /// The sheet's flag options as bits, bit `i` for the `i`th flag of its options: the
+    /// index of this game's spec among the sheet's (`houses::spec(variant)`, ...).
+    pub fn variant(&self) -> u8 {
+        self.variant
+    }
+
     /// Leftover steps of a bear-off waiting to be used or declined (S10), 0 if none.
     pub fn leftover(&self) -> u8 {
         self.left
@@ -496,7 +526,7 @@ impl<S: Sheet> Race<S> {
     /// enumerates. Fails on masks that no position has (two pieces on a square, a piece on
     /// 27, on 26-30 where landing on 26 bears off, more than five pieces, both sides off).
     pub fn endgame(&self, men: [u32; 2], turn: Player) -> Result<Race<S>, Error> {
-        track::check_two_colours(men, 5).map_err(Error::Position)?;
+        track::check_two_colours(men, PIECES).map_err(Error::Position)?;
         check_men(self.spec(), men)?;
         Ok(Race {
             men,
@@ -760,7 +790,7 @@ impl<S: Sheet> Race<S> {
         };
         let men = track::parse_board(board)?;
         let mut f = Fields::new(rest)?;
-        track::check_off(f.need("off")?, men, 5)?;
+        track::check_off(f.need("off")?, men, PIECES)?;
         let turn = f.need_player("turn")?;
         let throw = match f.need("throw")? {
             "-" => 0,
@@ -804,7 +834,7 @@ impl<S: Sheet> Race<S> {
         f.finish()?;
         check_men(sp, men)?;
         let own = men[turn.index()];
-        if left != 0 && (own & ROW_ONE != 0 || own.count_ones() == 5) {
+        if left != 0 && (own & ROW_ONE != 0 || own.count_ones() == PIECES) {
             return Err(Error::Position(fill(
                 tx.left_needs,
                 &[("left", &left), ("turn", &turn)],
@@ -945,6 +975,7 @@ impl<S: Sheet> Game for Race<S> {
         Dist {
             outcomes: sp.throws,
             total: sp.throw_total,
+            kind: sp.throw_kind,
         }
     }
 
@@ -1240,17 +1271,17 @@ impl<S: Sheet> Game for Race<S> {
 
     fn progress(&self) -> [u32; 2] {
         self.men
-            .map(|m| track::squares(m).map(u32::from).sum::<u32>() + 31 * (5 - m.count_ones()))
+            .map(|m| track::squares(m).map(u32::from).sum::<u32>() + 31 * (PIECES - m.count_ones()))
     }
 
     fn view(&self) -> BoardView {
-        let mut v = track::view(self.men, 5, self.spec().marks);
+        let mut v = track::view(self.men, PIECES, self.spec().marks);
         S::notes(self, &mut v);
         v
     }
 
     fn diagram(&self) -> String {
-        let mut d = track::diagram(self.men, 5, &self.status(), self.in_hand());
+        let mut d = track::diagram(self.men, PIECES, &self.status(), self.in_hand());
         if let Some(note) = S::diagram_note(self) {
             d.push('\n');
             d.push_str(&note);
@@ -1261,14 +1292,14 @@ impl<S: Sheet> Game for Race<S> {
     fn census(&self) -> [Census; 2] {
         self.men.map(|m| Census {
             board: m.count_ones() as u8,
-            off: 5 - m.count_ones() as u8,
+            off: (PIECES - m.count_ones()) as u8,
             captured: 0,
         })
     }
 
     fn check_invariants(&self) -> Result<(), String> {
         let sp = self.spec();
-        track::check_two_colours(self.men, 5)?;
+        track::check_two_colours(self.men, PIECES)?;
         let all = self.men[0] | self.men[1];
         if all & bit(27) != 0 {
             return Err(sp.texts.on_27.into());
@@ -1278,7 +1309,7 @@ impl<S: Sheet> Game for Race<S> {
         }
         if self.left != 0 {
             let own = self.men[self.turn.index()];
-            if self.left >= self.throw || own & ROW_ONE != 0 || own.count_ones() == 5 {
+            if self.left >= self.throw || own & ROW_ONE != 0 || own.count_ones() == PIECES {
                 return Err(sp.texts.bad_left.into());
             }
         }
@@ -1293,7 +1324,7 @@ impl<S: Sheet> Game for Race<S> {
             if opts.is_empty() { "" } else { ":" },
             opts,
             track::board_string(self.men),
-            track::off_string(self.men, 5),
+            track::off_string(self.men, PIECES),
             self.turn,
             if self.throw == 0 {
                 "-".to_string()

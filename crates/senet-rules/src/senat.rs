@@ -12,7 +12,7 @@
 //!   other piece forward by the leftover steps, or `decline`. The bonus throw of S4 comes
 //!   only after the whole move, leftovers included.
 
-use crate::game::{binomial, BoardView, Throw};
+use crate::game::{binomial, BoardView, Mark, Throw, ThrowKind};
 use crate::options::{cap_option, OptionKind, OptionSpec, Options};
 use crate::race::{
     Gate, Hit, Opening, OpeningRule, Race, RaceRules, RaceSpec, Texts, WaterFallback,
@@ -79,6 +79,15 @@ const DIE_THROWS: [(Throw, u32); 5] = [
     (Throw::single(6), 1),
 ];
 
+/// The marked squares (S8, S9).
+const MARKS: [Mark; 5] = [
+    Mark::new(15, "return", "the trap returns pieces here (S8)"),
+    Mark::new(26, "safe", "safe (S9)"),
+    Mark::new(27, "trap", "trap: to 15, or the lowest empty square (S8)"),
+    Mark::new(28, "safe", "safe (S9)"),
+    Mark::new(29, "safe", "safe (S9)"),
+];
+
 /// The sheet's rules under the options of `variant` (bits `DIE`, `SCORE`).
 pub const fn spec(variant: u8) -> RaceSpec {
     let die = variant & DIE != 0;
@@ -86,6 +95,7 @@ pub const fn spec(variant: u8) -> RaceSpec {
         rules: RuleSet::Senat,
         throws: if die { &DIE_THROWS } else { &COINS }, // S2
         throw_total: if die { 5 } else { 16 }, // S2
+        throw_kind: if die { ThrowKind::Die } else { ThrowKind::Sticks }, // S2: coins or a die
         bonus_throws: bit(1) | bit(4) | bit(6), // S4: after the whole move (S10).
         bonus_squares: 0, // S4: no square gives one.
         water_ends_turn: false, // S8 says nothing of the turn: S4's bonus stands.
@@ -106,13 +116,7 @@ pub const fn spec(variant: u8) -> RaceSpec {
         bear_off_needs_row_one_clear: true, // S10, S11: only with no own piece on 1-10.
         leftover: true, // S10: its steps past 31 may move another piece, or be declined.
         score: variant & SCORE != 0, // S12, option `score`.
-        marks: &[
-            (15, "the trap returns pieces here (S8)"),
-            (26, "safe (S9)"),
-            (27, "trap: to 15, or the lowest empty square (S8)"),
-            (28, "safe (S9)"),
-            (29, "safe (S9)"),
-        ],
+        marks: &MARKS, // S8, S9
         texts: Texts {
             example: "10-13, 28-off, decline or pass",
             list_on_bad_syntax: true,

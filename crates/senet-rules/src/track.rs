@@ -2,7 +2,7 @@
 //! bitboards with bit `s` for square `s` (1-30), runs of consecutive pieces, the squares a
 //! move passes, and the board text of the position notation.
 
-use crate::game::{BoardView, CellView, Outcome, PieceView};
+use crate::game::{BoardView, CellView, Mark, Outcome, PieceView};
 use crate::{Error, Player, Status, Throw};
 
 /// Squares 1-30 as a bit mask (bit 0 and bits 31.. are never used).
@@ -359,8 +359,8 @@ pub fn cell_of(s: u8) -> (u8, u8) {
     }
 }
 
-/// The view of a two-colour track board; `special` names the marked squares.
-pub fn view(men: [u32; 2], total: u32, special: &[(u8, &'static str)]) -> BoardView {
+/// The view of a two-colour track board with the special squares `marks`.
+pub fn view(men: [u32; 2], total: u32, marks: &[Mark]) -> BoardView {
     let cells = (1..=30u8)
         .map(|s| {
             let (row, col) = cell_of(s);
@@ -374,12 +374,14 @@ pub fn view(men: [u32; 2], total: u32, special: &[(u8, &'static str)]) -> BoardV
                     });
                 }
             }
+            let mark = marks.iter().find(|m| m.square == s);
             CellView {
                 square: s,
                 row,
                 col,
                 label: s.to_string(),
-                special: special.iter().find(|(q, _)| *q == s).map(|(_, m)| *m),
+                special: mark.map(|m| m.text),
+                mark: mark.map(|m| m.short),
                 pieces,
             }
         })

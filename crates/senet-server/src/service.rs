@@ -448,13 +448,17 @@ pub fn catalogue() -> Value {
             let specials: Vec<Value> = view
                 .cells
                 .iter()
-                .filter_map(|c| c.special.map(|s| json!({ "label": c.label, "text": s })))
+                .filter_map(|c| {
+                    c.special
+                        .map(|s| json!({ "label": c.label, "text": s, "mark": c.mark }))
+                })
                 .collect();
             let pieces = g.census().map(|c| c.total());
             Some(json!({
                 "id": r.id(), "name": r.name(), "source": r.source(), "options": options,
                 "sides": sides_json(r),
-                "throws": dist_json(&g), "path": view.path, "specials": specials,
+                "throws": dist_json(&g), "throw_kind": g.throw_dist().kind,
+                "path": view.path, "specials": specials,
                 "pieces": pieces,
             }))
         })
@@ -615,6 +619,7 @@ impl Live {
             "view": g.view(),
             "legal": legal_json(g),
             "throws": if matches!(g.status(), Status::Throw(_)) { dist_json(g) } else { Value::Array(vec![]) },
+            "throw_kind": g.throw_dist().kind,
             "seed_hash": self.meta.seed_hash,
             "invite_open": self.meta.invite.is_some() && self.open_seat().is_some(),
             "open_seat": self.open_seat().map(|p| p.index() + 1),

@@ -4,11 +4,6 @@ import { h, s } from './dom.js';
 
 const CELL = 64, PAD = 10, OFFW = 92;
 
-function markText(special) {
-  const short = special.split(/[;:(,]/)[0].trim();
-  return short.length <= 8 ? short : '✱';
-}
-
 // The fill and the letter colour of each colour word that senet-rules gives a side.
 const SIDE_COLOURS = {
   light: ['#fdfaf2', '#2b2118'], dark: ['#3a2a1e', '#f4ecd8'],
@@ -49,7 +44,7 @@ export function drawBoard(view, ui) {
   for (const c of view.cells) {
     const x = PAD + c.col * CELL, y = PAD + c.row * CELL;
     const cls = ['cell'];
-    if (c.special) cls.push('special');
+    if (c.special || c.mark) cls.push('special');
     if (targets.has(c.square)) cls.push('target');
     if (hint && (hint.from === c.square || hint.to === c.square)) cls.push('hinted');
     if (ui.played && (ui.played.from === c.square || ui.played.to === c.square)) cls.push('played');
@@ -57,9 +52,10 @@ export function drawBoard(view, ui) {
     const g = s('g', { class: cls.join(' '), 'data-square': c.square });
     g.append(s('rect', { x: x + 1.5, y: y + 1.5, width: CELL - 3, height: CELL - 3, rx: 5 }));
     g.append(s('text', { x: x + 6, y: y + 15, class: 'label' }, c.label));
-    if (c.special) {
-      g.append(s('text', { x: x + CELL - 6, y: y + CELL - 7, 'text-anchor': 'end', class: 'mark' }, markText(c.special)));
-      g.append(s('title', {}, `${c.label}: ${c.special}`));
+    if (c.special || c.mark) {
+      // The short mark and the description come from senet-rules (`mark`, `special`).
+      g.append(s('text', { x: x + CELL - 6, y: y + CELL - 7, 'text-anchor': 'end', class: 'mark' }, c.mark || '✱'));
+      g.append(s('title', {}, `${c.label}: ${c.special || c.mark}`));
     }
     const n = c.pieces.length;
     c.pieces.forEach((p, i) => {
@@ -97,13 +93,16 @@ export function drawBoard(view, ui) {
   return svg;
 }
 
-// The throw: two dice drawn with pips, a single value (sticks or one die) as its number.
-export function drawThrow(t) {
+// The throw: two dice drawn with pips; a single value as a die when `kind` (senet-rules'
+// `throw_kind` of the throw in hand) says the throws are dice, else (sticks) as its number.
+export function drawThrow(t, kind) {
   const box = h('span', { class: 'throw-shown', id: 'throw-shown', 'data-throw': t || '' });
   if (!t) { box.append('–'); return box; }
   const parts = t.split('-').map(Number);
   if (parts.length === 2) {
     for (const v of parts) box.append(drawDie(v));
+  } else if (kind === 'die' || kind === 'dice') {
+    box.append(drawDie(parts[0]));
   } else {
     box.append(h('b', {}, t));
   }

@@ -238,7 +238,7 @@ export async function gamePage(id) {
     const lastThrow = [...G.events].reverse().find((e) => e.throw != null);
     el.shown.replaceChildren(
       h('span', { class: 'small' }, st().state === 'move' ? 'In hand: ' : 'Last throw: '),
-      drawThrow(st().state === 'move' ? st().throw : lastThrow && lastThrow.throw),
+      st().state === 'move' ? drawThrow(st().throw, S.throw_kind) : drawThrow(lastThrow && lastThrow.throw),
       h('span', { class: 'small outcomes' }, S.throws.length ? ' can show ' + S.throws.map((t) => t[0]).join(', ') : ''));
     el.moves.replaceChildren();
     if (mayMove) {

@@ -71,18 +71,12 @@ pub fn cell_width(v: &BoardView, width: u16, reserve: u16) -> u16 {
     (avail / cols).saturating_sub(1).clamp(MIN_CELL, MAX_CELL)
 }
 
-/// A special cell's mark: `◆` and, when the description opens with one word that fits the
-/// cell (e.g. `safe (K4); ...`, `water: ...`), that word.
-pub fn cell_mark(special: &str, width: u16) -> String {
-    let head = special
-        .split(|c: char| ",;:(".contains(c))
-        .next()
-        .unwrap_or("")
-        .trim();
-    if !head.is_empty() && !head.contains(' ') && head.chars().count() < width as usize {
-        format!("◆{head}")
-    } else {
-        "◆".into()
+/// A special cell's mark: `◆` and its short mark from senet-rules ([`senet_rules::CellView::mark`],
+/// e.g. `safe`, `III`) when that fits the cell.
+pub fn cell_mark(mark: Option<&str>, width: u16) -> String {
+    match mark {
+        Some(m) if !m.is_empty() && m.chars().count() < width as usize => format!("◆{m}"),
+        _ => "◆".into(),
     }
 }
 
@@ -213,13 +207,13 @@ pub fn draw_board(buf: &mut Buffer, area: Rect, v: &BoardView, cell: u16, marks:
                 px += token.chars().count() as u16 + if i + 1 < c.pieces.len() { gap } else { 0 };
             }
         }
-        if let Some(sp) = c.special {
+        if c.special.is_some() || c.mark.is_some() {
             let style = Style::new().fg(if bg.is_some() {
                 Color::Black
             } else {
                 Color::Magenta
             });
-            put(buf, area, x, y + 2, &cell_mark(sp, cell), style);
+            put(buf, area, x, y + 2, &cell_mark(c.mark, cell), style);
         }
     }
 }

@@ -8,7 +8,7 @@ use senet_bots::play as opponent;
 use senet_rules::series::{self, Series, Starts, Target};
 use senet_rules::{
     AnyGame, BoardView, Effects, Error, Event, Game, Move, MoveList, Player, Record, RuleSet,
-    Status, Throw,
+    Status, Throw, ThrowKind,
 };
 use std::fmt;
 
@@ -109,8 +109,6 @@ pub struct Session {
     /// Positions before each human decision (with its event count), for undo against bots.
     undo: Vec<(AnyGame, usize)>,
     kinds: [String; 2],
-    /// Whether the last throw drawn came from dice.
-    dice: Option<bool>,
 }
 
 impl Session {
@@ -158,7 +156,6 @@ impl Session {
             seed,
             undo: Vec::new(),
             kinds: kinds_of(&start.view()),
-            dice: None,
         }
     }
 
@@ -202,17 +199,13 @@ impl Session {
         self.status().player().map(|p| (p, &self.seats[p.index()]))
     }
 
-    /// Whether the throw in hand came from dice rather than sticks, judged from the
-    /// distribution it was drawn from. For a loaded game whose throw was drawn before, the
-    /// rule set's first throw decides.
+    /// Whether the game's throws are made with dice rather than sticks (what senet-rules
+    /// says of its throws: [`ThrowKind`]).
     pub fn throws_dice(&self) -> bool {
-        self.dice.unwrap_or_else(|| {
-            let start = AnyGame::new(
-                self.game.rules(),
-                &senet_rules::record::options_of(&self.game),
-            );
-            dist_is_dice(&start.map_or_else(|_| self.game.throw_dist(), |g| g.throw_dist()))
-        })
+        matches!(
+            self.game.throw_dist().kind,
+            ThrowKind::Die | ThrowKind::Dice
+        )
     }
 
     /// Whether a bot is to throw or move.
@@ -258,10 +251,7 @@ impl Session {
     /// Sets the pending throw to `t` (thrown with real sticks or dice), checking it.
     pub fn set_throw(&mut self, t: Throw) -> Result<Throw, Error> {
         let p = self.status().player();
-        let dice = matches!(self.status(), Status::Throw(_))
-            .then(|| dist_is_dice(&self.game.throw_dist()));
         self.game.set_throw(t)?;
-        self.dice = dice.or(self.dice);
         self.record.push_throw(t);
         self.actors.push(p.unwrap_or(Player::First));
         Ok(t)
@@ -482,13 +472,6 @@ impl Session {
         s.push_str(&format!(" {decisions} moves."));
         Some(s)
     }
-}
-
-/// Whether a throw distribution is of dice: two dice, or one die (three or more equally
-/// likely faces; sticks give binomial chances, never equal ones).
-fn dist_is_dice(d: &senet_rules::Dist) -> bool {
-    d.outcomes.iter().any(|(t, _)| t.is_dice())
-        || (d.outcomes.len() >= 3 && d.outcomes.iter().all(|&(_, w)| w == d.outcomes[0].1))
 }
 
 /// Who acted at each event of a record (which must replay).

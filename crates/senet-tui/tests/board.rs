@@ -189,6 +189,7 @@ fn an_unusual_board_is_drawn_generically() {
         col,
         label: label.into(),
         special: None,
+        mark: None,
         pieces,
     };
     let mut cells = vec![
@@ -204,6 +205,7 @@ fn an_unusual_board_is_drawn_generically() {
         ),
     ];
     cells[2].special = Some("water: back to 1");
+    cells[2].mark = Some("water");
     cells[1].special = Some("the house of happiness (P3)");
     let v = BoardView {
         rows: 2,
@@ -231,7 +233,8 @@ fn an_unusual_board_is_drawn_generically() {
             "      └─────┘",
         ]
     );
-    // At width 7 the word of a mark fits: `water` from "water: back to 1".
+    // At width 7 the short mark fits: `water`; the cell with a description and no short mark
+    // shows the diamond alone.
     let area = Rect::new(0, 0, 25, 9);
     let mut buf = Buffer::empty(area);
     draw_board(&mut buf, area, &v, 7, &Marks::default());
