@@ -948,6 +948,19 @@ impl Service {
         Ok(arc)
     }
 
+    /// [`Service::get`] for a request made at event `seq`: a cached game behind it (another
+    /// server sharing the store extended it, and its notice has not arrived yet) is refreshed
+    /// from the store first, so that the request is judged on the game as stored.
+    async fn get_at(&self, id: &str, seq: Option<u32>) -> Res<Arc<AsyncMutex<Live>>> {
+        let arc = self.get(id).await?;
+        let Some(s) = seq else { return Ok(arc) };
+        if arc.lock().await.events.len() >= s as usize {
+            return Ok(arc);
+        }
+        self.refresh(Some(id.to_string())).await;
+        self.get(id).await
+    }
+
     /// Follows the changes other servers make to the shared store (PostgreSQL): a watched
     /// game is reloaded and its watchers get the new events at once; an unwatched one is
     /// dropped from the cache, to be reloaded by its next request. Needs a tokio runtime;
@@ -1290,7 +1303,7 @@ impl Service {
         token: Option<&str>,
         seq: Option<u32>,
     ) -> Res<Value> {
-        let arc = self.get(id).await?;
+        let arc = self.get_at(id, seq).await?;
         let mut l = arc.lock().await;
         let Some(ls) = l.series.clone() else {
             return Err(Failure::Unprocessable(format!(
@@ -1557,7 +1570,7 @@ impl Service {
         seq: Option<u32>,
         mv: Option<&str>,
     ) -> Res<Value> {
-        let arc = self.get(id).await?;
+        let arc = self.get_at(id, seq).await?;
         let mut l = arc.lock().await;
         let seat = l.seat_of(token)?;
         l.check_turn(seat, mv.is_none())?;

@@ -206,6 +206,55 @@ async fn serve(svc: Arc<Service>) -> SocketAddr {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
+async fn a_server_whose_notice_is_late_reloads_a_game_another_server_extended() {
+    // Two servers on one database; A never listens for notices (as if every notice were
+    // late), so its cached copy of the game falls behind each move made through B. A request
+    // made at the game's real event count must still be judged on the stored game.
+    let pg = Cluster::start();
+    let url = pg.create_db("late");
+    let mut servers = Vec::new();
+    for _ in 0..2 {
+        let u = url.clone();
+        let store = tokio::task::spawn_blocking(move || PgStore::open(&u).unwrap())
+            .await
+            .unwrap();
+        servers.push(Service::new(Arc::new(store)));
+    }
+    let a = router(servers[0].clone(), open_limits());
+    let b = router(servers[1].clone(), open_limits());
+    let c = call(
+        &a,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({ "rules": "kendall5", "mode": "hotseat" })),
+    )
+    .await;
+    let tokens = c.1["tokens"].clone();
+    let mut st = c.1["state"].clone();
+    for i in 0..8 {
+        let app = if i % 2 == 0 { &b } else { &a };
+        let (uri, tok, body) = next_action(&st, &tokens);
+        let r = call(app, "POST", &uri, Some(&tok), Some(body)).await;
+        assert_eq!(r.0, StatusCode::OK, "action {i}: {}", r.1);
+        st = r.1;
+    }
+    // A stale request is still refused, through either server.
+    let id = st["id"].as_str().unwrap();
+    let tok = tokens["1"].as_str().unwrap();
+    let r = call(
+        &a,
+        "POST",
+        &format!("/api/games/{id}/throw"),
+        Some(tok),
+        Some(json!({ "seq": 1 })),
+    )
+    .await;
+    assert_eq!(r.0, StatusCode::CONFLICT, "{}", r.1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
 async fn two_servers_on_one_database_see_each_others_moves_at_once_and_conflicts_answer_409() {
     let pg = Cluster::start();
     let url = pg.create_db("two");
