@@ -14,7 +14,7 @@ use senet_bots::BotSpec;
 use senet_coach::duel::{mix, run_match, MatchConfig};
 use senet_rules::record::{options_of, Record};
 use senet_rules::{
-    AnyGame, Effects, Event, Game as _, Move, MoveList, OptionKind, OptionValue, Options, RuleSet,
+    AnyGame, Event, Game as _, Move, MoveKind, MoveList, OptionKind, OptionValue, Options, RuleSet,
     Status, Throw,
 };
 use std::sync::{Arc, Mutex};
@@ -239,7 +239,7 @@ impl Spec {
             .then(|| m.from as usize - 1);
         let a = match code {
             Code::Square { decline } => {
-                if decline && m.from == 0 && g.move_string(m) == "decline" {
+                if decline && m.is_decline() {
                     Some(SQUARES + 1)
                 } else {
                     sq
@@ -249,13 +249,12 @@ impl Spec {
                 .filter(|_| (1..=faces).contains(&m.die))
                 .map(|s| s * faces as usize + m.die as usize - 1),
             Code::Parker => {
-                let k = if g.die_used(m).as_deref() == Some("total") {
+                let k = if m.kind.has(MoveKind::TOTAL) {
                     Some(6)
                 } else {
                     (1..=6).contains(&m.die).then(|| m.die as usize - 1)
                 };
-                let mut after = *g;
-                let back = after.play_unchecked(m).has(Effects::BACKWARD) as usize;
+                let back = m.kind.has(MoveKind::BACKWARD) as usize;
                 sq.zip(k).map(|(s, k)| (s * 7 + k) * 2 + back)
             }
         };

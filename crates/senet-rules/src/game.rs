@@ -220,19 +220,86 @@ pub const fn binomial(n: u32, k: u32) -> u32 {
     r as u32
 }
 
+/// What kind of move a [`Move`] is, beyond its squares: a small set of flags with one
+/// meaning in every rule set (a move with none is a plain forward move by one throw or die).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct MoveKind(u8);
+
+impl MoveKind {
+    /// A plain move: forward, by the throw or one die.
+    pub const PLAIN: MoveKind = MoveKind(0);
+    /// The piece moves backward (K10, R9, S7; parker's Pharaoh on the Senet row, P7).
+    pub const BACKWARD: MoveKind = MoveKind(1);
+    /// The move uses the total of both dice as one move (parker, P4).
+    pub const TOTAL: MoveKind = MoveKind(1 << 1);
+    /// Declines the leftover steps of a bear-off (senat, S10): no piece moves.
+    pub const DECLINE: MoveKind = MoveKind(1 << 2);
+    /// The move ends in the water (27), which sends the piece on to `to` (K8, R7, H8, S8).
+    pub const WATER: MoveKind = MoveKind(1 << 3);
+
+    const NAMES: [(MoveKind, &'static str); 4] = [
+        (Self::BACKWARD, "backward"),
+        (Self::TOTAL, "total"),
+        (Self::DECLINE, "decline"),
+        (Self::WATER, "water"),
+    ];
+
+    /// The flags as a number (for hashing and compact keys).
+    #[inline]
+    pub const fn bits(self) -> u8 {
+        self.0
+    }
+
+    /// Whether every flag of `k` is set.
+    #[inline]
+    pub const fn has(self, k: MoveKind) -> bool {
+        self.0 & k.0 == k.0
+    }
+
+    /// Both sets of flags.
+    #[inline]
+    pub const fn with(self, k: MoveKind) -> MoveKind {
+        MoveKind(self.0 | k.0)
+    }
+}
+
+impl std::ops::BitOr for MoveKind {
+    type Output = MoveKind;
+    #[inline]
+    fn bitor(self, k: MoveKind) -> MoveKind {
+        self.with(k)
+    }
+}
+
+impl fmt::Debug for MoveKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<_> = Self::NAMES
+            .iter()
+            .filter(|(k, _)| self.has(*k))
+            .map(|(_, n)| *n)
+            .collect();
+        if names.is_empty() {
+            f.write_str("plain")
+        } else {
+            f.write_str(&names.join("|"))
+        }
+    }
+}
+
 /// A decision. `from` and `to` are in the rule set's coordinates (square numbers 1-30 on the
 /// track games, with [`OFF`] for borne off); `to` is where the piece finally rests. `die` is
-/// the throw value or die used; `tag` is a rule-set-specific discriminator (0 for plain moves).
+/// the throw value or die used (the dice total for [`MoveKind::TOTAL`]); `kind` says what kind
+/// of move it is. Two decisions move no piece: [`Move::PASS`] and [`Move::decline`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Move {
-    /// Where the piece starts.
+    /// Where the piece starts (0 for a decision that moves no piece).
     pub from: u8,
-    /// Where the piece comes to rest.
+    /// Where the piece comes to rest (0 for a decision that moves no piece).
     pub to: u8,
     /// The value used (throw, die, or dice total).
     pub die: u8,
-    /// Rule-set-specific detail, 0 for ordinary moves.
-    pub tag: u8,
+    /// What kind of move it is.
+    pub kind: MoveKind,
 }
 
 /// The square number used for "borne off" on the track games.
@@ -244,12 +311,36 @@ impl Move {
         from: 0,
         to: 0,
         die: 0,
-        tag: 0,
+        kind: MoveKind::PLAIN,
     };
 
+    /// Declines `left` leftover steps of a bear-off (senat, S10).
+    #[inline]
+    pub const fn decline(left: u8) -> Move {
+        Move {
+            from: 0,
+            to: 0,
+            die: left,
+            kind: MoveKind::DECLINE,
+        }
+    }
+
     /// Whether this is the forfeit.
+    #[inline]
     pub fn is_pass(self) -> bool {
         self == Move::PASS
+    }
+
+    /// Whether this declines leftover steps (S10).
+    #[inline]
+    pub fn is_decline(self) -> bool {
+        self.kind.has(MoveKind::DECLINE)
+    }
+
+    /// Whether the move moves a piece (it is neither the forfeit nor a decline).
+    #[inline]
+    pub fn moves_a_piece(self) -> bool {
+        !self.is_pass() && !self.is_decline()
     }
 }
 

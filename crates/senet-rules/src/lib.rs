@@ -33,8 +33,8 @@ pub mod series;
 pub mod track;
 
 pub use game::{
-    random_playout, BoardView, CellView, Census, Dist, Effects, Game, Mark, Move, MoveList,
-    Outcome, PieceView, Player, Side, Status, Throw, ThrowKind, OFF,
+    random_playout, BoardView, CellView, Census, Dist, Effects, Game, Mark, Move, MoveKind,
+    MoveList, Outcome, PieceView, Player, Side, Status, Throw, ThrowKind, OFF,
 };
 pub use houses::Houses;
 pub use kendall::Kendall;

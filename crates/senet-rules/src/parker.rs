@@ -16,8 +16,8 @@
 //! `10 * (row - 1) + column`, `a1` = 1 ... `j3` = 30.
 
 use crate::game::{
-    BoardView, CellView, Census, Dist, Effects, Game, Mark, Move, MoveList, Outcome, PieceView,
-    Player, Status, Throw, ThrowKind,
+    BoardView, CellView, Census, Dist, Effects, Game, Mark, Move, MoveKind, MoveList, Outcome,
+    PieceView, Player, Status, Throw, ThrowKind,
 };
 use crate::options::{cap_option, OptionKind, OptionSpec, OptionValue, Options};
 use crate::track::{self, Fields};
@@ -46,11 +46,6 @@ pub const SENET: u32 = FULL & !0x3FF;
 pub const LAST: u8 = 19;
 /// The longest move: the total of two sixes (P4).
 pub const REACH: u8 = 12;
-
-/// Tag bit of a backward move (P7).
-const BACK: u8 = 1;
-/// Tag bit of a move by the total of both dice (P4).
-const TOTAL: u8 = 2;
 
 /// P4: two six-sided dice; unordered pairs, doubles with weight 1, others 2, out of 36.
 pub const DICE: [(Throw, u32); 21] = dice_outcomes();
@@ -539,29 +534,29 @@ impl Parker {
         me: usize,
         mv: &Movers,
         n: u8,
-        tag: u8,
+        kind: MoveKind,
         moves: &mut MoveList,
         mut keep: impl FnMut(u8, u8) -> bool,
     ) {
         let cells = &CELL[me];
-        let mut push = |s: u8, t: u8, tag: u8| {
+        let mut push = |s: u8, t: u8, kind: MoveKind| {
             if keep(s, t) {
                 moves.push(Move {
                     from: cells[s as usize],
                     to: cells[t as usize],
                     die: n,
-                    tag,
+                    kind,
                 });
             }
         };
         for s in track::squares(mv.plain) {
-            push(s, (s + n) % 20, tag);
+            push(s, (s + n) % 20, kind);
         }
         if let Some(t) = mv.forward {
-            push(mv.powered, t, tag);
+            push(mv.powered, t, kind);
         }
         if let Some(t) = mv.backward {
-            push(mv.powered, t, tag | BACK);
+            push(mv.powered, t, kind.with(MoveKind::BACKWARD));
         }
     }
 
@@ -826,7 +821,7 @@ impl Game for Parker {
         let all = |_, _| true;
         if b == 0 {
             // The die left after the first: any move with it.
-            self.push_moves(me, &k.movers(a), a, 0, moves, all);
+            self.push_moves(me, &k.movers(a), a, MoveKind::PLAIN, moves, all);
         } else {
             // P5: if some play uses both dice, the turn must use both. The total uses both; a
             // single die may be played first only if the other die can still be played
@@ -841,7 +836,7 @@ impl Game for Parker {
             };
             let mut both = false;
             let mut first = |x: u8, mx: &Movers, y: u8, my: &Movers, moves: &mut MoveList| {
-                self.push_moves(me, mx, x, 0, moves, |s, t| {
+                self.push_moves(me, mx, x, MoveKind::PLAIN, moves, |s, t| {
                     let wins = last_opp & bit(t) != 0;
                     let keeps = wins || my.survive(s, t, y) || k.after(s, t).can_play(y);
                     both |= keeps;
@@ -858,15 +853,15 @@ impl Game for Parker {
                 first(b, &mb, a, &ma, moves);
             }
             let before = moves.len();
-            self.push_moves(me, &k.movers(a + b), a + b, TOTAL, moves, all);
+            self.push_moves(me, &k.movers(a + b), a + b, MoveKind::TOTAL, moves, all);
             both |= moves.len() > before;
             if !both {
                 // P5: no play uses both dice, so a playable single die is played, either one
                 // (no larger-die preference).
                 moves.clear();
-                self.push_moves(me, &ma, a, 0, moves, all);
+                self.push_moves(me, &ma, a, MoveKind::PLAIN, moves, all);
                 if b != a {
-                    self.push_moves(me, &k.movers(b), b, 0, moves, all);
+                    self.push_moves(me, &k.movers(b), b, MoveKind::PLAIN, moves, all);
                 }
             }
         }
@@ -893,7 +888,7 @@ impl Game for Parker {
         if self.pharaoh[me] == s {
             self.pharaoh[me] = t;
         }
-        let mut bits = if m.tag & BACK != 0 {
+        let mut bits = if m.kind.has(MoveKind::BACKWARD) {
             Effects::BACKWARD
         } else {
             Effects::STEP
@@ -920,7 +915,7 @@ impl Game for Parker {
         // (P5 guarantees it whenever some play used both dice).
         let left = match self.dice {
             [_, 0] => 0,
-            _ if m.tag & TOTAL != 0 => 0,
+            _ if m.kind.has(MoveKind::TOTAL) => 0,
             [a, b] if m.die == a => b,
             [a, _] => a,
         };
@@ -958,7 +953,7 @@ impl Game for Parker {
     fn die_used(&self, m: Move) -> Option<String> {
         if m.is_pass() {
             None
-        } else if m.tag & TOTAL != 0 {
+        } else if m.kind.has(MoveKind::TOTAL) {
             Some("total".into())
         } else {
             Some(m.die.to_string())

@@ -9,8 +9,8 @@
 //! and so is whether the mover's pyramid on the Ankh (26) arrived during this turn (Y8).
 
 use crate::game::{
-    BoardView, Census, Dist, Effects, Game, Mark, Move, MoveList, Outcome, PieceView, Player,
-    Status, Throw, ThrowKind, OFF,
+    BoardView, Census, Dist, Effects, Game, Mark, Move, MoveKind, MoveList, Outcome, PieceView,
+    Player, Status, Throw, ThrowKind, OFF,
 };
 use crate::options::{cap_option, OptionSpec, OptionValue, Options};
 use crate::track::{self, bit, Fields};
@@ -327,7 +327,7 @@ impl Pyramid {
                     from: 31 - d,
                     to: OFF,
                     die: d,
-                    tag: 0,
+                    kind: MoveKind::PLAIN,
                 });
             }
         }
@@ -346,7 +346,7 @@ impl Pyramid {
                         from: ANKH,
                         to: ANKH + d,
                         die: d,
-                        tag: 0,
+                        kind: MoveKind::PLAIN,
                     });
                 }
             }
@@ -360,7 +360,7 @@ impl Pyramid {
                     from: s,
                     to: s + d,
                     die: d,
-                    tag: 0,
+                    kind: MoveKind::PLAIN,
                 });
             }
         }

@@ -16,8 +16,8 @@
 //! and option.
 
 use crate::game::{
-    BoardView, Census, Dist, Effects, Game, Mark, Move, MoveList, Outcome, Player, Status, Throw,
-    ThrowKind, OFF,
+    BoardView, Census, Dist, Effects, Game, Mark, Move, MoveKind, MoveList, Outcome, Player,
+    Status, Throw, ThrowKind, OFF,
 };
 use crate::options::{OptionKind, OptionSpec, OptionValue, Options};
 use crate::track::{self, bit, Fields};
@@ -185,8 +185,6 @@ pub struct RaceSpec {
     pub gate_bears_off: bool,
     /// Where the water sends a piece when 15 is occupied.
     pub water_fallback: WaterFallback,
-    /// The move tag of a forward move into the water.
-    pub water_tag: u8,
     /// Whether a piece on 28, 29, 30 bears off with exactly 3, 2, 1.
     pub houses_bear_off: bool,
     /// Whether pieces on 28-30 move in no other way (forward or backward).
@@ -352,11 +350,6 @@ pub enum Opening {
 
 /// Pieces a side (C2, R1).
 pub const PIECES: u32 = 5;
-
-/// Tag of a backward move.
-pub const BACK: u8 = 1;
-/// Tag of declining leftover steps.
-pub const DECLINE: u8 = 2;
 
 /// Squares 1-10, the first row.
 const ROW_ONE: u32 = 0x7FE;
@@ -659,25 +652,29 @@ impl<S: Sheet> Race<S> {
                 from: s,
                 to: if t == 27 { Self::water(sp, k, s) } else { t },
                 die: n,
-                tag: BACK,
+                kind: if t == 27 {
+                    MoveKind::BACKWARD.with(MoveKind::WATER)
+                } else {
+                    MoveKind::BACKWARD
+                },
             };
         }
         let t = s + n;
         let stop = sp.gate == Gate::Stop && s < 26;
-        let (to, tag) = if t > 30 && !stop {
-            (OFF, 0)
+        let (to, kind) = if t > 30 && !stop {
+            (OFF, MoveKind::PLAIN)
         } else if stop && t >= 26 {
-            (if sp.gate_bears_off { OFF } else { 26 }, 0)
+            (if sp.gate_bears_off { OFF } else { 26 }, MoveKind::PLAIN)
         } else if t == 27 {
-            (Self::water(sp, k, s), sp.water_tag)
+            (Self::water(sp, k, s), MoveKind::WATER)
         } else {
-            (t, 0)
+            (t, MoveKind::PLAIN)
         };
         Move {
             from: s,
             to,
             die: n,
-            tag,
+            kind,
         }
     }
 
@@ -688,7 +685,7 @@ impl<S: Sheet> Race<S> {
             from: s,
             to: OFF,
             die: n,
-            tag: 0,
+            kind: MoveKind::PLAIN,
         };
         if s >= 28 && sp.houses_bear_off {
             if n == 31 - s {
@@ -727,7 +724,7 @@ impl<S: Sheet> Race<S> {
         if sp.gate == Gate::Stop && t == 26 && (k.own | k.opp) & bit(26) != 0 {
             return Err(Why::Happiness);
         }
-        let m = Self::land(sp, k, s, t, n, 0)?;
+        let m = Self::land(sp, k, s, t, n, MoveKind::PLAIN)?;
         if sp.gate == Gate::Stop && t == 26 && sp.gate_bears_off {
             return Ok(Move { to: OFF, ..m });
         }
@@ -745,11 +742,11 @@ impl<S: Sheet> Race<S> {
         if n >= s {
             return Err(Why::BelowOne);
         }
-        Self::land(sp, k, s, s - n, n, BACK)
+        Self::land(sp, k, s, s - n, n, MoveKind::BACKWARD)
     }
 
     /// The rules of passing and landing, the same in both directions.
-    fn land(sp: &RaceSpec, k: &Sides, s: u8, t: u8, n: u8, tag: u8) -> Result<Move, Why> {
+    fn land(sp: &RaceSpec, k: &Sides, s: u8, t: u8, n: u8, kind: MoveKind) -> Result<Move, Why> {
         if k.block & track::between(s, t) != 0 {
             return Err(Why::Blockade);
         }
@@ -764,19 +761,16 @@ impl<S: Sheet> Race<S> {
                 return Err(Why::Protected(t));
             }
         }
-        let (to, tag) = if t == 27 {
-            (
-                Self::water(sp, k, s),
-                if tag == BACK { BACK } else { sp.water_tag },
-            )
+        let (to, kind) = if t == 27 {
+            (Self::water(sp, k, s), kind.with(MoveKind::WATER))
         } else {
-            (t, tag)
+            (t, kind)
         };
         Ok(Move {
             from: s,
             to,
             die: n,
-            tag,
+            kind,
         })
     }
 
@@ -1022,12 +1016,7 @@ impl<S: Sheet> Game for Race<S> {
         }
         if self.left != 0 {
             // S10: or the player declines the leftover steps.
-            moves.push(Move {
-                from: 0,
-                to: 0,
-                die: n,
-                tag: DECLINE,
-            });
+            moves.push(Move::decline(n));
         } else if mask == 0 {
             // C4: no legal move forfeits the throw.
             moves.push(Move::PASS);
@@ -1056,12 +1045,7 @@ impl<S: Sheet> Game for Race<S> {
         let m = if i < pieces {
             Self::make(sp, &k, nth[i as usize].trailing_zeros() as u8, n, fwd)
         } else if sp.leftover && self.left != 0 {
-            Move {
-                from: 0,
-                to: 0,
-                die: n,
-                tag: DECLINE,
-            }
+            Move::decline(n)
         } else {
             Move::PASS
         };
@@ -1097,10 +1081,9 @@ impl<S: Sheet> Game for Race<S> {
         let mut bits = 0;
         let mut bonus = false;
         let mut drowned = false;
-        if !(sp.leftover && m.tag == DECLINE) {
+        if !(sp.leftover && m.is_decline()) {
             let n = m.die;
-            // (A sheet without backward moves may use tag 1 for something else: H8's water.)
-            let back = m.tag == BACK && sp.backward;
+            let back = m.kind.has(MoveKind::BACKWARD);
             bits = if back {
                 Effects::BACKWARD
             } else {
@@ -1182,7 +1165,7 @@ impl<S: Sheet> Game for Race<S> {
     fn move_string(&self, m: Move) -> String {
         if m.is_pass() {
             "pass".into()
-        } else if m.tag == DECLINE {
+        } else if m.is_decline() {
             "decline".into()
         } else {
             format!("{}-{}", m.from, self.square_name(m.to))
@@ -1245,7 +1228,9 @@ impl<S: Sheet> Game for Race<S> {
             } else if self.nine_rule_applies() && from != 9 && legal.iter().any(|m| m.from == 9) {
                 tx.nine.into()
             } else {
-                let forward_exists = legal.iter().any(|m| m.tag != BACK && !m.is_pass());
+                let forward_exists = legal
+                    .iter()
+                    .any(|m| !m.kind.has(MoveKind::BACKWARD) && !m.is_pass());
                 match (
                     Self::forward(sp, &k, from, n),
                     Self::backward(sp, &k, from, n),

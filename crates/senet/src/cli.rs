@@ -347,8 +347,8 @@ pub fn move_json(
     let mut v = json!({
         "move": before.move_string(m),
         // Decisions that move no piece (pass, declining leftover steps) have no squares.
-        "from": if m.from == 0 { Value::Null } else { square(m.from) },
-        "to": if m.to == 0 { Value::Null } else { square(m.to) },
+        "from": if m.moves_a_piece() { square(m.from) } else { Value::Null },
+        "to": if m.moves_a_piece() { square(m.to) } else { Value::Null },
         "kinds": e.names(),
         "turn_continues": e.turn_continues,
         "position": after.position(),
