@@ -101,7 +101,11 @@ fn pairs(faces: u8) -> Vec<Throw> {
     v
 }
 
-fn table(rules: RuleSet, o: &Options) -> Table {
+/// The action and observation tables of a game's rule set; `max_score` from the rules
+/// ([`Game::max_points`]).
+fn table(start: &AnyGame) -> Table {
+    let rules = start.rules();
+    let max_score = start.max_points().map(f64::from);
     const PIECE: &[&str] = &["piece"];
     match rules {
         // K2: 1, 2, 3, 4, 6.
@@ -112,7 +116,7 @@ fn table(rules: RuleSet, o: &Options) -> Table {
             kinds: PIECE,
             flags: &["forced=10"],
             numbers: &[],
-            max_score: None,
+            max_score,
         },
         // R2: 1-5.
         RuleSet::Kendall5 => Table {
@@ -122,7 +126,7 @@ fn table(rules: RuleSet, o: &Options) -> Table {
             kinds: PIECE,
             flags: &[],
             numbers: &[],
-            max_score: None,
+            max_score,
         },
         // S2: 1, 2, 3, 4, 6 (coins or die); S10: decline the leftover; S12: optional score,
         // at most the five opposing pieces.
@@ -133,7 +137,7 @@ fn table(rules: RuleSet, o: &Options) -> Table {
             kinds: PIECE,
             flags: &["forced=10", "forced=9"],
             numbers: &["left"],
-            max_score: o.flag("score").then_some(5.0),
+            max_score,
         },
         // H2, H12: 1-5 with four sticks, 1-7 with six (the same table either way, so that the
         // shapes do not depend on the option).
@@ -144,7 +148,7 @@ fn table(rules: RuleSet, o: &Options) -> Table {
             kinds: PIECE,
             flags: &["forced=10"],
             numbers: &[],
-            max_score: None,
+            max_score,
         },
         // Y2: one four-sided die for the opening, then two; Y9: 2 large (4), 3 medium (3),
         // 5 small (2) make 27 points.
@@ -155,7 +159,7 @@ fn table(rules: RuleSet, o: &Options) -> Table {
             kinds: &["large pyramid", "medium pyramid", "small pyramid"],
             flags: &["opening=1", "ankh=new"],
             numbers: &[],
-            max_score: Some(27.0),
+            max_score,
         },
         // P3: the dice-off names who starts (1 or 2); P4: two six-sided dice; P11: at most
         // (25 + 4 * 10) * 2 = 130 points.
@@ -166,7 +170,7 @@ fn table(rules: RuleSet, o: &Options) -> Table {
             kinds: &["Pharaoh", "man", "lone man with the Pharaoh's powers (P10)"],
             flags: &["turn=-"],
             numbers: &[],
-            max_score: Some(130.0),
+            max_score,
         },
     }
 }
@@ -193,10 +197,10 @@ impl Spec {
             Options::parse(rules.option_specs(), pairs, rules.id()).map_err(value_error)?;
         let start = AnyGame::new(rules, pairs).map_err(value_error)?;
         let pairs = options_of(&start);
-        let table = table(rules, &options);
+        let table = table(&start);
         Ok(Spec {
             rules,
-            cap: options.int("cap"),
+            cap: options.int("cap").map_err(value_error)?,
             options,
             pairs,
             start,
@@ -436,9 +440,7 @@ impl Game {
     /// options; its history starts there.
     fn new_state_from_position(&self, position: &str) -> PyResult<State> {
         let g: AnyGame = position.parse().map_err(value_error)?;
-        let o = Options::parse(g.rules().option_specs(), &options_of(&g), g.rules().id())
-            .map_err(value_error)?;
-        if g.rules() != self.spec.rules || o != self.spec.options {
+        if g.rules() != self.spec.rules || g.options() != self.spec.options {
             return Err(value_error(format!(
                 "{position:?} is not a position of {} (its rules and options are {})",
                 self.spec.short_name(),
@@ -1385,8 +1387,7 @@ fn rule_sets<'py>(py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
                 opts.push(x);
             }
             d.set_item("options", opts)?;
-            let defaults = Options::defaults(r.option_specs());
-            let t = table(r, &defaults);
+            let t = table(&AnyGame::new(r, &[] as &[&str]).map_err(value_error)?);
             let scores = match (
                 t.max_score.is_some(),
                 r.option_specs().iter().any(|o| o.name == "score"),

@@ -163,6 +163,10 @@ fn check_one_game<G: Game + Into<AnyGame>>(start: &G, seed: u64) -> Result<u64, 
         }
         g.check_invariants()
             .map_err(|e| fail(&g, &format!("invariant broken: {e}")))?;
+        // The options stay those of the start.
+        if g.options() != start.options() {
+            return Err(fail(&g, "the options changed during the game"));
+        }
         let c = g.census();
         for i in 0..2 {
             if c[i].total() != totals[i] {

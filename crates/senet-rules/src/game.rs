@@ -7,7 +7,7 @@
 //! two-dice rule sets play several decisions on one throw. A throw with no legal move is
 //! forfeited by playing [`Move::PASS`], the only legal move then (ruling C4).
 
-use crate::{Error, RuleSet};
+use crate::{Error, Options, RuleSet};
 use arrayvec::ArrayVec;
 use std::fmt;
 use std::hash::Hash;
@@ -528,6 +528,23 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static {
 
     /// Decisions played so far, forfeits included (counted for the turn cap, ruling C5).
     fn decisions(&self) -> u32;
+
+    /// The options this game is played with (the turn cap included).
+    fn options(&self) -> Options;
+
+    /// The most points one game with these options can give, where games score (P11, S12
+    /// with `score`, Y9); `None` where a game is only won or lost.
+    fn max_points(&self) -> Option<u32> {
+        None
+    }
+
+    /// Where games score: each player's points if the game ended now with that player's win
+    /// (P11: the winner's pegs left; S12: the opposing pieces on the board), or, where both
+    /// sides keep what they scored, the points so far (Y9: the borne-off pyramids); first
+    /// player first. `None` where games do not score.
+    fn points_if_won(&self) -> Option<[u32; 2]> {
+        None
+    }
 
     /// The move string of a legal move, e.g. `10-13`, `28-off`, `pass`.
     fn move_string(&self, m: Move) -> String;

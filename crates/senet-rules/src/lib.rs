@@ -286,6 +286,15 @@ impl Game for AnyGame {
     fn decisions(&self) -> u32 {
         forward!(self, g => g.decisions())
     }
+    fn options(&self) -> Options {
+        forward!(self, g => g.options())
+    }
+    fn max_points(&self) -> Option<u32> {
+        forward!(self, g => g.max_points())
+    }
+    fn points_if_won(&self) -> Option<[u32; 2]> {
+        forward!(self, g => g.points_if_won())
+    }
     fn move_string(&self, m: Move) -> String {
         forward!(self, g => g.move_string(m))
     }

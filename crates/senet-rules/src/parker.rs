@@ -47,6 +47,11 @@ pub const LAST: u8 = 19;
 /// The longest move: the total of two sixes (P4).
 pub const REACH: u8 = 12;
 
+/// P11: the winner's points for a Pharaoh left.
+pub const PHARAOH_POINTS: u32 = 25;
+/// P11: the winner's points for each man left.
+pub const MAN_POINTS: u32 = 10;
+
 /// P4: two six-sided dice; unordered pairs, doubles with weight 1, others 2, out of 36.
 pub const DICE: [(Throw, u32); 21] = dice_outcomes();
 
@@ -411,6 +416,9 @@ impl Parker {
     /// (`b1`-`e1`, `i3`-`f3`), and the dice-off that decides who starts still to be thrown.
     /// Tell the engine who starts by setting the dice-off's outcome: `Throw::single(1)` or
     /// `Throw::single(2)`.
+    ///
+    /// # Panics
+    /// If `options` were not made from [`Parker::option_specs`].
     pub fn start(options: &Options) -> Parker {
         Parker {
             pegs: [0b11111; 2],
@@ -419,8 +427,8 @@ impl Parker {
             dice_off: true,
             dice: [0; 2],
             decisions: 0,
-            cap: options.int("cap"),
-            wait_for_one: options.flag("wait_for_one"),
+            cap: options.int("cap").expect("parker's options"),
+            wait_for_one: options.flag("wait_for_one").expect("parker's options"),
         }
     }
 
@@ -506,13 +514,6 @@ impl Parker {
     #[inline]
     fn side(&self, p: usize) -> Side {
         Side::new(self.pegs[p], self.powered_index(p), self.wait_for_one)
-    }
-
-    fn options(&self) -> Options {
-        let mut o = Options::defaults(&OPTIONS);
-        o.set("wait_for_one", OptionValue::Bool(self.wait_for_one));
-        o.set("cap", OptionValue::Int(self.cap));
-        o
     }
 
     /// P11: the winner's points for the pegs `p` has left: 25 for the Pharaoh, 10 for each
@@ -609,8 +610,8 @@ impl Parker {
             dice_off,
             dice,
             decisions,
-            cap: options.int("cap"),
-            wait_for_one: options.flag("wait_for_one"),
+            cap: options.int("cap")?,
+            wait_for_one: options.flag("wait_for_one")?,
         })
     }
 
@@ -938,6 +939,24 @@ impl Game for Parker {
         self.decisions
     }
 
+    fn options(&self) -> Options {
+        let mut o = Options::defaults(&OPTIONS);
+        o.set("wait_for_one", OptionValue::Bool(self.wait_for_one))
+            .expect("parker's flag");
+        o.set("cap", OptionValue::Int(self.cap))
+            .expect("the cap is in range");
+        o
+    }
+
+    fn max_points(&self) -> Option<u32> {
+        // P11: the Pharaoh and four men left, doubled.
+        Some(2 * (PHARAOH_POINTS + 4 * MAN_POINTS))
+    }
+
+    fn points_if_won(&self) -> Option<[u32; 2]> {
+        Some([self.score(0), self.score(1)])
+    }
+
     fn move_string(&self, m: Move) -> String {
         if m.is_pass() {
             "pass".into()
@@ -1146,9 +1165,9 @@ impl Game for Parker {
         [0, 1].map(|p| {
             let n = self.pegs[p].count_ones();
             if self.pharaoh[p] != NONE {
-                25 + 10 * (n - 1)
+                PHARAOH_POINTS + MAN_POINTS * (n - 1)
             } else {
-                10 * n
+                MAN_POINTS * n
             }
         })
     }

@@ -197,6 +197,9 @@ impl Pyramid {
 
     /// The start position (Y1, Y2): black on the odd squares 1-19, white on the even squares
     /// 2-20; large on 1-4, medium on 5-10, small on 11-20; black throws a single die.
+    ///
+    /// # Panics
+    /// If `options` were not made from [`Pyramid::option_specs`].
     pub fn start(options: &Options) -> Pyramid {
         let black = (0..10).fold(0, |m, i| m | bit(2 * i + 1));
         Pyramid {
@@ -209,7 +212,7 @@ impl Pyramid {
             opening: true,
             ankh_new: false,
             decisions: 0,
-            cap: options.int("cap"),
+            cap: options.int("cap").expect("pyramid's options"),
         }
     }
 
@@ -256,12 +259,6 @@ impl Pyramid {
                 .map(|&s| o[s as usize] as u32 * s.points())
                 .sum()
         })
-    }
-
-    fn options(&self) -> Options {
-        let mut o = Options::defaults(&OPTIONS);
-        o.set("cap", OptionValue::Int(self.cap));
-        o
     }
 
     #[inline]
@@ -585,7 +582,7 @@ impl Pyramid {
             opening,
             ankh_new,
             decisions,
-            cap: options.int("cap"),
+            cap: options.int("cap")?,
         })
     }
 }
@@ -820,6 +817,28 @@ impl Game for Pyramid {
 
     fn decisions(&self) -> u32 {
         self.decisions
+    }
+
+    fn options(&self) -> Options {
+        let mut o = Options::defaults(&OPTIONS);
+        o.set("cap", OptionValue::Int(self.cap))
+            .expect("the cap is in range");
+        o
+    }
+
+    fn max_points(&self) -> Option<u32> {
+        // Y9: every pyramid of a side borne off.
+        Some(
+            Size::ALL
+                .iter()
+                .map(|&s| START_COUNT[s as usize] as u32 * s.points())
+                .sum(),
+        )
+    }
+
+    fn points_if_won(&self) -> Option<[u32; 2]> {
+        // Y9: both sides keep what they bore off, winner or not.
+        Some(self.score())
     }
 
     fn move_string(&self, m: Move) -> String {

@@ -451,8 +451,11 @@ impl<S: Sheet> Race<S> {
     }
 
     /// The start position: five pieces a side on 1-10 (C2, R1) and the sheet's opening.
+    ///
+    /// # Panics
+    /// If `options` were not made from this sheet's [`Race::option_specs`].
     pub fn start(options: &Options) -> Race<S> {
-        let variant = variant_of::<S>(options);
+        let variant = variant_of::<S>(options).expect("options of this sheet");
         let sp = &S::rules(variant).spec;
         let odd = bit(1) | bit(3) | bit(5) | bit(7) | bit(9);
         let men = if sp.first_on_odd {
@@ -474,7 +477,7 @@ impl<S: Sheet> Race<S> {
             opening,
             variant,
             decisions: 0,
-            cap: options.int("cap"),
+            cap: options.int("cap").expect("options of this sheet"),
             sheet: PhantomData,
         }
     }
@@ -541,15 +544,6 @@ impl<S: Sheet> Race<S> {
     /// for this decision.
     pub fn nine_rule_applies(&self) -> bool {
         self.opening == Opening::Nine && self.turn == Player::Second && self.left == 0
-    }
-
-    fn options(&self) -> Options {
-        let mut o = Options::defaults(S::OPTIONS);
-        for (i, spec) in flags::<S>().enumerate() {
-            o.set(spec.name, OptionValue::Bool(self.variant >> i & 1 != 0));
-        }
-        o.set("cap", OptionValue::Int(self.cap));
-        o
     }
 
     #[inline]
@@ -776,7 +770,7 @@ impl<S: Sheet> Race<S> {
 
     /// Reads the board and fields after the rule set's ID.
     pub(crate) fn parse(options: &Options, tokens: &[&str]) -> Result<Race<S>, Error> {
-        let variant = variant_of::<S>(options);
+        let variant = variant_of::<S>(options)?;
         let sp = &S::rules(variant).spec;
         let tx = &sp.texts;
         let Some((board, rest)) = tokens.split_first() else {
@@ -857,7 +851,7 @@ impl<S: Sheet> Race<S> {
             opening,
             variant,
             decisions,
-            cap: options.int("cap"),
+            cap: options.int("cap")?,
             sheet: PhantomData,
         })
     }
@@ -870,11 +864,12 @@ fn flags<S: Sheet>() -> impl Iterator<Item = &'static OptionSpec> {
         .filter(|o| matches!(o.kind, OptionKind::Bool { .. }))
 }
 
-fn variant_of<S: Sheet>(options: &Options) -> u8 {
-    flags::<S>()
-        .enumerate()
-        .map(|(i, o)| (options.flag(o.name) as u8) << i)
-        .sum()
+fn variant_of<S: Sheet>(options: &Options) -> Result<u8, Error> {
+    let mut v = 0;
+    for (i, o) in flags::<S>().enumerate() {
+        v |= (options.flag(o.name)? as u8) << i;
+    }
+    Ok(v)
 }
 
 /// The checks of piece masks beyond [`track::check_two_colours`]: nothing on 27, nothing on
@@ -1160,6 +1155,29 @@ impl<S: Sheet> Game for Race<S> {
 
     fn decisions(&self) -> u32 {
         self.decisions
+    }
+
+    fn options(&self) -> Options {
+        let mut o = Options::defaults(S::OPTIONS);
+        for (i, spec) in flags::<S>().enumerate() {
+            o.set(spec.name, OptionValue::Bool(self.variant >> i & 1 != 0))
+                .expect("a flag of this sheet");
+        }
+        o.set("cap", OptionValue::Int(self.cap))
+            .expect("the cap is in range");
+        o
+    }
+
+    fn max_points(&self) -> Option<u32> {
+        // S12: one point for each opposing piece still on the board.
+        self.spec().score.then_some(PIECES)
+    }
+
+    fn points_if_won(&self) -> Option<[u32; 2]> {
+        // S12: the winner scores the opposing pieces on the board.
+        let sp = self.spec();
+        sp.score
+            .then(|| [self.men[1].count_ones(), self.men[0].count_ones()])
     }
 
     fn move_string(&self, m: Move) -> String {
