@@ -561,22 +561,21 @@ impl Parker {
         }
     }
 
-    fn parse_body(options: &Options, tokens: &[&str]) -> Result<Parker, Error> {
+    /// Reads the board and fields after the rule set's ID into a setup, checking what the
+    /// text alone can say; the rest is [`Parker::try_from`]'s.
+    pub fn parse_setup(options: &Options, tokens: &[&str]) -> Result<Setup, Error> {
         let Some((board, rest)) = tokens.split_first() else {
             return Err(Error::Position("the position lacks the board".into()));
         };
         let (pegs, pharaoh) = parse_board(board)?;
         let mut f = Fields::new(rest)?;
-        let (turn, dice_off) = match f.need("turn")? {
-            "-" => (Player::First, true),
-            v => (
-                Player::parse(v).map_err(|_| {
-                    Error::Position(format!(
-                        "field turn must be 1, 2, or - while the dice-off is pending (P3), got {v:?}"
-                    ))
-                })?,
-                false,
-            ),
+        let turn = match f.need("turn")? {
+            "-" => None,
+            v => Some(Player::parse(v).map_err(|_| {
+                Error::Position(format!(
+                    "field turn must be 1, 2, or - while the dice-off is pending (P3), got {v:?}"
+                ))
+            })?),
         };
         let dice = match f.need("throw")? {
             "-" => [0, 0],
@@ -593,26 +592,26 @@ impl Parker {
         };
         let decisions = f.need_u32("dec")?;
         f.finish()?;
-        if dice_off && dice[0] != 0 {
-            return Err(Error::Position(
-                "while the dice-off is pending (turn=-) no dice are in hand: throw=- (P3)".into(),
-            ));
-        }
-        if pegs == [0, 0] {
-            return Err(Error::Position(
-                "both players cannot have lost every peg".into(),
-            ));
-        }
-        Ok(Parker {
+        Ok(Setup {
+            options: options.clone(),
             pegs,
-            pharaoh,
+            pharaoh: pharaoh.map(|i| (i != NONE).then_some(i)),
             turn,
-            dice_off,
             dice,
             decisions,
-            cap: options.int("cap")?,
-            wait_for_one: options.flag("wait_for_one")?,
         })
+    }
+
+    /// This position as plain data.
+    pub fn setup(&self) -> Setup {
+        Setup {
+            options: self.options(),
+            pegs: self.pegs,
+            pharaoh: self.pharaoh(),
+            turn: (!self.dice_off).then_some(self.turn),
+            dice: self.dice,
+            decisions: self.decisions,
+        }
     }
 
     fn board_string(&self) -> String {
@@ -1302,7 +1301,68 @@ impl Parker {
 }
 
 pub(crate) fn parse(options: &Options, tokens: &[&str]) -> Result<Parker, Error> {
-    Parker::parse_body(options, tokens)
+    Parker::try_from(Parker::parse_setup(options, tokens)?)
+}
+
+/// A parker position before it is checked, every field public: what the notation's parser
+/// (and an editor) produces. [`Parker::try_from`] checks it and names the first thing wrong;
+/// [`Parker::setup`] gives a game's own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The options, made from [`Parker::option_specs`].
+    pub options: Options,
+    /// Each player's pegs as a 20-bit mask over that player's own path indexes (bit `i` for
+    /// index `i`, P1), first player first.
+    pub pegs: [u32; 2],
+    /// The path index of each player's Pharaoh, `None` once captured.
+    pub pharaoh: [Option<u8>; 2],
+    /// The player to move, `None` while the dice-off that decides who starts is pending (P3).
+    pub turn: Option<Player>,
+    /// The dice in hand, smaller first; `[d, 0]` for the one die left, `[0, 0]` to throw.
+    pub dice: [u8; 2],
+    /// Decisions played so far (C5).
+    pub decisions: u32,
+}
+
+impl TryFrom<Setup> for Parker {
+    type Error = Error;
+
+    /// Checks a setup: parker's options, no dice during the dice-off, some pegs left, and the
+    /// invariants (pegs on the path, at most one Pharaoh among them and four men, no Senet
+    /// space with both colours, dice 1-6 smaller first).
+    fn try_from(s: Setup) -> Result<Parker, Error> {
+        if s.options.specs() != OPTIONS {
+            return Err(Error::Options("the options are not parker's".into()));
+        }
+        if s.pharaoh.iter().flatten().any(|&i| i >= 20) {
+            return Err(Error::Position(
+                "a Pharaoh's path index is 0-19 (P1)".into(),
+            ));
+        }
+        let dice_off = s.turn.is_none();
+        if dice_off && s.dice[0] != 0 {
+            return Err(Error::Position(
+                "while the dice-off is pending (turn=-) no dice are in hand: throw=- (P3)".into(),
+            ));
+        }
+        if s.pegs == [0, 0] {
+            return Err(Error::Position(
+                "both players cannot have lost every peg".into(),
+            ));
+        }
+        let g = Parker {
+            pegs: s.pegs,
+            pharaoh: s.pharaoh.map(|i| i.unwrap_or(NONE)),
+            turn: s.turn.unwrap_or(Player::First),
+            dice_off,
+            dice: s.dice,
+            decisions: s.decisions,
+            cap: s.options.int("cap")?,
+            wait_for_one: s.options.flag("wait_for_one")?,
+        };
+        g.check_invariants().map_err(Error::Position)?;
+        Ok(g)
+    }
 }
 
 #[cfg(test)]

@@ -472,7 +472,9 @@ impl Pyramid {
         Ok(())
     }
 
-    fn parse_body(options: &Options, tokens: &[&str]) -> Result<Pyramid, Error> {
+    /// Reads the board and fields after the rule set's ID into a setup, checking what the
+    /// text alone can say; the rest is [`Pyramid::try_from`]'s.
+    pub fn parse_setup(options: &Options, tokens: &[&str]) -> Result<Setup, Error> {
         let Some((board, rest)) = tokens.split_first() else {
             return Err(Error::Position("the position lacks the board".into()));
         };
@@ -557,6 +559,87 @@ impl Pyramid {
         };
         let decisions = f.need_u32("dec")?;
         f.finish()?;
+        Ok(Setup {
+            options: options.clone(),
+            men,
+            large,
+            medium,
+            off,
+            turn,
+            dice,
+            opening,
+            ankh_new,
+            decisions,
+        })
+    }
+
+    /// This position as plain data.
+    pub fn setup(&self) -> Setup {
+        Setup {
+            options: self.options(),
+            men: self.men,
+            large: self.large,
+            medium: self.medium,
+            off: self.off,
+            turn: self.turn,
+            dice: self.dice,
+            opening: self.opening,
+            ankh_new: self.ankh_new,
+            decisions: self.decisions,
+        }
+    }
+}
+
+/// A pyramid position before it is checked, every field public: what the notation's parser
+/// (and an editor) produces. [`Pyramid::try_from`] checks it and names the first thing
+/// wrong; [`Pyramid::setup`] gives a game's own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The options, made from [`Pyramid::option_specs`].
+    pub options: Options,
+    /// The squares of each side's pyramids, bit `s` for square `s` (1-30), black first.
+    pub men: [u32; 2],
+    /// The squares of the large pyramids (either side).
+    pub large: u32,
+    /// The squares of the medium pyramids; the other pyramids on the board are small.
+    pub medium: u32,
+    /// Pyramids borne off by each side, by size (large, medium, small).
+    pub off: [[u8; 3]; 2],
+    /// The player to throw or move.
+    pub turn: Player,
+    /// The dice in hand, smaller first; `[d, 0]` for one die, `[0, 0]` to throw.
+    pub dice: [u8; 2],
+    /// Whether black's single-die first throw is pending (Y2).
+    pub opening: bool,
+    /// Whether the mover's pyramid on 26 arrived this turn (Y8).
+    pub ankh_new: bool,
+    /// Decisions played so far (C5).
+    pub decisions: u32,
+}
+
+impl TryFrom<Setup> for Pyramid {
+    type Error = Error;
+
+    /// Checks a setup: pyramid's options, some pyramid on the board, the opening and the
+    /// ankh as the rules allow, and the invariants (one pyramid a square on 1-30, sizes only
+    /// where pyramids stand, no more pyramids of a size than a side has, dice 1-4 smaller
+    /// first).
+    fn try_from(s: Setup) -> Result<Pyramid, Error> {
+        if s.options.specs() != OPTIONS {
+            return Err(Error::Options("the options are not pyramid's".into()));
+        }
+        let Setup {
+            men,
+            large,
+            medium,
+            off,
+            turn,
+            dice,
+            opening,
+            ankh_new,
+            decisions,
+            ..
+        } = s;
         if men[0] == 0 && men[1] == 0 {
             return Err(Error::Position(
                 "both sides cannot be without pyramids: the game ends when the first side has none (Y9)".into(),
@@ -572,7 +655,7 @@ impl Pyramid {
                 "ankh=new needs a pyramid of player {turn} on 26 and one die left to play (Y8)"
             )));
         }
-        Ok(Pyramid {
+        let g = Pyramid {
             men,
             large,
             medium,
@@ -582,8 +665,10 @@ impl Pyramid {
             opening,
             ankh_new,
             decisions,
-            cap: options.int("cap")?,
-        })
+            cap: s.options.int("cap")?,
+        };
+        g.check_invariants().map_err(Error::Position)?;
+        Ok(g)
     }
 }
 
@@ -1152,5 +1237,5 @@ impl Pyramid {
 }
 
 pub(crate) fn parse(options: &Options, tokens: &[&str]) -> Result<Pyramid, Error> {
-    Pyramid::parse_body(options, tokens)
+    Pyramid::try_from(Pyramid::parse_setup(options, tokens)?)
 }

@@ -26,6 +26,9 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
 
+mod setup;
+pub use setup::Setup;
+
 /// What landing on an opposing piece that may be attacked does.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Hit {
@@ -765,94 +768,6 @@ impl<S: Sheet> Race<S> {
             to,
             die: n,
             kind,
-        })
-    }
-
-    /// Reads the board and fields after the rule set's ID.
-    pub(crate) fn parse(options: &Options, tokens: &[&str]) -> Result<Race<S>, Error> {
-        let variant = variant_of::<S>(options)?;
-        let sp = &S::rules(variant).spec;
-        let tx = &sp.texts;
-        let Some((board, rest)) = tokens.split_first() else {
-            return Err(Error::Position("the position lacks the board".into()));
-        };
-        let men = track::parse_board(board)?;
-        let mut f = Fields::new(rest)?;
-        track::check_off(f.need("off")?, men, PIECES)?;
-        let turn = f.need_player("turn")?;
-        let throw = match f.need("throw")? {
-            "-" => 0,
-            t => {
-                let t = Throw::parse(t).map_err(|e| Error::Position(e.message().into()))?;
-                if !sp.throws.iter().any(|(o, _)| *o == t) {
-                    return Err(Error::Position(fill(tx.bad_throw, &[("t", &t)])));
-                }
-                t.a
-            }
-        };
-        let left = match (sp.leftover, f.get("left")) {
-            (false, _) | (true, None) => 0,
-            (true, Some(v)) => match v.parse::<u8>() {
-                Ok(n) if n >= 1 && n < throw => n,
-                _ => {
-                    let shown = if throw == 0 {
-                        "-".to_string()
-                    } else {
-                        throw.to_string()
-                    };
-                    return Err(Error::Position(fill(
-                        tx.left_field,
-                        &[("v", &format!("{v:?}")), ("throw", &shown)],
-                    )));
-                }
-            },
-        };
-        let opening = match (sp.opening, f.get("forced")) {
-            (OpeningRule::None, _) | (_, None) => Opening::Done,
-            (_, Some("10")) => Opening::Ten,
-            (OpeningRule::TenThenNine, Some("9")) => Opening::Nine,
-            (_, Some(v)) => {
-                return Err(Error::Position(fill(
-                    tx.forced_field,
-                    &[("v", &format!("{v:?}"))],
-                )))
-            }
-        };
-        let decisions = f.need_u32("dec")?;
-        f.finish()?;
-        check_men(sp, men)?;
-        let own = men[turn.index()];
-        if left != 0 && (own & ROW_ONE != 0 || own.count_ones() == PIECES) {
-            return Err(Error::Position(fill(
-                tx.left_needs,
-                &[("left", &left), ("turn", &turn)],
-            )));
-        }
-        if opening == Opening::Ten {
-            let bad = match sp.opening {
-                OpeningRule::TenThenNine => {
-                    turn != Player::First
-                        || throw != 1
-                        || left != 0
-                        || own & bit(10) == 0
-                        || (men[0] | men[1]) & bit(11) != 0
-                }
-                _ => own & bit(10) == 0,
-            };
-            if bad {
-                return Err(Error::Position(fill(tx.forced_needs, &[("turn", &turn)])));
-            }
-        }
-        Ok(Race {
-            men,
-            turn,
-            throw,
-            left,
-            opening,
-            variant,
-            decisions,
-            cap: options.int("cap")?,
-            sheet: PhantomData,
         })
     }
 }
