@@ -3,7 +3,7 @@
 //!
 //! No rule is written here. Every question about a position goes to [`senet_rules::Game`]
 //! through [`AnyGame`]; this crate only gives each legal move and each throw a stable integer
-//! (an *action*), builds a fixed-size observation from [`Game::view`], and translates errors
+//! (an *action*), builds a fixed-size observation from [`View::view`](senet_rules::View::view), and translates errors
 //! into Python's `ValueError`. The action encodings and the observation layout are
 //! documented in `python/README.md`.
 
@@ -17,6 +17,7 @@ use senet_rules::{
     AnyGame, Event, Game as _, Move, MoveKind, MoveList, OptionKind, OptionValue, Options, RuleSet,
     Status, Throw,
 };
+use senet_rules::{Metrics, Notation, View};
 use std::sync::{Arc, Mutex};
 
 /// OpenSpiel's id of the chance player (a throw is pending).
@@ -77,7 +78,7 @@ struct Table {
     throws: Vec<Throw>,
     /// The largest value a die or throw shows (length of the throw part of the observation).
     max_value: u8,
-    /// The piece names of `Game::view` (one board plane per kind and side).
+    /// The piece names of `View::view` (one board plane per kind and side).
     kinds: &'static [&'static str],
     /// Position-string fields that are flags (`forced=10`): one observation entry each.
     flags: &'static [&'static str],
@@ -102,7 +103,7 @@ fn pairs(faces: u8) -> Vec<Throw> {
 }
 
 /// The action and observation tables of a game's rule set; `max_score` from the rules
-/// ([`Game::max_points`]).
+/// ([`Metrics::max_points`](senet_rules::Metrics::max_points)).
 fn table(start: &AnyGame) -> Table {
     let rules = start.rules();
     let max_score = start.max_points().map(f64::from);

@@ -65,12 +65,12 @@ pub struct Points<'a, E> {
 pub const POINTS_WEIGHT: f64 = 0.5;
 
 /// The most points one game of this rule set and options can give, if it scores
-/// ([`Game::max_points`]).
+/// ([`Metrics::max_points`](senet_rules::Metrics::max_points)).
 pub fn max_points<G: Game>(g: &G) -> Option<f64> {
     g.max_points().map(f64::from)
 }
 
-/// Each side's points if it won now ([`Game::points_if_won`]; see [`Points`]); where games do
+/// Each side's points if it won now ([`Metrics::points_if_won`](senet_rules::Metrics::points_if_won); see [`Points`]); where games do
 /// not score, the opposing pieces on the board.
 fn points_if_won<G: Game>(g: &G) -> [f64; 2] {
     match g.points_if_won() {
@@ -124,7 +124,7 @@ pub fn sigmoid(x: f64) -> f64 {
 }
 
 /// The generic fallback for any rule set: pieces borne off and pieces captured, from
-/// [`Game::census`]. It knows nothing of the board, so it is weak, but it makes progress and
+/// [`Metrics::census`](senet_rules::Metrics::census). It knows nothing of the board, so it is weak, but it makes progress and
 /// values captures, and it needs no code per rule set.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Census;

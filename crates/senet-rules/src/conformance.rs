@@ -16,6 +16,7 @@
 //! - every position round-trips through the notation;
 //! - every game ends, by a win or by the turn cap, within the cap.
 
+use crate::game::Notation;
 use crate::game::{Census, Game, Move, MoveList, Status};
 use crate::{AnyGame, Error};
 

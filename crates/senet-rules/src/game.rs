@@ -6,6 +6,13 @@
 //! ([`Status::Move`]). Players do not simply alternate: bonus throws keep the turn, and
 //! two-dice rule sets play several decisions on one throw. A throw with no legal move is
 //! forfeited by playing [`Move::PASS`], the only legal move then (ruling C4).
+//!
+//! A rule set implements four traits, each to be read on its own: [`Game`] (the rules:
+//! status, throws, legal moves, playing them; what a search needs), [`Notation`] (move
+//! strings, positions, why a move is refused), [`View`] (the board as drawn) and [`Metrics`]
+//! (progress, pieces, points, invariants). `Game` requires the other three, so a bound
+//! `G: Game` gives every method; on a concrete game, `use senet_rules::prelude::*` brings
+//! them into scope.
 
 use crate::{Error, Options, RuleSet};
 use arrayvec::ArrayVec;
@@ -440,8 +447,14 @@ impl Status {
     }
 }
 
-/// The behaviour every rule set implements. States are small `Copy` values.
-pub trait Game: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static {
+/// The rules of a rule set: where the game stands, the throws, the legal moves and playing
+/// them. States are small `Copy` values. This trait is what a search needs; a rule set also
+/// writes and reads its notation ([`Notation`]), draws its board ([`View`]) and measures
+/// its positions ([`Metrics`]), so `G: Game` gives all four. Bring the four into scope
+/// at once with `use senet_rules::prelude::*`.
+pub trait Game:
+    Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static + Notation + View + Metrics
+{
     /// The rule set.
     fn rules(&self) -> RuleSet;
 
@@ -526,52 +539,6 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static {
         }
     }
 
-    /// Decisions played so far, forfeits included (counted for the turn cap, ruling C5).
-    fn decisions(&self) -> u32;
-
-    /// The options this game is played with (the turn cap included).
-    fn options(&self) -> Options;
-
-    /// The most points one game with these options can give, where games score (P11, S12
-    /// with `score`, Y9); `None` where a game is only won or lost.
-    fn max_points(&self) -> Option<u32> {
-        None
-    }
-
-    /// Where games score: each player's points if the game ended now with that player's win
-    /// (P11: the winner's pegs left; S12: the opposing pieces on the board), or, where both
-    /// sides keep what they scored, the points so far (Y9: the borne-off pyramids); first
-    /// player first. `None` where games do not score.
-    fn points_if_won(&self) -> Option<[u32; 2]> {
-        None
-    }
-
-    /// The move string of a legal move, e.g. `10-13`, `28-off`, `pass`.
-    fn move_string(&self, m: Move) -> String;
-
-    /// The JSON value of a square in this rule set's coordinates (`from` and `to` of a move).
-    fn square_name(&self, sq: u8) -> String {
-        match sq {
-            OFF => "off".into(),
-            s => s.to_string(),
-        }
-    }
-
-    /// What the player to move holds, in words for messages, e.g. `the throw 4`; `None` while
-    /// no throw is in hand.
-    fn hand_text(&self) -> Option<String> {
-        self.in_hand().map(|t| format!("the throw {t}"))
-    }
-
-    /// For rule sets with two dice: the die or total a move uses, e.g. `"3"` or `"total"`.
-    fn die_used(&self, m: Move) -> Option<String> {
-        let _ = m;
-        None
-    }
-
-    /// A sentence saying why a move string is not legal here.
-    fn why_illegal(&self, text: &str) -> String;
-
     /// Finds the legal move with this move string.
     fn parse_move(&self, text: &str) -> Result<Move, Error> {
         match self.status() {
@@ -590,15 +557,57 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static {
             .ok_or_else(|| Error::Move(self.why_illegal(t)))
     }
 
+    /// Decisions played so far, forfeits included (counted for the turn cap, ruling C5).
+    fn decisions(&self) -> u32;
+
+    /// The options this game is played with (the turn cap included).
+    fn options(&self) -> Options;
+
+    /// What the player to move holds, in words for messages, e.g. `the throw 4`; `None` while
+    /// no throw is in hand.
+    fn hand_text(&self) -> Option<String> {
+        self.in_hand().map(|t| format!("the throw {t}"))
+    }
+}
+
+/// A rule set's text: move strings, square names, positions, and why a move is refused
+/// (`docs/notation.md`).
+pub trait Notation {
+    /// The move string of a legal move, e.g. `10-13`, `28-off`, `pass`.
+    fn move_string(&self, m: Move) -> String;
+
+    /// The JSON value of a square in this rule set's coordinates (`from` and `to` of a move).
+    fn square_name(&self, sq: u8) -> String {
+        match sq {
+            OFF => "off".into(),
+            s => s.to_string(),
+        }
+    }
+
+    /// For rule sets with two dice: the die or total a move uses, e.g. `"3"` or `"total"`.
+    fn die_used(&self, m: Move) -> Option<String> {
+        let _ = m;
+        None
+    }
+
+    /// A sentence saying why a move string is not legal here.
+    fn why_illegal(&self, text: &str) -> String;
+
     /// The full one-line position string (see `docs/notation.md`).
     fn position(&self) -> String;
+}
 
-    /// The position drawn as a board, for people.
-    fn diagram(&self) -> String;
-
+/// The board as front-ends draw it.
+pub trait View {
     /// The board as front-ends draw it: cells on a grid with their pieces and marks.
     fn view(&self) -> BoardView;
 
+    /// The position drawn as a board, for people.
+    fn diagram(&self) -> String;
+}
+
+/// Measures of a position (progress, pieces, points) and the rule set's invariants.
+pub trait Metrics: View {
     /// A race-progress measure per player (higher is further ahead), used for lead changes
     /// and simple evaluations. By default: the square number (1-30) of every piece on the
     /// board plus 31 for every piece borne off; rule sets off the common track override it.
@@ -622,6 +631,20 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static {
     /// Checks the rule set's structural invariants (no two pieces on one square where the rule
     /// set forbids it, no piece where none may stand, ...), naming the first one broken.
     fn check_invariants(&self) -> Result<(), String>;
+
+    /// The most points one game with these options can give, where games score (P11, S12
+    /// with `score`, Y9); `None` where a game is only won or lost.
+    fn max_points(&self) -> Option<u32> {
+        None
+    }
+
+    /// Where games score: each player's points if the game ended now with that player's win
+    /// (P11: the winner's pegs left; S12: the opposing pieces on the board), or, where both
+    /// sides keep what they scored, the points so far (Y9: the borne-off pyramids); first
+    /// player first. `None` where games do not score.
+    fn points_if_won(&self) -> Option<[u32; 2]> {
+        None
+    }
 }
 
 /// How a rule set names one side, and the colour its pieces are drawn in.

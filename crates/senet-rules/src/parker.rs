@@ -19,6 +19,7 @@ use crate::game::{
     BoardView, CellView, Census, Dist, Effects, Game, Mark, Move, MoveKind, MoveList, Outcome,
     PieceView, Player, Status, Throw, ThrowKind,
 };
+use crate::game::{Metrics, Notation, View};
 use crate::options::{cap_option, OptionKind, OptionSpec, OptionValue, Options};
 use crate::track::{self, Fields};
 use crate::{Error, RuleSet};
@@ -946,16 +947,9 @@ impl Game for Parker {
             .expect("the cap is in range");
         o
     }
+}
 
-    fn max_points(&self) -> Option<u32> {
-        // P11: the Pharaoh and four men left, doubled.
-        Some(2 * (PHARAOH_POINTS + 4 * MAN_POINTS))
-    }
-
-    fn points_if_won(&self) -> Option<[u32; 2]> {
-        Some([self.score(0), self.score(1)])
-    }
-
+impl Notation for Parker {
     fn move_string(&self, m: Move) -> String {
         if m.is_pass() {
             "pass".into()
@@ -1015,6 +1009,25 @@ impl Game for Parker {
         format!("{text} is illegal with {hand} in hand: {reason}. Legal moves: {list}")
     }
 
+    fn position(&self) -> String {
+        let opts = self.options().non_default_string();
+        format!(
+            "parker{}{} {} turn={} throw={} dec={}",
+            if opts.is_empty() { "" } else { ":" },
+            opts,
+            self.board_string(),
+            if self.dice_off {
+                "-".to_string()
+            } else {
+                self.turn.to_string()
+            },
+            self.throw_string(),
+            self.decisions
+        )
+    }
+}
+
+impl View for Parker {
     fn diagram(&self) -> String {
         let mut out = String::from("     a  b  c  d  e  f  g  h  i  j\n");
         let notes = [
@@ -1157,6 +1170,17 @@ impl Game for Parker {
             ],
         }
     }
+}
+
+impl Metrics for Parker {
+    fn max_points(&self) -> Option<u32> {
+        // P11: the Pharaoh and four men left, doubled.
+        Some(2 * (PHARAOH_POINTS + 4 * MAN_POINTS))
+    }
+
+    fn points_if_won(&self) -> Option<[u32; 2]> {
+        Some([self.score(0), self.score(1)])
+    }
 
     /// Not a race: who is ahead is told by material, weighed as P11 scores it (25 for the
     /// Pharaoh, 10 for each man, undoubled).
@@ -1209,23 +1233,6 @@ impl Game for Parker {
             return Err("dice in hand not stored smaller first".into());
         }
         Ok(())
-    }
-
-    fn position(&self) -> String {
-        let opts = self.options().non_default_string();
-        format!(
-            "parker{}{} {} turn={} throw={} dec={}",
-            if opts.is_empty() { "" } else { ":" },
-            opts,
-            self.board_string(),
-            if self.dice_off {
-                "-".to_string()
-            } else {
-                self.turn.to_string()
-            },
-            self.throw_string(),
-            self.decisions
-        )
     }
 }
 

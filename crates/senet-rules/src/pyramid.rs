@@ -12,6 +12,7 @@ use crate::game::{
     BoardView, Census, Dist, Effects, Game, Mark, Move, MoveKind, MoveList, Outcome, PieceView,
     Player, Status, Throw, ThrowKind, OFF,
 };
+use crate::game::{Metrics, Notation, View};
 use crate::options::{cap_option, OptionSpec, OptionValue, Options};
 use crate::track::{self, bit, Fields};
 use crate::{Error, RuleSet};
@@ -910,22 +911,9 @@ impl Game for Pyramid {
             .expect("the cap is in range");
         o
     }
+}
 
-    fn max_points(&self) -> Option<u32> {
-        // Y9: every pyramid of a side borne off.
-        Some(
-            Size::ALL
-                .iter()
-                .map(|&s| START_COUNT[s as usize] as u32 * s.points())
-                .sum(),
-        )
-    }
-
-    fn points_if_won(&self) -> Option<[u32; 2]> {
-        // Y9: both sides keep what they bore off, winner or not.
-        Some(self.score())
-    }
-
+impl Notation for Pyramid {
     fn move_string(&self, m: Move) -> String {
         // The die is implied: `to - from`, or the square's number for a bear-off (Y7), so
         // from-to is unique among the legal moves.
@@ -965,6 +953,26 @@ impl Game for Pyramid {
         format!("{t} is illegal with dice {dice}: {reason}. Legal moves: {list}")
     }
 
+    fn position(&self) -> String {
+        let opts = self.options().non_default_string();
+        let board: String = (1..=30u8)
+            .map(|s| self.at(s).map_or('.', |(p, size)| size.letter(p)))
+            .collect();
+        format!(
+            "pyramid{}{} {board} off={} turn={} dice={}{}{} dec={}",
+            if opts.is_empty() { "" } else { ":" },
+            opts,
+            off_string(self.off),
+            self.turn,
+            self.in_hand().map_or("-".into(), |t| t.to_string()),
+            if self.opening { " opening=1" } else { "" },
+            if self.ankh_new { " ankh=new" } else { "" },
+            self.decisions
+        )
+    }
+}
+
+impl View for Pyramid {
     fn diagram(&self) -> String {
         let mut out = String::new();
         let rows: [[u8; 10]; 3] = [
@@ -1105,6 +1113,23 @@ impl Game for Pyramid {
         ];
         v
     }
+}
+
+impl Metrics for Pyramid {
+    fn max_points(&self) -> Option<u32> {
+        // Y9: every pyramid of a side borne off.
+        Some(
+            Size::ALL
+                .iter()
+                .map(|&s| START_COUNT[s as usize] as u32 * s.points())
+                .sum(),
+        )
+    }
+
+    fn points_if_won(&self) -> Option<[u32; 2]> {
+        // Y9: both sides keep what they bore off, winner or not.
+        Some(self.score())
+    }
 
     fn census(&self) -> [Census; 2] {
         [0, 1].map(|i| {
@@ -1153,24 +1178,6 @@ impl Game for Pyramid {
             return Err("ankh=new without the mover's pyramid on 26 and one die left".into());
         }
         Ok(())
-    }
-
-    fn position(&self) -> String {
-        let opts = self.options().non_default_string();
-        let board: String = (1..=30u8)
-            .map(|s| self.at(s).map_or('.', |(p, size)| size.letter(p)))
-            .collect();
-        format!(
-            "pyramid{}{} {board} off={} turn={} dice={}{}{} dec={}",
-            if opts.is_empty() { "" } else { ":" },
-            opts,
-            off_string(self.off),
-            self.turn,
-            self.in_hand().map_or("-".into(), |t| t.to_string()),
-            if self.opening { " opening=1" } else { "" },
-            if self.ankh_new { " ankh=new" } else { "" },
-            self.decisions
-        )
     }
 }
 

@@ -19,6 +19,7 @@ use crate::game::{
     BoardView, Census, Dist, Effects, Game, Mark, Move, MoveKind, MoveList, Outcome, Player,
     Status, Throw, ThrowKind, OFF,
 };
+use crate::game::{Metrics, Notation, View};
 use crate::options::{OptionKind, OptionSpec, OptionValue, Options};
 use crate::track::{self, bit, Fields};
 use crate::{Error, RuleSet};
@@ -1082,19 +1083,9 @@ impl<S: Sheet> Game for Race<S> {
             .expect("the cap is in range");
         o
     }
+}
 
-    fn max_points(&self) -> Option<u32> {
-        // S12: one point for each opposing piece still on the board.
-        self.spec().score.then_some(PIECES)
-    }
-
-    fn points_if_won(&self) -> Option<[u32; 2]> {
-        // S12: the winner scores the opposing pieces on the board.
-        let sp = self.spec();
-        sp.score
-            .then(|| [self.men[1].count_ones(), self.men[0].count_ones()])
-    }
-
+impl<S: Sheet> Notation for Race<S> {
     fn move_string(&self, m: Move) -> String {
         if m.is_pass() {
             "pass".into()
@@ -1187,53 +1178,6 @@ impl<S: Sheet> Game for Race<S> {
         format!("{text} is illegal {what}: {reason}. Legal moves: {list}")
     }
 
-    fn progress(&self) -> [u32; 2] {
-        self.men
-            .map(|m| track::squares(m).map(u32::from).sum::<u32>() + 31 * (PIECES - m.count_ones()))
-    }
-
-    fn view(&self) -> BoardView {
-        let mut v = track::view(self.men, PIECES, self.spec().marks);
-        S::notes(self, &mut v);
-        v
-    }
-
-    fn diagram(&self) -> String {
-        let mut d = track::diagram(self.men, PIECES, &self.status(), self.in_hand());
-        if let Some(note) = S::diagram_note(self) {
-            d.push('\n');
-            d.push_str(&note);
-        }
-        d
-    }
-
-    fn census(&self) -> [Census; 2] {
-        self.men.map(|m| Census {
-            board: m.count_ones() as u8,
-            off: (PIECES - m.count_ones()) as u8,
-            captured: 0,
-        })
-    }
-
-    fn check_invariants(&self) -> Result<(), String> {
-        let sp = self.spec();
-        track::check_two_colours(self.men, PIECES)?;
-        let all = self.men[0] | self.men[1];
-        if all & bit(27) != 0 {
-            return Err(sp.texts.on_27.into());
-        }
-        if sp.gate_bears_off && all & !(bit(26) - 1) != 0 {
-            return Err(sp.texts.on_26_to_30.into());
-        }
-        if self.left != 0 {
-            let own = self.men[self.turn.index()];
-            if self.left >= self.throw || own & ROW_ONE != 0 || own.count_ones() == PIECES {
-                return Err(sp.texts.bad_left.into());
-            }
-        }
-        Ok(())
-    }
-
     fn position(&self) -> String {
         let opts = self.options().non_default_string();
         format!(
@@ -1261,6 +1205,69 @@ impl<S: Sheet> Game for Race<S> {
             },
             self.decisions
         )
+    }
+}
+
+impl<S: Sheet> View for Race<S> {
+    fn view(&self) -> BoardView {
+        let mut v = track::view(self.men, PIECES, self.spec().marks);
+        S::notes(self, &mut v);
+        v
+    }
+
+    fn diagram(&self) -> String {
+        let mut d = track::diagram(self.men, PIECES, &self.status(), self.in_hand());
+        if let Some(note) = S::diagram_note(self) {
+            d.push('\n');
+            d.push_str(&note);
+        }
+        d
+    }
+}
+
+impl<S: Sheet> Metrics for Race<S> {
+    fn max_points(&self) -> Option<u32> {
+        // S12: one point for each opposing piece still on the board.
+        self.spec().score.then_some(PIECES)
+    }
+
+    fn points_if_won(&self) -> Option<[u32; 2]> {
+        // S12: the winner scores the opposing pieces on the board.
+        let sp = self.spec();
+        sp.score
+            .then(|| [self.men[1].count_ones(), self.men[0].count_ones()])
+    }
+
+    fn progress(&self) -> [u32; 2] {
+        self.men
+            .map(|m| track::squares(m).map(u32::from).sum::<u32>() + 31 * (PIECES - m.count_ones()))
+    }
+
+    fn census(&self) -> [Census; 2] {
+        self.men.map(|m| Census {
+            board: m.count_ones() as u8,
+            off: (PIECES - m.count_ones()) as u8,
+            captured: 0,
+        })
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        let sp = self.spec();
+        track::check_two_colours(self.men, PIECES)?;
+        let all = self.men[0] | self.men[1];
+        if all & bit(27) != 0 {
+            return Err(sp.texts.on_27.into());
+        }
+        if sp.gate_bears_off && all & !(bit(26) - 1) != 0 {
+            return Err(sp.texts.on_26_to_30.into());
+        }
+        if self.left != 0 {
+            let own = self.men[self.turn.index()];
+            if self.left >= self.throw || own & ROW_ONE != 0 || own.count_ones() == PIECES {
+                return Err(sp.texts.bad_left.into());
+            }
+        }
+        Ok(())
     }
 }
 

@@ -2,6 +2,7 @@
 //! so that a game replays exactly (ruling C6). The format is documented in
 //! `docs/notation.md`.
 
+use crate::game::Notation;
 use crate::{AnyGame, Error, Game, RuleSet, Status, Throw};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -16,6 +16,7 @@
 //! - the other rule sets count games won: 1 point for a win;
 //! - a game ended by the turn cap (C5) scores nothing for either seat, in every rule set.
 
+use crate::game::Metrics;
 use crate::record::{options_of, Record};
 use crate::{AnyGame, Error, Game, Outcome, Player, RuleSet, Status};
 use serde::{Deserialize, Serialize};

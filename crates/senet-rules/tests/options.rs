@@ -1,7 +1,8 @@
 //! Options: `Game::options`, errors for unknown names and wrong values, and the points a game
-//! can give (`Game::max_points`, `Game::points_if_won`).
+//! can give (`Metrics::max_points`, `Metrics::points_if_won`).
 
 use senet_rules::{AnyGame, Error, Game, OptionValue, Options, RuleSet};
+use senet_rules::{Metrics, Notation};
 
 fn game(r: RuleSet, opts: &[&str]) -> AnyGame {
     AnyGame::new(r, opts).unwrap()

@@ -2,7 +2,8 @@
 
 use senet_rules::conformance::corpus;
 use senet_rules::race::{Opening, Race, Sheet};
-use senet_rules::{parker, pyramid, race, AnyGame, Error, Game, Options, Player, RuleSet};
+use senet_rules::Notation;
+use senet_rules::{parker, pyramid, race, AnyGame, Error, Options, Player, RuleSet};
 use senet_rules::{Houses, Kendall, Kendall5, Parker, Pyramid, Senat};
 
 fn race_round_trip<S: Sheet>(opts: &[&str]) {

@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use rand::{RngCore, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use senet_rules::{AnyGame, Error, Game, MoveList, OptionKind, Record, RuleSet, Status, Throw};
+use senet_rules::{Notation, View};
 use serde_json::{json, Value};
 use std::io::Write;
 
