@@ -242,7 +242,7 @@ struct LeafCache<G> {
 }
 
 /// The leaf cache has 2^`LEAF_BITS` slots.
-const LEAF_BITS: u32 = 11;
+const LEAF_BITS: u32 = 13;
 
 impl<G: Game> LeafCache<G> {
     fn new() -> LeafCache<G> {

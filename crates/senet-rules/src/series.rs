@@ -132,19 +132,10 @@ pub fn by_seat(first: u8, v: [u32; 2]) -> [u32; 2] {
     }
 }
 
-/// SplitMix64 of `a` and `b`.
-fn mix(a: u64, b: u64) -> u64 {
-    let mut z = a ^ b.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// A fair, seeded draw of the seat (1 or 2) that plays the first player of game `index`
 /// (counted from 0), for [`Starts::Rules`] when the caller has no randomness of its own.
 pub fn draw_first(seed: u64, index: usize) -> u8 {
-    1 + (mix(seed ^ 0x005e_71e5, index as u64) >> 63) as u8
+    1 + (crate::seed::mix(seed ^ 0x005e_71e5, index as u64) >> 63) as u8
 }
 
 /// One game of a series.
