@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use senet_rules::{AnyGame, Game, MoveList, OptionKind, Record, RuleSet, Status};
+use senet_rules::{AnyGame, Game, MoveList, Notation, OptionKind, Record, RuleSet, Status};
 
 fn roundtrip(g: &AnyGame) {
     let p = g.position();

@@ -3,7 +3,7 @@
 //!
 //! No rule is written here. Every question about a position goes to [`senet_rules::Game`]
 //! through [`AnyGame`]; this crate only gives each legal move and each throw a stable integer
-//! (an *action*), builds a fixed-size observation from [`Game::view`], and translates errors
+//! (an *action*), builds a fixed-size observation from [`View::view`](senet_rules::View::view), and translates errors
 //! into Python's `ValueError`. The action encodings and the observation layout are
 //! documented in `python/README.md`.
 
@@ -14,9 +14,10 @@ use senet_bots::BotSpec;
 use senet_coach::duel::{mix, run_match, MatchConfig};
 use senet_rules::record::{options_of, Record};
 use senet_rules::{
-    AnyGame, Effects, Event, Game as _, Move, MoveList, OptionKind, OptionValue, Options, RuleSet,
+    AnyGame, Event, Game as _, Move, MoveKind, MoveList, OptionKind, OptionValue, Options, RuleSet,
     Status, Throw,
 };
+use senet_rules::{Metrics, Notation, View};
 use std::sync::{Arc, Mutex};
 
 /// OpenSpiel's id of the chance player (a throw is pending).
@@ -77,7 +78,7 @@ struct Table {
     throws: Vec<Throw>,
     /// The largest value a die or throw shows (length of the throw part of the observation).
     max_value: u8,
-    /// The piece names of `Game::view` (one board plane per kind and side).
+    /// The piece names of `View::view` (one board plane per kind and side).
     kinds: &'static [&'static str],
     /// Position-string fields that are flags (`forced=10`): one observation entry each.
     flags: &'static [&'static str],
@@ -101,7 +102,11 @@ fn pairs(faces: u8) -> Vec<Throw> {
     v
 }
 
-fn table(rules: RuleSet, o: &Options) -> Table {
+/// The action and observation tables of a game's rule set; `max_score` from the rules
+/// ([`Metrics::max_points`](senet_rules::Metrics::max_points)).
+fn table(start: &AnyGame) -> Table {
+    let rules = start.rules();
+    let max_score = start.max_points().map(f64::from);
     const PIECE: &[&str] = &["piece"];
     match rules {
         // K2: 1, 2, 3, 4, 6.
@@ -112,7 +117,7 @@ fn table(rules: RuleSet, o: &Options) -> Table {
             kinds: PIECE,
             flags: &["forced=10"],
             numbers: &[],
-            max_score: None,
+            max_score,
         },
         // R2: 1-5.
         RuleSet::Kendall5 => Table {
@@ -122,7 +127,7 @@ fn table(rules: RuleSet, o: &Options) -> Table {
             kinds: PIECE,
             flags: &[],
             numbers: &[],
-            max_score: None,
+            max_score,
         },
         // S2: 1, 2, 3, 4, 6 (coins or die); S10: decline the leftover; S12: optional score,
         // at most the five opposing pieces.
@@ -133,7 +138,7 @@ fn table(rules: RuleSet, o: &Options) -> Table {
             kinds: PIECE,
             flags: &["forced=10", "forced=9"],
             numbers: &["left"],
-            max_score: o.flag("score").then_some(5.0),
+            max_score,
         },
         // H2, H12: 1-5 with four sticks, 1-7 with six (the same table either way, so that the
         // shapes do not depend on the option).
@@ -144,7 +149,7 @@ fn table(rules: RuleSet, o: &Options) -> Table {
             kinds: PIECE,
             flags: &["forced=10"],
             numbers: &[],
-            max_score: None,
+            max_score,
         },
         // Y2: one four-sided die for the opening, then two; Y9: 2 large (4), 3 medium (3),
         // 5 small (2) make 27 points.
@@ -155,7 +160,7 @@ fn table(rules: RuleSet, o: &Options) -> Table {
             kinds: &["large pyramid", "medium pyramid", "small pyramid"],
             flags: &["opening=1", "ankh=new"],
             numbers: &[],
-            max_score: Some(27.0),
+            max_score,
         },
         // P3: the dice-off names who starts (1 or 2); P4: two six-sided dice; P11: at most
         // (25 + 4 * 10) * 2 = 130 points.
@@ -166,7 +171,7 @@ fn table(rules: RuleSet, o: &Options) -> Table {
             kinds: &["Pharaoh", "man", "lone man with the Pharaoh's powers (P10)"],
             flags: &["turn=-"],
             numbers: &[],
-            max_score: Some(130.0),
+            max_score,
         },
     }
 }
@@ -193,10 +198,10 @@ impl Spec {
             Options::parse(rules.option_specs(), pairs, rules.id()).map_err(value_error)?;
         let start = AnyGame::new(rules, pairs).map_err(value_error)?;
         let pairs = options_of(&start);
-        let table = table(rules, &options);
+        let table = table(&start);
         Ok(Spec {
             rules,
-            cap: options.int("cap"),
+            cap: options.int("cap").map_err(value_error)?,
             options,
             pairs,
             start,
@@ -239,7 +244,7 @@ impl Spec {
             .then(|| m.from as usize - 1);
         let a = match code {
             Code::Square { decline } => {
-                if decline && m.from == 0 && g.move_string(m) == "decline" {
+                if decline && m.is_decline() {
                     Some(SQUARES + 1)
                 } else {
                     sq
@@ -249,13 +254,12 @@ impl Spec {
                 .filter(|_| (1..=faces).contains(&m.die))
                 .map(|s| s * faces as usize + m.die as usize - 1),
             Code::Parker => {
-                let k = if g.die_used(m).as_deref() == Some("total") {
+                let k = if m.kind.has(MoveKind::TOTAL) {
                     Some(6)
                 } else {
                     (1..=6).contains(&m.die).then(|| m.die as usize - 1)
                 };
-                let mut after = *g;
-                let back = after.play_unchecked(m).has(Effects::BACKWARD) as usize;
+                let back = m.kind.has(MoveKind::BACKWARD) as usize;
                 sq.zip(k).map(|(s, k)| (s * 7 + k) * 2 + back)
             }
         };
@@ -437,9 +441,7 @@ impl Game {
     /// options; its history starts there.
     fn new_state_from_position(&self, position: &str) -> PyResult<State> {
         let g: AnyGame = position.parse().map_err(value_error)?;
-        let o = Options::parse(g.rules().option_specs(), &options_of(&g), g.rules().id())
-            .map_err(value_error)?;
-        if g.rules() != self.spec.rules || o != self.spec.options {
+        if g.rules() != self.spec.rules || g.options() != self.spec.options {
             return Err(value_error(format!(
                 "{position:?} is not a position of {} (its rules and options are {})",
                 self.spec.short_name(),
@@ -1386,8 +1388,7 @@ fn rule_sets<'py>(py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
                 opts.push(x);
             }
             d.set_item("options", opts)?;
-            let defaults = Options::defaults(r.option_specs());
-            let t = table(r, &defaults);
+            let t = table(&AnyGame::new(r, &[] as &[&str]).map_err(value_error)?);
             let scores = match (
                 t.max_score.is_some(),
                 r.option_specs().iter().any(|o| o.name == "score"),

@@ -18,6 +18,7 @@
 
 use crate::{Bot, BotKind, BotSpec, Choice, Level};
 use senet_rules::record::Event;
+use senet_rules::Notation;
 use senet_rules::{AnyGame, Error, Game, Player, Record, RuleSet, Status, Throw};
 use serde::Serialize;
 use std::fmt::Write as _;

@@ -64,42 +64,22 @@ pub struct Points<'a, E> {
 /// The weight of the points share in the `+points` bots.
 pub const POINTS_WEIGHT: f64 = 0.5;
 
-/// The most points one game of this rule set and options can give, if it scores.
+/// The most points one game of this rule set and options can give, if it scores
+/// ([`Metrics::max_points`](senet_rules::Metrics::max_points)).
 pub fn max_points<G: Game>(g: &G) -> Option<f64> {
-    match g.rules() {
-        senet_rules::RuleSet::Parker => Some(130.0),
-        senet_rules::RuleSet::Pyramid => Some(27.0),
-        senet_rules::RuleSet::Senat => {
-            let pos = g.position();
-            let head = pos.split_whitespace().next().unwrap_or("");
-            head.split_once(':')
-                .is_some_and(|(_, o)| o.split(',').any(|x| x == "score=true"))
-                .then_some(5.0)
-        }
-        _ => None,
-    }
+    g.max_points().map(f64::from)
 }
 
-/// Each side's points if it won now (see [`Points`]).
+/// Each side's points if it won now ([`Metrics::points_if_won`](senet_rules::Metrics::points_if_won); see [`Points`]); where games do
+/// not score, the opposing pieces on the board.
 fn points_if_won<G: Game>(g: &G) -> [f64; 2] {
-    let any = g as &dyn std::any::Any;
-    if let Some(p) = any.downcast_ref::<senet_rules::Parker>() {
-        let pegs = p.pegs();
-        let prog = p.progress();
-        return [0, 1].map(|i| {
-            let x = prog[i] as f64;
-            if pegs[i].count_ones() == 5 {
-                2.0 * x
-            } else {
-                x
-            }
-        });
+    match g.points_if_won() {
+        Some(p) => p.map(f64::from),
+        None => {
+            let c = g.census();
+            [c[1].board as f64, c[0].board as f64]
+        }
     }
-    if let Some(p) = any.downcast_ref::<senet_rules::Pyramid>() {
-        return p.score().map(f64::from);
-    }
-    let c = g.census();
-    [c[1].board as f64, c[0].board as f64]
 }
 
 impl<G: Game, E: Evaluator<G>> Evaluator<G> for Points<'_, E> {
@@ -144,7 +124,7 @@ pub fn sigmoid(x: f64) -> f64 {
 }
 
 /// The generic fallback for any rule set: pieces borne off and pieces captured, from
-/// [`Game::census`]. It knows nothing of the board, so it is weak, but it makes progress and
+/// [`Metrics::census`](senet_rules::Metrics::census). It knows nothing of the board, so it is weak, but it makes progress and
 /// values captures, and it needs no code per rule set.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Census;

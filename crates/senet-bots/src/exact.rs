@@ -90,16 +90,12 @@ solvable!(Kendall, Kendall5, Senat, Houses);
 /// The options of a game that a table must match: its non-default options as in its position
 /// string, without the turn cap (which exact values ignore).
 pub fn options_key<G: Game>(g: &G) -> String {
-    let pos = g.position();
-    let head = pos.split_whitespace().next().unwrap_or("");
-    match head.split_once(':') {
-        None => String::new(),
-        Some((_, o)) => o
-            .split(',')
-            .filter(|x| !x.starts_with("cap="))
-            .collect::<Vec<_>>()
-            .join(","),
-    }
+    g.options()
+        .non_default()
+        .into_iter()
+        .filter(|x| !x.starts_with("cap="))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// Binomial coefficients C(n, k) for n <= 32, k <= MAX_PIECES.

@@ -206,7 +206,7 @@ impl<G: Game> TurnSeen<G> {
         if first.to == second.from && !first.is_pass() {
             1 << 63 | (first.from as u64) << 8 | second.to as u64
         } else {
-            let m = |m: Move| u32::from_le_bytes([m.from, m.to, m.die, m.tag]) as u64;
+            let m = |m: Move| u32::from_le_bytes([m.from, m.to, m.die, m.kind.bits()]) as u64;
             let (x, y) = (m(first), m(second));
             x.min(y) << 32 | x.max(y)
         }

@@ -5,6 +5,7 @@
 use senet_bots::{Bot, BotSpec};
 use senet_rules::conformance::corpus;
 use senet_rules::{with_game, AnyGame, Game, MoveList, RuleSet, Throw};
+use senet_rules::{Metrics, Notation};
 
 /// Bots tried on every position (cheap), and on every tenth (the deeper searches).
 const BOTS: [&str; 8] = [

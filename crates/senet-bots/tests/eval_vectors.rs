@@ -14,7 +14,8 @@ use senet_bots::parker::PARKER;
 use senet_bots::pyramid::PYRAMID;
 use senet_bots::track::{TrackEval, TrackGame, TrackSpec};
 use senet_rules::conformance::corpus;
-use senet_rules::{AnyGame, Game, Player, RuleSet};
+use senet_rules::Notation;
+use senet_rules::{AnyGame, Player, RuleSet};
 
 const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/evals.txt");
 

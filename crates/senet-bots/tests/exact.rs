@@ -6,6 +6,7 @@ use senet_bots::eval::Evaluator;
 use senet_bots::exact::{self, Table, Tables, WithTables};
 use senet_bots::search::{SearchOptions, Searcher};
 use senet_bots::BotSpec;
+use senet_rules::Notation;
 use senet_rules::{AnyGame, Game, MoveList, Player, RuleSet};
 use senet_rules::{Senat, Status};
 use std::collections::HashMap;

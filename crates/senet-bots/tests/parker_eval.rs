@@ -6,6 +6,7 @@ use senet_bots::parker::PARKER;
 use senet_bots::BotSpec;
 use senet_rules::conformance::corpus;
 use senet_rules::{AnyGame, Game, Options, Parker, Status};
+use senet_rules::{Metrics, Notation};
 
 fn parker(pos: &str) -> Parker {
     match pos.parse::<AnyGame>().unwrap() {

@@ -16,6 +16,7 @@ use rand::{RngCore, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 use senet_bots::{Bot, BotSpec};
+use senet_rules::Notation;
 use senet_rules::{AnyGame, Game, Move, MoveList, Player, Record, Status, Throw};
 use std::time::Instant;
 

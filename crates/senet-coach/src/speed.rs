@@ -8,6 +8,7 @@ use crate::duel::{mix, timed};
 use rand::{RngCore, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use senet_bots::{Bot, BotSpec};
+use senet_rules::Notation;
 use senet_rules::{AnyGame, Game, MoveList, Status};
 
 /// Positions awaiting a real choice from seeded self-play: half from `greedy` games, half

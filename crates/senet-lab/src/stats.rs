@@ -1,5 +1,6 @@
 //! Per-game measurements, taken by replaying a game record with the rules library.
 
+use senet_rules::Metrics;
 use senet_rules::{AnyGame, Effects, Error, Event, Game, Move, Player, Record, Status, Throw};
 use serde::Serialize;
 
@@ -31,7 +32,7 @@ pub struct GameStats {
     pub bonus: u32,
     /// Pieces that fell into the water.
     pub traps: u32,
-    /// How often the leader by [`Game::progress`] changed.
+    /// How often the leader by [`Metrics::progress`](senet_rules::Metrics::progress) changed.
     pub lead_changes: u32,
     /// Final scores, for rule sets that score.
     pub score: Option<[u32; 2]>,

@@ -1,6 +1,7 @@
 //! Lab measurements on hand-made records, the statistics, and the report files.
 
 use senet_lab::{measure, Rate, RuleSetReport, Summary};
+use senet_rules::Notation;
 use senet_rules::{AnyGame, Record, RuleSet, Throw};
 
 #[test]

@@ -16,6 +16,7 @@
 //! - every position round-trips through the notation;
 //! - every game ends, by a win or by the turn cap, within the cap.
 
+use crate::game::Notation;
 use crate::game::{Census, Game, Move, MoveList, Status};
 use crate::{AnyGame, Error};
 
@@ -163,6 +164,10 @@ fn check_one_game<G: Game + Into<AnyGame>>(start: &G, seed: u64) -> Result<u64, 
         }
         g.check_invariants()
             .map_err(|e| fail(&g, &format!("invariant broken: {e}")))?;
+        // The options stay those of the start.
+        if g.options() != start.options() {
+            return Err(fail(&g, "the options changed during the game"));
+        }
         let c = g.census();
         for i in 0..2 {
             if c[i].total() != totals[i] {

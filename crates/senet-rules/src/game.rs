@@ -6,8 +6,15 @@
 //! ([`Status::Move`]). Players do not simply alternate: bonus throws keep the turn, and
 //! two-dice rule sets play several decisions on one throw. A throw with no legal move is
 //! forfeited by playing [`Move::PASS`], the only legal move then (ruling C4).
+//!
+//! A rule set implements four traits, each to be read on its own: [`Game`] (the rules:
+//! status, throws, legal moves, playing them; what a search needs), [`Notation`] (move
+//! strings, positions, why a move is refused), [`View`] (the board as drawn) and [`Metrics`]
+//! (progress, pieces, points, invariants). `Game` requires the other three, so a bound
+//! `G: Game` gives every method; on a concrete game, `use senet_rules::prelude::*` brings
+//! them into scope.
 
-use crate::{Error, RuleSet};
+use crate::{Error, Options, RuleSet};
 use arrayvec::ArrayVec;
 use std::fmt;
 use std::hash::Hash;
@@ -220,19 +227,86 @@ pub const fn binomial(n: u32, k: u32) -> u32 {
     r as u32
 }
 
+/// What kind of move a [`Move`] is, beyond its squares: a small set of flags with one
+/// meaning in every rule set (a move with none is a plain forward move by one throw or die).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct MoveKind(u8);
+
+impl MoveKind {
+    /// A plain move: forward, by the throw or one die.
+    pub const PLAIN: MoveKind = MoveKind(0);
+    /// The piece moves backward (K10, R9, S7; parker's Pharaoh on the Senet row, P7).
+    pub const BACKWARD: MoveKind = MoveKind(1);
+    /// The move uses the total of both dice as one move (parker, P4).
+    pub const TOTAL: MoveKind = MoveKind(1 << 1);
+    /// Declines the leftover steps of a bear-off (senat, S10): no piece moves.
+    pub const DECLINE: MoveKind = MoveKind(1 << 2);
+    /// The move ends in the water (27), which sends the piece on to `to` (K8, R7, H8, S8).
+    pub const WATER: MoveKind = MoveKind(1 << 3);
+
+    const NAMES: [(MoveKind, &'static str); 4] = [
+        (Self::BACKWARD, "backward"),
+        (Self::TOTAL, "total"),
+        (Self::DECLINE, "decline"),
+        (Self::WATER, "water"),
+    ];
+
+    /// The flags as a number (for hashing and compact keys).
+    #[inline]
+    pub const fn bits(self) -> u8 {
+        self.0
+    }
+
+    /// Whether every flag of `k` is set.
+    #[inline]
+    pub const fn has(self, k: MoveKind) -> bool {
+        self.0 & k.0 == k.0
+    }
+
+    /// Both sets of flags.
+    #[inline]
+    pub const fn with(self, k: MoveKind) -> MoveKind {
+        MoveKind(self.0 | k.0)
+    }
+}
+
+impl std::ops::BitOr for MoveKind {
+    type Output = MoveKind;
+    #[inline]
+    fn bitor(self, k: MoveKind) -> MoveKind {
+        self.with(k)
+    }
+}
+
+impl fmt::Debug for MoveKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<_> = Self::NAMES
+            .iter()
+            .filter(|(k, _)| self.has(*k))
+            .map(|(_, n)| *n)
+            .collect();
+        if names.is_empty() {
+            f.write_str("plain")
+        } else {
+            f.write_str(&names.join("|"))
+        }
+    }
+}
+
 /// A decision. `from` and `to` are in the rule set's coordinates (square numbers 1-30 on the
 /// track games, with [`OFF`] for borne off); `to` is where the piece finally rests. `die` is
-/// the throw value or die used; `tag` is a rule-set-specific discriminator (0 for plain moves).
+/// the throw value or die used (the dice total for [`MoveKind::TOTAL`]); `kind` says what kind
+/// of move it is. Two decisions move no piece: [`Move::PASS`] and [`Move::decline`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Move {
-    /// Where the piece starts.
+    /// Where the piece starts (0 for a decision that moves no piece).
     pub from: u8,
-    /// Where the piece comes to rest.
+    /// Where the piece comes to rest (0 for a decision that moves no piece).
     pub to: u8,
     /// The value used (throw, die, or dice total).
     pub die: u8,
-    /// Rule-set-specific detail, 0 for ordinary moves.
-    pub tag: u8,
+    /// What kind of move it is.
+    pub kind: MoveKind,
 }
 
 /// The square number used for "borne off" on the track games.
@@ -244,12 +318,36 @@ impl Move {
         from: 0,
         to: 0,
         die: 0,
-        tag: 0,
+        kind: MoveKind::PLAIN,
     };
 
+    /// Declines `left` leftover steps of a bear-off (senat, S10).
+    #[inline]
+    pub const fn decline(left: u8) -> Move {
+        Move {
+            from: 0,
+            to: 0,
+            die: left,
+            kind: MoveKind::DECLINE,
+        }
+    }
+
     /// Whether this is the forfeit.
+    #[inline]
     pub fn is_pass(self) -> bool {
         self == Move::PASS
+    }
+
+    /// Whether this declines leftover steps (S10).
+    #[inline]
+    pub fn is_decline(self) -> bool {
+        self.kind.has(MoveKind::DECLINE)
+    }
+
+    /// Whether the move moves a piece (it is neither the forfeit nor a decline).
+    #[inline]
+    pub fn moves_a_piece(self) -> bool {
+        !self.is_pass() && !self.is_decline()
     }
 }
 
@@ -349,8 +447,14 @@ impl Status {
     }
 }
 
-/// The behaviour every rule set implements. States are small `Copy` values.
-pub trait Game: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static {
+/// The rules of a rule set: where the game stands, the throws, the legal moves and playing
+/// them. States are small `Copy` values. This trait is what a search needs; a rule set also
+/// writes and reads its notation ([`Notation`]), draws its board ([`View`]) and measures
+/// its positions ([`Metrics`]), so `G: Game` gives all four. Bring the four into scope
+/// at once with `use senet_rules::prelude::*`.
+pub trait Game:
+    Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static + Notation + View + Metrics
+{
     /// The rule set.
     fn rules(&self) -> RuleSet;
 
@@ -435,35 +539,6 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static {
         }
     }
 
-    /// Decisions played so far, forfeits included (counted for the turn cap, ruling C5).
-    fn decisions(&self) -> u32;
-
-    /// The move string of a legal move, e.g. `10-13`, `28-off`, `pass`.
-    fn move_string(&self, m: Move) -> String;
-
-    /// The JSON value of a square in this rule set's coordinates (`from` and `to` of a move).
-    fn square_name(&self, sq: u8) -> String {
-        match sq {
-            OFF => "off".into(),
-            s => s.to_string(),
-        }
-    }
-
-    /// What the player to move holds, in words for messages, e.g. `the throw 4`; `None` while
-    /// no throw is in hand.
-    fn hand_text(&self) -> Option<String> {
-        self.in_hand().map(|t| format!("the throw {t}"))
-    }
-
-    /// For rule sets with two dice: the die or total a move uses, e.g. `"3"` or `"total"`.
-    fn die_used(&self, m: Move) -> Option<String> {
-        let _ = m;
-        None
-    }
-
-    /// A sentence saying why a move string is not legal here.
-    fn why_illegal(&self, text: &str) -> String;
-
     /// Finds the legal move with this move string.
     fn parse_move(&self, text: &str) -> Result<Move, Error> {
         match self.status() {
@@ -482,15 +557,57 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static {
             .ok_or_else(|| Error::Move(self.why_illegal(t)))
     }
 
+    /// Decisions played so far, forfeits included (counted for the turn cap, ruling C5).
+    fn decisions(&self) -> u32;
+
+    /// The options this game is played with (the turn cap included).
+    fn options(&self) -> Options;
+
+    /// What the player to move holds, in words for messages, e.g. `the throw 4`; `None` while
+    /// no throw is in hand.
+    fn hand_text(&self) -> Option<String> {
+        self.in_hand().map(|t| format!("the throw {t}"))
+    }
+}
+
+/// A rule set's text: move strings, square names, positions, and why a move is refused
+/// (`docs/notation.md`).
+pub trait Notation {
+    /// The move string of a legal move, e.g. `10-13`, `28-off`, `pass`.
+    fn move_string(&self, m: Move) -> String;
+
+    /// The JSON value of a square in this rule set's coordinates (`from` and `to` of a move).
+    fn square_name(&self, sq: u8) -> String {
+        match sq {
+            OFF => "off".into(),
+            s => s.to_string(),
+        }
+    }
+
+    /// For rule sets with two dice: the die or total a move uses, e.g. `"3"` or `"total"`.
+    fn die_used(&self, m: Move) -> Option<String> {
+        let _ = m;
+        None
+    }
+
+    /// A sentence saying why a move string is not legal here.
+    fn why_illegal(&self, text: &str) -> String;
+
     /// The full one-line position string (see `docs/notation.md`).
     fn position(&self) -> String;
+}
 
-    /// The position drawn as a board, for people.
-    fn diagram(&self) -> String;
-
+/// The board as front-ends draw it.
+pub trait View {
     /// The board as front-ends draw it: cells on a grid with their pieces and marks.
     fn view(&self) -> BoardView;
 
+    /// The position drawn as a board, for people.
+    fn diagram(&self) -> String;
+}
+
+/// Measures of a position (progress, pieces, points) and the rule set's invariants.
+pub trait Metrics: View {
     /// A race-progress measure per player (higher is further ahead), used for lead changes
     /// and simple evaluations. By default: the square number (1-30) of every piece on the
     /// board plus 31 for every piece borne off; rule sets off the common track override it.
@@ -514,6 +631,20 @@ pub trait Game: Copy + Eq + Hash + fmt::Debug + Send + Sync + 'static {
     /// Checks the rule set's structural invariants (no two pieces on one square where the rule
     /// set forbids it, no piece where none may stand, ...), naming the first one broken.
     fn check_invariants(&self) -> Result<(), String>;
+
+    /// The most points one game with these options can give, where games score (P11, S12
+    /// with `score`, Y9); `None` where a game is only won or lost.
+    fn max_points(&self) -> Option<u32> {
+        None
+    }
+
+    /// Where games score: each player's points if the game ended now with that player's win
+    /// (P11: the winner's pegs left; S12: the opposing pieces on the board), or, where both
+    /// sides keep what they scored, the points so far (Y9: the borne-off pyramids); first
+    /// player first. `None` where games do not score.
+    fn points_if_won(&self) -> Option<[u32; 2]> {
+        None
+    }
 }
 
 /// How a rule set names one side, and the colour its pieces are drawn in.

@@ -134,7 +134,6 @@ pub const fn spec(variant: u8) -> RaceSpec {
         gate: Gate::Stop, // H7: a move that would pass 26 stops there; occupied, it blocks.
         gate_bears_off: exits, // H7, variant `happiness_exits`: landing on 26 bears off.
         water_fallback: WaterFallback::HighestBelow, // H8: 15, else 14, 13, ...
-        water_tag: 1, // H8: moves into the water are tagged 1.
         houses_bear_off: true, // H10: 28 leaves only with 3, 29 with 2, 30 with 1,
         houses_frozen: true, // H10: bearing it off.
         bear_off_from_26: 0, // H10: from 26, 1-4 reach 27-30; nothing else passes 30.

@@ -49,7 +49,6 @@ pub const SPEC: RaceSpec = RaceSpec {
     gate: Gate::Exact, // K7: 26 must be landed on exactly; backward moves may pass it.
     gate_bears_off: false, // K7
     water_fallback: WaterFallback::HighestBelow, // K8: 15, else 14, 13, ...
-    water_tag: 0, // K8: a water move is written and tagged like any other.
     houses_bear_off: true, // K9: 28 bears off with 3, 29 with 2, 30 with 1,
     houses_frozen: false, // K9: and they may also move forward within the track.
     bear_off_from_26: 0, // K9: no other move passes 30.

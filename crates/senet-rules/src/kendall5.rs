@@ -49,7 +49,6 @@ pub const SPEC: RaceSpec = RaceSpec {
     gate: Gate::Exact, // R6: 26 must be landed on exactly.
     gate_bears_off: false, // R6
     water_fallback: WaterFallback::HighestBelow, // R7: 15, else the highest empty below it.
-    water_tag: 0, // R7: a water move is written and tagged like any other.
     houses_bear_off: true, // R8: 28, 29, 30 bear off with exactly 3, 2, 1
     houses_frozen: true, // R8: and cannot move in any other way, nor backward.
     bear_off_from_26: 5, // R8: from 26 a 5 bears off (passing 27-30: R5 applies).

@@ -5,7 +5,8 @@
 //! like its rule sheet and cites the rulings of `shared/rulings.md` (K1, R7, ...).
 //!
 //! ```
-//! use senet_rules::{AnyGame, Game, MoveList, RuleSet, Status, Throw};
+//! use senet_rules::prelude::*;
+//! use senet_rules::{AnyGame, RuleSet, Status, Throw};
 //!
 //! let mut g = AnyGame::new(RuleSet::Kendall5, &[] as &[&str]).unwrap();
 //! assert!(matches!(g.status(), Status::Throw(_)));
@@ -19,6 +20,12 @@
 
 pub mod conformance;
 pub mod game;
+
+/// The game traits at once: `use senet_rules::prelude::*` to call any game method on a
+/// concrete game ([`AnyGame`], [`Kendall`], ...).
+pub mod prelude {
+    pub use crate::game::{Game, Metrics, Notation, View};
+}
 pub mod houses;
 pub mod kendall;
 pub mod kendall5;
@@ -33,8 +40,9 @@ pub mod series;
 pub mod track;
 
 pub use game::{
-    random_playout, BoardView, CellView, Census, Dist, Effects, Game, Mark, Move, MoveList,
-    Outcome, PieceView, Player, Side, Status, Throw, ThrowKind, OFF,
+    random_playout, BoardView, CellView, Census, Dist, Effects, Game, Mark, Metrics, Move,
+    MoveKind, MoveList, Notation, Outcome, PieceView, Player, Side, Status, Throw, ThrowKind, View,
+    OFF,
 };
 pub use houses::Houses;
 pub use kendall::Kendall;
@@ -250,72 +258,113 @@ impl Game for AnyGame {
     fn rules(&self) -> RuleSet {
         forward!(self, g => g.rules())
     }
+
     fn status(&self) -> Status {
         forward!(self, g => g.status())
     }
+
     fn throw_dist(&self) -> Dist {
         forward!(self, g => g.throw_dist())
     }
+
     fn in_hand(&self) -> Option<Throw> {
         forward!(self, g => g.in_hand())
     }
+
     fn hand_text(&self) -> Option<String> {
         forward!(self, g => g.hand_text())
     }
+
     fn set_throw_unchecked(&mut self, t: Throw) {
         forward!(self, g => g.set_throw_unchecked(t))
     }
+
     fn set_throw(&mut self, t: Throw) -> Result<(), Error> {
         forward!(self, g => g.set_throw(t))
     }
+
     fn legal_moves(&self, moves: &mut MoveList) {
         forward!(self, g => g.legal_moves(moves))
     }
+
     fn sample_throw(&self, r: u32) -> Throw {
         forward!(self, g => g.sample_throw(r))
     }
+
     fn play_random(&mut self, r: u32) -> Effects {
         forward!(self, g => g.play_random(r))
     }
+
     fn play_unchecked(&mut self, m: Move) -> Effects {
         forward!(self, g => g.play_unchecked(m))
     }
+
     fn play(&mut self, m: Move) -> Result<Effects, Error> {
         forward!(self, g => g.play(m))
     }
+
     fn decisions(&self) -> u32 {
         forward!(self, g => g.decisions())
     }
-    fn move_string(&self, m: Move) -> String {
-        forward!(self, g => g.move_string(m))
+
+    fn options(&self) -> Options {
+        forward!(self, g => g.options())
     }
-    fn square_name(&self, sq: u8) -> String {
-        forward!(self, g => g.square_name(sq))
-    }
-    fn die_used(&self, m: Move) -> Option<String> {
-        forward!(self, g => g.die_used(m))
-    }
-    fn why_illegal(&self, text: &str) -> String {
-        forward!(self, g => g.why_illegal(text))
-    }
+
     fn parse_move(&self, text: &str) -> Result<Move, Error> {
         forward!(self, g => g.parse_move(text))
     }
+}
+
+impl Notation for AnyGame {
+    fn move_string(&self, m: Move) -> String {
+        forward!(self, g => g.move_string(m))
+    }
+
+    fn square_name(&self, sq: u8) -> String {
+        forward!(self, g => g.square_name(sq))
+    }
+
+    fn die_used(&self, m: Move) -> Option<String> {
+        forward!(self, g => g.die_used(m))
+    }
+
+    fn why_illegal(&self, text: &str) -> String {
+        forward!(self, g => g.why_illegal(text))
+    }
+
     fn position(&self) -> String {
         forward!(self, g => g.position())
     }
+}
+
+impl View for AnyGame {
     fn view(&self) -> BoardView {
         forward!(self, g => g.view())
     }
-    fn progress(&self) -> [u32; 2] {
-        forward!(self, g => g.progress())
-    }
+
     fn diagram(&self) -> String {
         forward!(self, g => g.diagram())
     }
+}
+
+impl Metrics for AnyGame {
+    fn max_points(&self) -> Option<u32> {
+        forward!(self, g => g.max_points())
+    }
+
+    fn points_if_won(&self) -> Option<[u32; 2]> {
+        forward!(self, g => g.points_if_won())
+    }
+
+    fn progress(&self) -> [u32; 2] {
+        forward!(self, g => g.progress())
+    }
+
     fn census(&self) -> [Census; 2] {
         forward!(self, g => g.census())
     }
+
     fn check_invariants(&self) -> Result<(), String> {
         forward!(self, g => g.check_invariants())
     }

@@ -115,34 +115,67 @@ impl Options {
         Ok(o)
     }
 
-    /// The value of option `name`. Panics if the rule set has no such option (a bug).
-    pub fn get(&self, name: &str) -> OptionValue {
-        let i = self
-            .specs
+    /// The specs these values are for (the rule set's `option_specs()`).
+    pub fn specs(&self) -> &'static [OptionSpec] {
+        self.specs
+    }
+
+    fn index(&self, name: &str) -> Result<usize, Error> {
+        self.specs
             .iter()
             .position(|s| s.name == name)
-            .unwrap_or_else(|| panic!("no option {name}"));
-        self.values[i]
+            .ok_or_else(|| {
+                let known: Vec<_> = self.specs.iter().map(|s| s.name).collect();
+                Error::Options(format!(
+                    "there is no option {name:?}; the options are: {}",
+                    known.join(", ")
+                ))
+            })
     }
 
-    /// A flag option's value.
-    pub fn flag(&self, name: &str) -> bool {
-        matches!(self.get(name), OptionValue::Bool(true))
+    /// The value of option `name`, or an error naming the options there are.
+    pub fn get(&self, name: &str) -> Result<OptionValue, Error> {
+        Ok(self.values[self.index(name)?])
     }
 
-    /// A number option's value.
-    pub fn int(&self, name: &str) -> u32 {
-        match self.get(name) {
-            OptionValue::Int(n) => n,
-            OptionValue::Bool(b) => b as u32,
+    /// A flag option's value; an error for an unknown name or a number option.
+    pub fn flag(&self, name: &str) -> Result<bool, Error> {
+        match self.get(name)? {
+            OptionValue::Bool(b) => Ok(b),
+            OptionValue::Int(_) => Err(Error::Options(format!(
+                "option {name} is a number, not a flag"
+            ))),
         }
     }
 
-    /// Sets option `name` (used by rule sets when printing their current options).
-    pub fn set(&mut self, name: &str, v: OptionValue) {
-        if let Some(i) = self.specs.iter().position(|s| s.name == name) {
-            self.values[i] = v;
+    /// A number option's value; an error for an unknown name or a flag.
+    pub fn int(&self, name: &str) -> Result<u32, Error> {
+        match self.get(name)? {
+            OptionValue::Int(n) => Ok(n),
+            OptionValue::Bool(_) => Err(Error::Options(format!(
+                "option {name} is a flag, not a number"
+            ))),
         }
+    }
+
+    /// Sets option `name`, checking that it exists and that the value has its type and range.
+    pub fn set(&mut self, name: &str, v: OptionValue) -> Result<(), Error> {
+        let i = self.index(name)?;
+        self.values[i] = match (self.specs[i].kind, v) {
+            (OptionKind::Bool { .. }, OptionValue::Bool(_)) => v,
+            (OptionKind::Int { .. }, OptionValue::Int(n)) => {
+                parse_value(&self.specs[i], &n.to_string())?
+            }
+            (OptionKind::Bool { .. }, _) => {
+                return Err(Error::Options(format!("option {name} takes true or false")))
+            }
+            (OptionKind::Int { min, max, .. }, _) => {
+                return Err(Error::Options(format!(
+                    "option {name} takes a whole number from {min} to {max}"
+                )))
+            }
+        };
+        Ok(())
     }
 
     /// Every option with its value, in spec order.
@@ -153,15 +186,20 @@ impl Options {
             .map(|(s, v)| (s.name, *v))
     }
 
-    /// The options that differ from their defaults, as `NAME=VALUE` joined by commas.
-    pub fn non_default_string(&self) -> String {
+    /// The options that differ from their defaults as `NAME=VALUE`, in spec order: what a
+    /// position string's head and a record's `options` hold.
+    pub fn non_default(&self) -> Vec<String> {
         let d = Options::defaults(self.specs);
         self.iter()
             .zip(d.values.iter())
             .filter(|((_, v), dv)| v != *dv)
             .map(|((n, v), _)| format!("{n}={v}"))
-            .collect::<Vec<_>>()
-            .join(",")
+            .collect()
+    }
+
+    /// The options that differ from their defaults, as `NAME=VALUE` joined by commas.
+    pub fn non_default_string(&self) -> String {
+        self.non_default().join(",")
     }
 }
 

@@ -16,9 +16,10 @@
 //! `10 * (row - 1) + column`, `a1` = 1 ... `j3` = 30.
 
 use crate::game::{
-    BoardView, CellView, Census, Dist, Effects, Game, Mark, Move, MoveList, Outcome, PieceView,
-    Player, Status, Throw, ThrowKind,
+    BoardView, CellView, Census, Dist, Effects, Game, Mark, Move, MoveKind, MoveList, Outcome,
+    PieceView, Player, Status, Throw, ThrowKind,
 };
+use crate::game::{Metrics, Notation, View};
 use crate::options::{cap_option, OptionKind, OptionSpec, OptionValue, Options};
 use crate::track::{self, Fields};
 use crate::{Error, RuleSet};
@@ -47,10 +48,10 @@ pub const LAST: u8 = 19;
 /// The longest move: the total of two sixes (P4).
 pub const REACH: u8 = 12;
 
-/// Tag bit of a backward move (P7).
-const BACK: u8 = 1;
-/// Tag bit of a move by the total of both dice (P4).
-const TOTAL: u8 = 2;
+/// P11: the winner's points for a Pharaoh left.
+pub const PHARAOH_POINTS: u32 = 25;
+/// P11: the winner's points for each man left.
+pub const MAN_POINTS: u32 = 10;
 
 /// P4: two six-sided dice; unordered pairs, doubles with weight 1, others 2, out of 36.
 pub const DICE: [(Throw, u32); 21] = dice_outcomes();
@@ -416,6 +417,9 @@ impl Parker {
     /// (`b1`-`e1`, `i3`-`f3`), and the dice-off that decides who starts still to be thrown.
     /// Tell the engine who starts by setting the dice-off's outcome: `Throw::single(1)` or
     /// `Throw::single(2)`.
+    ///
+    /// # Panics
+    /// If `options` were not made from [`Parker::option_specs`].
     pub fn start(options: &Options) -> Parker {
         Parker {
             pegs: [0b11111; 2],
@@ -424,8 +428,8 @@ impl Parker {
             dice_off: true,
             dice: [0; 2],
             decisions: 0,
-            cap: options.int("cap"),
-            wait_for_one: options.flag("wait_for_one"),
+            cap: options.int("cap").expect("parker's options"),
+            wait_for_one: options.flag("wait_for_one").expect("parker's options"),
         }
     }
 
@@ -513,13 +517,6 @@ impl Parker {
         Side::new(self.pegs[p], self.powered_index(p), self.wait_for_one)
     }
 
-    fn options(&self) -> Options {
-        let mut o = Options::defaults(&OPTIONS);
-        o.set("wait_for_one", OptionValue::Bool(self.wait_for_one));
-        o.set("cap", OptionValue::Int(self.cap));
-        o
-    }
-
     /// P11: the winner's points for the pegs `p` has left: 25 for the Pharaoh, 10 for each
     /// man, doubled if all five are left.
     fn score(&self, p: usize) -> u32 {
@@ -539,48 +536,47 @@ impl Parker {
         me: usize,
         mv: &Movers,
         n: u8,
-        tag: u8,
+        kind: MoveKind,
         moves: &mut MoveList,
         mut keep: impl FnMut(u8, u8) -> bool,
     ) {
         let cells = &CELL[me];
-        let mut push = |s: u8, t: u8, tag: u8| {
+        let mut push = |s: u8, t: u8, kind: MoveKind| {
             if keep(s, t) {
                 moves.push(Move {
                     from: cells[s as usize],
                     to: cells[t as usize],
                     die: n,
-                    tag,
+                    kind,
                 });
             }
         };
         for s in track::squares(mv.plain) {
-            push(s, (s + n) % 20, tag);
+            push(s, (s + n) % 20, kind);
         }
         if let Some(t) = mv.forward {
-            push(mv.powered, t, tag);
+            push(mv.powered, t, kind);
         }
         if let Some(t) = mv.backward {
-            push(mv.powered, t, tag | BACK);
+            push(mv.powered, t, kind.with(MoveKind::BACKWARD));
         }
     }
 
-    fn parse_body(options: &Options, tokens: &[&str]) -> Result<Parker, Error> {
+    /// Reads the board and fields after the rule set's ID into a setup, checking what the
+    /// text alone can say; the rest is [`Parker::try_from`]'s.
+    pub fn parse_setup(options: &Options, tokens: &[&str]) -> Result<Setup, Error> {
         let Some((board, rest)) = tokens.split_first() else {
             return Err(Error::Position("the position lacks the board".into()));
         };
         let (pegs, pharaoh) = parse_board(board)?;
         let mut f = Fields::new(rest)?;
-        let (turn, dice_off) = match f.need("turn")? {
-            "-" => (Player::First, true),
-            v => (
-                Player::parse(v).map_err(|_| {
-                    Error::Position(format!(
-                        "field turn must be 1, 2, or - while the dice-off is pending (P3), got {v:?}"
-                    ))
-                })?,
-                false,
-            ),
+        let turn = match f.need("turn")? {
+            "-" => None,
+            v => Some(Player::parse(v).map_err(|_| {
+                Error::Position(format!(
+                    "field turn must be 1, 2, or - while the dice-off is pending (P3), got {v:?}"
+                ))
+            })?),
         };
         let dice = match f.need("throw")? {
             "-" => [0, 0],
@@ -597,26 +593,26 @@ impl Parker {
         };
         let decisions = f.need_u32("dec")?;
         f.finish()?;
-        if dice_off && dice[0] != 0 {
-            return Err(Error::Position(
-                "while the dice-off is pending (turn=-) no dice are in hand: throw=- (P3)".into(),
-            ));
-        }
-        if pegs == [0, 0] {
-            return Err(Error::Position(
-                "both players cannot have lost every peg".into(),
-            ));
-        }
-        Ok(Parker {
+        Ok(Setup {
+            options: options.clone(),
             pegs,
-            pharaoh,
+            pharaoh: pharaoh.map(|i| (i != NONE).then_some(i)),
             turn,
-            dice_off,
             dice,
             decisions,
-            cap: options.int("cap"),
-            wait_for_one: options.flag("wait_for_one"),
         })
+    }
+
+    /// This position as plain data.
+    pub fn setup(&self) -> Setup {
+        Setup {
+            options: self.options(),
+            pegs: self.pegs,
+            pharaoh: self.pharaoh(),
+            turn: (!self.dice_off).then_some(self.turn),
+            dice: self.dice,
+            decisions: self.decisions,
+        }
     }
 
     fn board_string(&self) -> String {
@@ -826,7 +822,7 @@ impl Game for Parker {
         let all = |_, _| true;
         if b == 0 {
             // The die left after the first: any move with it.
-            self.push_moves(me, &k.movers(a), a, 0, moves, all);
+            self.push_moves(me, &k.movers(a), a, MoveKind::PLAIN, moves, all);
         } else {
             // P5: if some play uses both dice, the turn must use both. The total uses both; a
             // single die may be played first only if the other die can still be played
@@ -841,7 +837,7 @@ impl Game for Parker {
             };
             let mut both = false;
             let mut first = |x: u8, mx: &Movers, y: u8, my: &Movers, moves: &mut MoveList| {
-                self.push_moves(me, mx, x, 0, moves, |s, t| {
+                self.push_moves(me, mx, x, MoveKind::PLAIN, moves, |s, t| {
                     let wins = last_opp & bit(t) != 0;
                     let keeps = wins || my.survive(s, t, y) || k.after(s, t).can_play(y);
                     both |= keeps;
@@ -858,15 +854,15 @@ impl Game for Parker {
                 first(b, &mb, a, &ma, moves);
             }
             let before = moves.len();
-            self.push_moves(me, &k.movers(a + b), a + b, TOTAL, moves, all);
+            self.push_moves(me, &k.movers(a + b), a + b, MoveKind::TOTAL, moves, all);
             both |= moves.len() > before;
             if !both {
                 // P5: no play uses both dice, so a playable single die is played, either one
                 // (no larger-die preference).
                 moves.clear();
-                self.push_moves(me, &ma, a, 0, moves, all);
+                self.push_moves(me, &ma, a, MoveKind::PLAIN, moves, all);
                 if b != a {
-                    self.push_moves(me, &k.movers(b), b, 0, moves, all);
+                    self.push_moves(me, &k.movers(b), b, MoveKind::PLAIN, moves, all);
                 }
             }
         }
@@ -893,7 +889,7 @@ impl Game for Parker {
         if self.pharaoh[me] == s {
             self.pharaoh[me] = t;
         }
-        let mut bits = if m.tag & BACK != 0 {
+        let mut bits = if m.kind.has(MoveKind::BACKWARD) {
             Effects::BACKWARD
         } else {
             Effects::STEP
@@ -920,7 +916,7 @@ impl Game for Parker {
         // (P5 guarantees it whenever some play used both dice).
         let left = match self.dice {
             [_, 0] => 0,
-            _ if m.tag & TOTAL != 0 => 0,
+            _ if m.kind.has(MoveKind::TOTAL) => 0,
             [a, b] if m.die == a => b,
             [a, _] => a,
         };
@@ -943,6 +939,17 @@ impl Game for Parker {
         self.decisions
     }
 
+    fn options(&self) -> Options {
+        let mut o = Options::defaults(&OPTIONS);
+        o.set("wait_for_one", OptionValue::Bool(self.wait_for_one))
+            .expect("parker's flag");
+        o.set("cap", OptionValue::Int(self.cap))
+            .expect("the cap is in range");
+        o
+    }
+}
+
+impl Notation for Parker {
     fn move_string(&self, m: Move) -> String {
         if m.is_pass() {
             "pass".into()
@@ -958,7 +965,7 @@ impl Game for Parker {
     fn die_used(&self, m: Move) -> Option<String> {
         if m.is_pass() {
             None
-        } else if m.tag & TOTAL != 0 {
+        } else if m.kind.has(MoveKind::TOTAL) {
             Some("total".into())
         } else {
             Some(m.die.to_string())
@@ -1002,6 +1009,25 @@ impl Game for Parker {
         format!("{text} is illegal with {hand} in hand: {reason}. Legal moves: {list}")
     }
 
+    fn position(&self) -> String {
+        let opts = self.options().non_default_string();
+        format!(
+            "parker{}{} {} turn={} throw={} dec={}",
+            if opts.is_empty() { "" } else { ":" },
+            opts,
+            self.board_string(),
+            if self.dice_off {
+                "-".to_string()
+            } else {
+                self.turn.to_string()
+            },
+            self.throw_string(),
+            self.decisions
+        )
+    }
+}
+
+impl View for Parker {
     fn diagram(&self) -> String {
         let mut out = String::from("     a  b  c  d  e  f  g  h  i  j\n");
         let notes = [
@@ -1144,6 +1170,17 @@ impl Game for Parker {
             ],
         }
     }
+}
+
+impl Metrics for Parker {
+    fn max_points(&self) -> Option<u32> {
+        // P11: the Pharaoh and four men left, doubled.
+        Some(2 * (PHARAOH_POINTS + 4 * MAN_POINTS))
+    }
+
+    fn points_if_won(&self) -> Option<[u32; 2]> {
+        Some([self.score(0), self.score(1)])
+    }
 
     /// Not a race: who is ahead is told by material, weighed as P11 scores it (25 for the
     /// Pharaoh, 10 for each man, undoubled).
@@ -1151,9 +1188,9 @@ impl Game for Parker {
         [0, 1].map(|p| {
             let n = self.pegs[p].count_ones();
             if self.pharaoh[p] != NONE {
-                25 + 10 * (n - 1)
+                PHARAOH_POINTS + MAN_POINTS * (n - 1)
             } else {
-                10 * n
+                MAN_POINTS * n
             }
         })
     }
@@ -1196,23 +1233,6 @@ impl Game for Parker {
             return Err("dice in hand not stored smaller first".into());
         }
         Ok(())
-    }
-
-    fn position(&self) -> String {
-        let opts = self.options().non_default_string();
-        format!(
-            "parker{}{} {} turn={} throw={} dec={}",
-            if opts.is_empty() { "" } else { ":" },
-            opts,
-            self.board_string(),
-            if self.dice_off {
-                "-".to_string()
-            } else {
-                self.turn.to_string()
-            },
-            self.throw_string(),
-            self.decisions
-        )
     }
 }
 
@@ -1288,7 +1308,68 @@ impl Parker {
 }
 
 pub(crate) fn parse(options: &Options, tokens: &[&str]) -> Result<Parker, Error> {
-    Parker::parse_body(options, tokens)
+    Parker::try_from(Parker::parse_setup(options, tokens)?)
+}
+
+/// A parker position before it is checked, every field public: what the notation's parser
+/// (and an editor) produces. [`Parker::try_from`] checks it and names the first thing wrong;
+/// [`Parker::setup`] gives a game's own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The options, made from [`Parker::option_specs`].
+    pub options: Options,
+    /// Each player's pegs as a 20-bit mask over that player's own path indexes (bit `i` for
+    /// index `i`, P1), first player first.
+    pub pegs: [u32; 2],
+    /// The path index of each player's Pharaoh, `None` once captured.
+    pub pharaoh: [Option<u8>; 2],
+    /// The player to move, `None` while the dice-off that decides who starts is pending (P3).
+    pub turn: Option<Player>,
+    /// The dice in hand, smaller first; `[d, 0]` for the one die left, `[0, 0]` to throw.
+    pub dice: [u8; 2],
+    /// Decisions played so far (C5).
+    pub decisions: u32,
+}
+
+impl TryFrom<Setup> for Parker {
+    type Error = Error;
+
+    /// Checks a setup: parker's options, no dice during the dice-off, some pegs left, and the
+    /// invariants (pegs on the path, at most one Pharaoh among them and four men, no Senet
+    /// space with both colours, dice 1-6 smaller first).
+    fn try_from(s: Setup) -> Result<Parker, Error> {
+        if s.options.specs() != OPTIONS {
+            return Err(Error::Options("the options are not parker's".into()));
+        }
+        if s.pharaoh.iter().flatten().any(|&i| i >= 20) {
+            return Err(Error::Position(
+                "a Pharaoh's path index is 0-19 (P1)".into(),
+            ));
+        }
+        let dice_off = s.turn.is_none();
+        if dice_off && s.dice[0] != 0 {
+            return Err(Error::Position(
+                "while the dice-off is pending (turn=-) no dice are in hand: throw=- (P3)".into(),
+            ));
+        }
+        if s.pegs == [0, 0] {
+            return Err(Error::Position(
+                "both players cannot have lost every peg".into(),
+            ));
+        }
+        let g = Parker {
+            pegs: s.pegs,
+            pharaoh: s.pharaoh.map(|i| i.unwrap_or(NONE)),
+            turn: s.turn.unwrap_or(Player::First),
+            dice_off,
+            dice: s.dice,
+            decisions: s.decisions,
+            cap: s.options.int("cap")?,
+            wait_for_one: s.options.flag("wait_for_one")?,
+        };
+        g.check_invariants().map_err(Error::Position)?;
+        Ok(g)
+    }
 }
 
 #[cfg(test)]

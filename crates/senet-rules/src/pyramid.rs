@@ -9,9 +9,10 @@
 //! and so is whether the mover's pyramid on the Ankh (26) arrived during this turn (Y8).
 
 use crate::game::{
-    BoardView, Census, Dist, Effects, Game, Mark, Move, MoveList, Outcome, PieceView, Player,
-    Status, Throw, ThrowKind, OFF,
+    BoardView, Census, Dist, Effects, Game, Mark, Move, MoveKind, MoveList, Outcome, PieceView,
+    Player, Status, Throw, ThrowKind, OFF,
 };
+use crate::game::{Metrics, Notation, View};
 use crate::options::{cap_option, OptionSpec, OptionValue, Options};
 use crate::track::{self, bit, Fields};
 use crate::{Error, RuleSet};
@@ -197,6 +198,9 @@ impl Pyramid {
 
     /// The start position (Y1, Y2): black on the odd squares 1-19, white on the even squares
     /// 2-20; large on 1-4, medium on 5-10, small on 11-20; black throws a single die.
+    ///
+    /// # Panics
+    /// If `options` were not made from [`Pyramid::option_specs`].
     pub fn start(options: &Options) -> Pyramid {
         let black = (0..10).fold(0, |m, i| m | bit(2 * i + 1));
         Pyramid {
@@ -209,7 +213,7 @@ impl Pyramid {
             opening: true,
             ankh_new: false,
             decisions: 0,
-            cap: options.int("cap"),
+            cap: options.int("cap").expect("pyramid's options"),
         }
     }
 
@@ -256,12 +260,6 @@ impl Pyramid {
                 .map(|&s| o[s as usize] as u32 * s.points())
                 .sum()
         })
-    }
-
-    fn options(&self) -> Options {
-        let mut o = Options::defaults(&OPTIONS);
-        o.set("cap", OptionValue::Int(self.cap));
-        o
     }
 
     #[inline]
@@ -327,7 +325,7 @@ impl Pyramid {
                     from: 31 - d,
                     to: OFF,
                     die: d,
-                    tag: 0,
+                    kind: MoveKind::PLAIN,
                 });
             }
         }
@@ -346,7 +344,7 @@ impl Pyramid {
                         from: ANKH,
                         to: ANKH + d,
                         die: d,
-                        tag: 0,
+                        kind: MoveKind::PLAIN,
                     });
                 }
             }
@@ -360,7 +358,7 @@ impl Pyramid {
                     from: s,
                     to: s + d,
                     die: d,
-                    tag: 0,
+                    kind: MoveKind::PLAIN,
                 });
             }
         }
@@ -475,7 +473,9 @@ impl Pyramid {
         Ok(())
     }
 
-    fn parse_body(options: &Options, tokens: &[&str]) -> Result<Pyramid, Error> {
+    /// Reads the board and fields after the rule set's ID into a setup, checking what the
+    /// text alone can say; the rest is [`Pyramid::try_from`]'s.
+    pub fn parse_setup(options: &Options, tokens: &[&str]) -> Result<Setup, Error> {
         let Some((board, rest)) = tokens.split_first() else {
             return Err(Error::Position("the position lacks the board".into()));
         };
@@ -560,6 +560,87 @@ impl Pyramid {
         };
         let decisions = f.need_u32("dec")?;
         f.finish()?;
+        Ok(Setup {
+            options: options.clone(),
+            men,
+            large,
+            medium,
+            off,
+            turn,
+            dice,
+            opening,
+            ankh_new,
+            decisions,
+        })
+    }
+
+    /// This position as plain data.
+    pub fn setup(&self) -> Setup {
+        Setup {
+            options: self.options(),
+            men: self.men,
+            large: self.large,
+            medium: self.medium,
+            off: self.off,
+            turn: self.turn,
+            dice: self.dice,
+            opening: self.opening,
+            ankh_new: self.ankh_new,
+            decisions: self.decisions,
+        }
+    }
+}
+
+/// A pyramid position before it is checked, every field public: what the notation's parser
+/// (and an editor) produces. [`Pyramid::try_from`] checks it and names the first thing
+/// wrong; [`Pyramid::setup`] gives a game's own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The options, made from [`Pyramid::option_specs`].
+    pub options: Options,
+    /// The squares of each side's pyramids, bit `s` for square `s` (1-30), black first.
+    pub men: [u32; 2],
+    /// The squares of the large pyramids (either side).
+    pub large: u32,
+    /// The squares of the medium pyramids; the other pyramids on the board are small.
+    pub medium: u32,
+    /// Pyramids borne off by each side, by size (large, medium, small).
+    pub off: [[u8; 3]; 2],
+    /// The player to throw or move.
+    pub turn: Player,
+    /// The dice in hand, smaller first; `[d, 0]` for one die, `[0, 0]` to throw.
+    pub dice: [u8; 2],
+    /// Whether black's single-die first throw is pending (Y2).
+    pub opening: bool,
+    /// Whether the mover's pyramid on 26 arrived this turn (Y8).
+    pub ankh_new: bool,
+    /// Decisions played so far (C5).
+    pub decisions: u32,
+}
+
+impl TryFrom<Setup> for Pyramid {
+    type Error = Error;
+
+    /// Checks a setup: pyramid's options, some pyramid on the board, the opening and the
+    /// ankh as the rules allow, and the invariants (one pyramid a square on 1-30, sizes only
+    /// where pyramids stand, no more pyramids of a size than a side has, dice 1-4 smaller
+    /// first).
+    fn try_from(s: Setup) -> Result<Pyramid, Error> {
+        if s.options.specs() != OPTIONS {
+            return Err(Error::Options("the options are not pyramid's".into()));
+        }
+        let Setup {
+            men,
+            large,
+            medium,
+            off,
+            turn,
+            dice,
+            opening,
+            ankh_new,
+            decisions,
+            ..
+        } = s;
         if men[0] == 0 && men[1] == 0 {
             return Err(Error::Position(
                 "both sides cannot be without pyramids: the game ends when the first side has none (Y9)".into(),
@@ -575,7 +656,7 @@ impl Pyramid {
                 "ankh=new needs a pyramid of player {turn} on 26 and one die left to play (Y8)"
             )));
         }
-        Ok(Pyramid {
+        let g = Pyramid {
             men,
             large,
             medium,
@@ -585,8 +666,10 @@ impl Pyramid {
             opening,
             ankh_new,
             decisions,
-            cap: options.int("cap"),
-        })
+            cap: s.options.int("cap")?,
+        };
+        g.check_invariants().map_err(Error::Position)?;
+        Ok(g)
     }
 }
 
@@ -822,6 +905,15 @@ impl Game for Pyramid {
         self.decisions
     }
 
+    fn options(&self) -> Options {
+        let mut o = Options::defaults(&OPTIONS);
+        o.set("cap", OptionValue::Int(self.cap))
+            .expect("the cap is in range");
+        o
+    }
+}
+
+impl Notation for Pyramid {
     fn move_string(&self, m: Move) -> String {
         // The die is implied: `to - from`, or the square's number for a bear-off (Y7), so
         // from-to is unique among the legal moves.
@@ -861,6 +953,26 @@ impl Game for Pyramid {
         format!("{t} is illegal with dice {dice}: {reason}. Legal moves: {list}")
     }
 
+    fn position(&self) -> String {
+        let opts = self.options().non_default_string();
+        let board: String = (1..=30u8)
+            .map(|s| self.at(s).map_or('.', |(p, size)| size.letter(p)))
+            .collect();
+        format!(
+            "pyramid{}{} {board} off={} turn={} dice={}{}{} dec={}",
+            if opts.is_empty() { "" } else { ":" },
+            opts,
+            off_string(self.off),
+            self.turn,
+            self.in_hand().map_or("-".into(), |t| t.to_string()),
+            if self.opening { " opening=1" } else { "" },
+            if self.ankh_new { " ankh=new" } else { "" },
+            self.decisions
+        )
+    }
+}
+
+impl View for Pyramid {
     fn diagram(&self) -> String {
         let mut out = String::new();
         let rows: [[u8; 10]; 3] = [
@@ -1001,6 +1113,23 @@ impl Game for Pyramid {
         ];
         v
     }
+}
+
+impl Metrics for Pyramid {
+    fn max_points(&self) -> Option<u32> {
+        // Y9: every pyramid of a side borne off.
+        Some(
+            Size::ALL
+                .iter()
+                .map(|&s| START_COUNT[s as usize] as u32 * s.points())
+                .sum(),
+        )
+    }
+
+    fn points_if_won(&self) -> Option<[u32; 2]> {
+        // Y9: both sides keep what they bore off, winner or not.
+        Some(self.score())
+    }
 
     fn census(&self) -> [Census; 2] {
         [0, 1].map(|i| {
@@ -1049,24 +1178,6 @@ impl Game for Pyramid {
             return Err("ankh=new without the mover's pyramid on 26 and one die left".into());
         }
         Ok(())
-    }
-
-    fn position(&self) -> String {
-        let opts = self.options().non_default_string();
-        let board: String = (1..=30u8)
-            .map(|s| self.at(s).map_or('.', |(p, size)| size.letter(p)))
-            .collect();
-        format!(
-            "pyramid{}{} {board} off={} turn={} dice={}{}{} dec={}",
-            if opts.is_empty() { "" } else { ":" },
-            opts,
-            off_string(self.off),
-            self.turn,
-            self.in_hand().map_or("-".into(), |t| t.to_string()),
-            if self.opening { " opening=1" } else { "" },
-            if self.ankh_new { " ankh=new" } else { "" },
-            self.decisions
-        )
     }
 }
 
@@ -1133,5 +1244,5 @@ impl Pyramid {
 }
 
 pub(crate) fn parse(options: &Options, tokens: &[&str]) -> Result<Pyramid, Error> {
-    Pyramid::parse_body(options, tokens)
+    Pyramid::try_from(Pyramid::parse_setup(options, tokens)?)
 }

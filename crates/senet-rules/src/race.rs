@@ -16,15 +16,19 @@
 //! and option.
 
 use crate::game::{
-    BoardView, Census, Dist, Effects, Game, Mark, Move, MoveList, Outcome, Player, Status, Throw,
-    ThrowKind, OFF,
+    BoardView, Census, Dist, Effects, Game, Mark, Move, MoveKind, MoveList, Outcome, Player,
+    Status, Throw, ThrowKind, OFF,
 };
+use crate::game::{Metrics, Notation, View};
 use crate::options::{OptionKind, OptionSpec, OptionValue, Options};
 use crate::track::{self, bit, Fields};
 use crate::{Error, RuleSet};
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::marker::PhantomData;
+
+mod setup;
+pub use setup::Setup;
 
 /// What landing on an opposing piece that may be attacked does.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -185,8 +189,6 @@ pub struct RaceSpec {
     pub gate_bears_off: bool,
     /// Where the water sends a piece when 15 is occupied.
     pub water_fallback: WaterFallback,
-    /// The move tag of a forward move into the water.
-    pub water_tag: u8,
     /// Whether a piece on 28, 29, 30 bears off with exactly 3, 2, 1.
     pub houses_bear_off: bool,
     /// Whether pieces on 28-30 move in no other way (forward or backward).
@@ -353,11 +355,6 @@ pub enum Opening {
 /// Pieces a side (C2, R1).
 pub const PIECES: u32 = 5;
 
-/// Tag of a backward move.
-pub const BACK: u8 = 1;
-/// Tag of declining leftover steps.
-pub const DECLINE: u8 = 2;
-
 /// Squares 1-10, the first row.
 const ROW_ONE: u32 = 0x7FE;
 
@@ -458,8 +455,11 @@ impl<S: Sheet> Race<S> {
     }
 
     /// The start position: five pieces a side on 1-10 (C2, R1) and the sheet's opening.
+    ///
+    /// # Panics
+    /// If `options` were not made from this sheet's [`Race::option_specs`].
     pub fn start(options: &Options) -> Race<S> {
-        let variant = variant_of::<S>(options);
+        let variant = variant_of::<S>(options).expect("options of this sheet");
         let sp = &S::rules(variant).spec;
         let odd = bit(1) | bit(3) | bit(5) | bit(7) | bit(9);
         let men = if sp.first_on_odd {
@@ -481,7 +481,7 @@ impl<S: Sheet> Race<S> {
             opening,
             variant,
             decisions: 0,
-            cap: options.int("cap"),
+            cap: options.int("cap").expect("options of this sheet"),
             sheet: PhantomData,
         }
     }
@@ -548,15 +548,6 @@ impl<S: Sheet> Race<S> {
     /// for this decision.
     pub fn nine_rule_applies(&self) -> bool {
         self.opening == Opening::Nine && self.turn == Player::Second && self.left == 0
-    }
-
-    fn options(&self) -> Options {
-        let mut o = Options::defaults(S::OPTIONS);
-        for (i, spec) in flags::<S>().enumerate() {
-            o.set(spec.name, OptionValue::Bool(self.variant >> i & 1 != 0));
-        }
-        o.set("cap", OptionValue::Int(self.cap));
-        o
     }
 
     #[inline]
@@ -659,25 +650,29 @@ impl<S: Sheet> Race<S> {
                 from: s,
                 to: if t == 27 { Self::water(sp, k, s) } else { t },
                 die: n,
-                tag: BACK,
+                kind: if t == 27 {
+                    MoveKind::BACKWARD.with(MoveKind::WATER)
+                } else {
+                    MoveKind::BACKWARD
+                },
             };
         }
         let t = s + n;
         let stop = sp.gate == Gate::Stop && s < 26;
-        let (to, tag) = if t > 30 && !stop {
-            (OFF, 0)
+        let (to, kind) = if t > 30 && !stop {
+            (OFF, MoveKind::PLAIN)
         } else if stop && t >= 26 {
-            (if sp.gate_bears_off { OFF } else { 26 }, 0)
+            (if sp.gate_bears_off { OFF } else { 26 }, MoveKind::PLAIN)
         } else if t == 27 {
-            (Self::water(sp, k, s), sp.water_tag)
+            (Self::water(sp, k, s), MoveKind::WATER)
         } else {
-            (t, 0)
+            (t, MoveKind::PLAIN)
         };
         Move {
             from: s,
             to,
             die: n,
-            tag,
+            kind,
         }
     }
 
@@ -688,7 +683,7 @@ impl<S: Sheet> Race<S> {
             from: s,
             to: OFF,
             die: n,
-            tag: 0,
+            kind: MoveKind::PLAIN,
         };
         if s >= 28 && sp.houses_bear_off {
             if n == 31 - s {
@@ -727,7 +722,7 @@ impl<S: Sheet> Race<S> {
         if sp.gate == Gate::Stop && t == 26 && (k.own | k.opp) & bit(26) != 0 {
             return Err(Why::Happiness);
         }
-        let m = Self::land(sp, k, s, t, n, 0)?;
+        let m = Self::land(sp, k, s, t, n, MoveKind::PLAIN)?;
         if sp.gate == Gate::Stop && t == 26 && sp.gate_bears_off {
             return Ok(Move { to: OFF, ..m });
         }
@@ -745,11 +740,11 @@ impl<S: Sheet> Race<S> {
         if n >= s {
             return Err(Why::BelowOne);
         }
-        Self::land(sp, k, s, s - n, n, BACK)
+        Self::land(sp, k, s, s - n, n, MoveKind::BACKWARD)
     }
 
     /// The rules of passing and landing, the same in both directions.
-    fn land(sp: &RaceSpec, k: &Sides, s: u8, t: u8, n: u8, tag: u8) -> Result<Move, Why> {
+    fn land(sp: &RaceSpec, k: &Sides, s: u8, t: u8, n: u8, kind: MoveKind) -> Result<Move, Why> {
         if k.block & track::between(s, t) != 0 {
             return Err(Why::Blockade);
         }
@@ -764,107 +759,16 @@ impl<S: Sheet> Race<S> {
                 return Err(Why::Protected(t));
             }
         }
-        let (to, tag) = if t == 27 {
-            (
-                Self::water(sp, k, s),
-                if tag == BACK { BACK } else { sp.water_tag },
-            )
+        let (to, kind) = if t == 27 {
+            (Self::water(sp, k, s), kind.with(MoveKind::WATER))
         } else {
-            (t, tag)
+            (t, kind)
         };
         Ok(Move {
             from: s,
             to,
             die: n,
-            tag,
-        })
-    }
-
-    /// Reads the board and fields after the rule set's ID.
-    pub(crate) fn parse(options: &Options, tokens: &[&str]) -> Result<Race<S>, Error> {
-        let variant = variant_of::<S>(options);
-        let sp = &S::rules(variant).spec;
-        let tx = &sp.texts;
-        let Some((board, rest)) = tokens.split_first() else {
-            return Err(Error::Position("the position lacks the board".into()));
-        };
-        let men = track::parse_board(board)?;
-        let mut f = Fields::new(rest)?;
-        track::check_off(f.need("off")?, men, PIECES)?;
-        let turn = f.need_player("turn")?;
-        let throw = match f.need("throw")? {
-            "-" => 0,
-            t => {
-                let t = Throw::parse(t).map_err(|e| Error::Position(e.message().into()))?;
-                if !sp.throws.iter().any(|(o, _)| *o == t) {
-                    return Err(Error::Position(fill(tx.bad_throw, &[("t", &t)])));
-                }
-                t.a
-            }
-        };
-        let left = match (sp.leftover, f.get("left")) {
-            (false, _) | (true, None) => 0,
-            (true, Some(v)) => match v.parse::<u8>() {
-                Ok(n) if n >= 1 && n < throw => n,
-                _ => {
-                    let shown = if throw == 0 {
-                        "-".to_string()
-                    } else {
-                        throw.to_string()
-                    };
-                    return Err(Error::Position(fill(
-                        tx.left_field,
-                        &[("v", &format!("{v:?}")), ("throw", &shown)],
-                    )));
-                }
-            },
-        };
-        let opening = match (sp.opening, f.get("forced")) {
-            (OpeningRule::None, _) | (_, None) => Opening::Done,
-            (_, Some("10")) => Opening::Ten,
-            (OpeningRule::TenThenNine, Some("9")) => Opening::Nine,
-            (_, Some(v)) => {
-                return Err(Error::Position(fill(
-                    tx.forced_field,
-                    &[("v", &format!("{v:?}"))],
-                )))
-            }
-        };
-        let decisions = f.need_u32("dec")?;
-        f.finish()?;
-        check_men(sp, men)?;
-        let own = men[turn.index()];
-        if left != 0 && (own & ROW_ONE != 0 || own.count_ones() == PIECES) {
-            return Err(Error::Position(fill(
-                tx.left_needs,
-                &[("left", &left), ("turn", &turn)],
-            )));
-        }
-        if opening == Opening::Ten {
-            let bad = match sp.opening {
-                OpeningRule::TenThenNine => {
-                    turn != Player::First
-                        || throw != 1
-                        || left != 0
-                        || own & bit(10) == 0
-                        || (men[0] | men[1]) & bit(11) != 0
-                }
-                _ => own & bit(10) == 0,
-            };
-            if bad {
-                return Err(Error::Position(fill(tx.forced_needs, &[("turn", &turn)])));
-            }
-        }
-        Ok(Race {
-            men,
-            turn,
-            throw,
-            left,
-            opening,
-            variant,
-            decisions,
-            cap: options.int("cap"),
-            sheet: PhantomData,
+            kind,
         })
     }
 }
@@ -876,11 +780,12 @@ fn flags<S: Sheet>() -> impl Iterator<Item = &'static OptionSpec> {
         .filter(|o| matches!(o.kind, OptionKind::Bool { .. }))
 }
 
-fn variant_of<S: Sheet>(options: &Options) -> u8 {
-    flags::<S>()
-        .enumerate()
-        .map(|(i, o)| (options.flag(o.name) as u8) << i)
-        .sum()
+fn variant_of<S: Sheet>(options: &Options) -> Result<u8, Error> {
+    let mut v = 0;
+    for (i, o) in flags::<S>().enumerate() {
+        v |= (options.flag(o.name)? as u8) << i;
+    }
+    Ok(v)
 }
 
 /// The checks of piece masks beyond [`track::check_two_colours`]: nothing on 27, nothing on
@@ -1022,12 +927,7 @@ impl<S: Sheet> Game for Race<S> {
         }
         if self.left != 0 {
             // S10: or the player declines the leftover steps.
-            moves.push(Move {
-                from: 0,
-                to: 0,
-                die: n,
-                tag: DECLINE,
-            });
+            moves.push(Move::decline(n));
         } else if mask == 0 {
             // C4: no legal move forfeits the throw.
             moves.push(Move::PASS);
@@ -1056,12 +956,7 @@ impl<S: Sheet> Game for Race<S> {
         let m = if i < pieces {
             Self::make(sp, &k, nth[i as usize].trailing_zeros() as u8, n, fwd)
         } else if sp.leftover && self.left != 0 {
-            Move {
-                from: 0,
-                to: 0,
-                die: n,
-                tag: DECLINE,
-            }
+            Move::decline(n)
         } else {
             Move::PASS
         };
@@ -1097,10 +992,9 @@ impl<S: Sheet> Game for Race<S> {
         let mut bits = 0;
         let mut bonus = false;
         let mut drowned = false;
-        if !(sp.leftover && m.tag == DECLINE) {
+        if !(sp.leftover && m.is_decline()) {
             let n = m.die;
-            // (A sheet without backward moves may use tag 1 for something else: H8's water.)
-            let back = m.tag == BACK && sp.backward;
+            let back = m.kind.has(MoveKind::BACKWARD);
             bits = if back {
                 Effects::BACKWARD
             } else {
@@ -1179,10 +1073,23 @@ impl<S: Sheet> Game for Race<S> {
         self.decisions
     }
 
+    fn options(&self) -> Options {
+        let mut o = Options::defaults(S::OPTIONS);
+        for (i, spec) in flags::<S>().enumerate() {
+            o.set(spec.name, OptionValue::Bool(self.variant >> i & 1 != 0))
+                .expect("a flag of this sheet");
+        }
+        o.set("cap", OptionValue::Int(self.cap))
+            .expect("the cap is in range");
+        o
+    }
+}
+
+impl<S: Sheet> Notation for Race<S> {
     fn move_string(&self, m: Move) -> String {
         if m.is_pass() {
             "pass".into()
-        } else if m.tag == DECLINE {
+        } else if m.is_decline() {
             "decline".into()
         } else {
             format!("{}-{}", m.from, self.square_name(m.to))
@@ -1245,7 +1152,9 @@ impl<S: Sheet> Game for Race<S> {
             } else if self.nine_rule_applies() && from != 9 && legal.iter().any(|m| m.from == 9) {
                 tx.nine.into()
             } else {
-                let forward_exists = legal.iter().any(|m| m.tag != BACK && !m.is_pass());
+                let forward_exists = legal
+                    .iter()
+                    .any(|m| !m.kind.has(MoveKind::BACKWARD) && !m.is_pass());
                 match (
                     Self::forward(sp, &k, from, n),
                     Self::backward(sp, &k, from, n),
@@ -1267,53 +1176,6 @@ impl<S: Sheet> Game for Race<S> {
             }
         };
         format!("{text} is illegal {what}: {reason}. Legal moves: {list}")
-    }
-
-    fn progress(&self) -> [u32; 2] {
-        self.men
-            .map(|m| track::squares(m).map(u32::from).sum::<u32>() + 31 * (PIECES - m.count_ones()))
-    }
-
-    fn view(&self) -> BoardView {
-        let mut v = track::view(self.men, PIECES, self.spec().marks);
-        S::notes(self, &mut v);
-        v
-    }
-
-    fn diagram(&self) -> String {
-        let mut d = track::diagram(self.men, PIECES, &self.status(), self.in_hand());
-        if let Some(note) = S::diagram_note(self) {
-            d.push('\n');
-            d.push_str(&note);
-        }
-        d
-    }
-
-    fn census(&self) -> [Census; 2] {
-        self.men.map(|m| Census {
-            board: m.count_ones() as u8,
-            off: (PIECES - m.count_ones()) as u8,
-            captured: 0,
-        })
-    }
-
-    fn check_invariants(&self) -> Result<(), String> {
-        let sp = self.spec();
-        track::check_two_colours(self.men, PIECES)?;
-        let all = self.men[0] | self.men[1];
-        if all & bit(27) != 0 {
-            return Err(sp.texts.on_27.into());
-        }
-        if sp.gate_bears_off && all & !(bit(26) - 1) != 0 {
-            return Err(sp.texts.on_26_to_30.into());
-        }
-        if self.left != 0 {
-            let own = self.men[self.turn.index()];
-            if self.left >= self.throw || own & ROW_ONE != 0 || own.count_ones() == PIECES {
-                return Err(sp.texts.bad_left.into());
-            }
-        }
-        Ok(())
     }
 
     fn position(&self) -> String {
@@ -1343,6 +1205,69 @@ impl<S: Sheet> Game for Race<S> {
             },
             self.decisions
         )
+    }
+}
+
+impl<S: Sheet> View for Race<S> {
+    fn view(&self) -> BoardView {
+        let mut v = track::view(self.men, PIECES, self.spec().marks);
+        S::notes(self, &mut v);
+        v
+    }
+
+    fn diagram(&self) -> String {
+        let mut d = track::diagram(self.men, PIECES, &self.status(), self.in_hand());
+        if let Some(note) = S::diagram_note(self) {
+            d.push('\n');
+            d.push_str(&note);
+        }
+        d
+    }
+}
+
+impl<S: Sheet> Metrics for Race<S> {
+    fn max_points(&self) -> Option<u32> {
+        // S12: one point for each opposing piece still on the board.
+        self.spec().score.then_some(PIECES)
+    }
+
+    fn points_if_won(&self) -> Option<[u32; 2]> {
+        // S12: the winner scores the opposing pieces on the board.
+        let sp = self.spec();
+        sp.score
+            .then(|| [self.men[1].count_ones(), self.men[0].count_ones()])
+    }
+
+    fn progress(&self) -> [u32; 2] {
+        self.men
+            .map(|m| track::squares(m).map(u32::from).sum::<u32>() + 31 * (PIECES - m.count_ones()))
+    }
+
+    fn census(&self) -> [Census; 2] {
+        self.men.map(|m| Census {
+            board: m.count_ones() as u8,
+            off: (PIECES - m.count_ones()) as u8,
+            captured: 0,
+        })
+    }
+
+    fn check_invariants(&self) -> Result<(), String> {
+        let sp = self.spec();
+        track::check_two_colours(self.men, PIECES)?;
+        let all = self.men[0] | self.men[1];
+        if all & bit(27) != 0 {
+            return Err(sp.texts.on_27.into());
+        }
+        if sp.gate_bears_off && all & !(bit(26) - 1) != 0 {
+            return Err(sp.texts.on_26_to_30.into());
+        }
+        if self.left != 0 {
+            let own = self.men[self.turn.index()];
+            if self.left >= self.throw || own & ROW_ONE != 0 || own.count_ones() == PIECES {
+                return Err(sp.texts.bad_left.into());
+            }
+        }
+        Ok(())
     }
 }
 

@@ -2,6 +2,7 @@
 //! so that a game replays exactly (ruling C6). The format is documented in
 //! `docs/notation.md`.
 
+use crate::game::Notation;
 use crate::{AnyGame, Error, Game, RuleSet, Status, Throw};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -360,12 +361,8 @@ fn with_decisions(position: &str, dec: u32) -> String {
         .join(" ")
 }
 
-/// The non-default options of a position as `NAME=VALUE` strings.
+/// The non-default options of a game as `NAME=VALUE` strings, in the order of its position
+/// string's head: `g.options().non_default()`.
 pub fn options_of(g: &AnyGame) -> Vec<String> {
-    let p = g.position();
-    let head = p.split_whitespace().next().unwrap_or("");
-    match head.split_once(':') {
-        Some((_, o)) => o.split(',').map(String::from).collect(),
-        None => Vec::new(),
-    }
+    g.options().non_default()
 }

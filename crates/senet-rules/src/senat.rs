@@ -108,7 +108,6 @@ pub const fn spec(variant: u8) -> RaceSpec {
         gate: Gate::Open, // No rule for 26 but S9's safety.
         gate_bears_off: false,
         water_fallback: WaterFallback::Lowest, // S8: 15, else the lowest empty square.
-        water_tag: 0, // S8: a move into the trap is written and tagged like any other.
         houses_bear_off: false, // S10: 28-30 bear off like any square:
         houses_frozen: false,
         bear_off_from_26: 0,

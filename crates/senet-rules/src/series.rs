@@ -16,6 +16,7 @@
 //! - the other rule sets count games won: 1 point for a win;
 //! - a game ended by the turn cap (C5) scores nothing for either seat, in every rule set.
 
+use crate::game::Metrics;
 use crate::record::{options_of, Record};
 use crate::{AnyGame, Error, Game, Outcome, Player, RuleSet, Status};
 use serde::{Deserialize, Serialize};
@@ -111,11 +112,7 @@ pub fn game_points(o: &Outcome) -> [u32; 2] {
 /// Whether games of this rule set with these options score points (else a series counts
 /// games won).
 pub fn scores(start: &AnyGame) -> bool {
-    match start.rules() {
-        RuleSet::Parker | RuleSet::Pyramid => true,
-        RuleSet::Senat => options_of(start).iter().any(|o| o == "score=true"),
-        _ => false,
-    }
+    start.max_points().is_some()
 }
 
 /// The seat (1 or 2) that plays `p` in a game whose first player is seat `first`.

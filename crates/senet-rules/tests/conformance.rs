@@ -3,6 +3,7 @@
 
 use senet_rules::conformance::check_games;
 use senet_rules::{with_game, AnyGame, Game, OptionKind, RuleSet, Status};
+use senet_rules::{Metrics, Notation, View};
 
 /// Every combination of a rule set's flag options, as NAME=VALUE lists.
 fn option_combos(rules: RuleSet) -> Vec<Vec<String>> {

@@ -2,6 +2,7 @@
 //! enumerates): valid masks give a throw-pending position past the opening, equal to the
 //! parsed position string; invalid masks are refused with the ruling that forbids them.
 
+use senet_rules::Notation;
 use senet_rules::{AnyGame, Game, Player, RuleSet, Status};
 
 fn bit(s: u32) -> u32 {

@@ -4,6 +4,7 @@
 
 use senet_rules::game::binomial;
 use senet_rules::{AnyGame, Effects, Error, Game, MoveList, Player, RuleSet, Status, Throw};
+use senet_rules::{Metrics, Notation};
 
 /// The 30-character board with X on `x` and O on `o`.
 fn board(x: &[u8], o: &[u8]) -> String {

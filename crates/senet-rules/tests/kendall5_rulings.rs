@@ -3,6 +3,7 @@
 //! asserts exact legal move lists, resulting positions and who throws next, so that a wrong
 //! reading of the ruling makes it fail. The rules in prose: `docs/rules/kendall5.md`.
 
+use senet_rules::Notation;
 use senet_rules::{
     AnyGame, Effects, Error, Game, MoveList, Outcome, Player, RuleSet, Status, Throw,
 };

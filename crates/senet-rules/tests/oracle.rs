@@ -3,6 +3,7 @@
 //! thousands of positions and every throw. A disagreement names the position.
 
 use senet_rules::conformance::corpus;
+use senet_rules::Notation;
 use senet_rules::{with_game, AnyGame, Game, MoveList, RuleSet};
 
 /// A board: `sq[s]` is 0 (empty), 1 (side to move) or 2 (opponent), s in 1..=30.

@@ -8,6 +8,7 @@
 use senet_rules::{
     AnyGame, Effects, Error, Game, MoveList, Parker, Player, RuleSet, Status, Throw,
 };
+use senet_rules::{Metrics, Notation, View};
 
 fn pos(s: &str) -> AnyGame {
     s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))

@@ -6,6 +6,7 @@
 
 use senet_rules::conformance::{corpus, SplitMix};
 use senet_rules::{AnyGame, Effects, Error, Game, MoveList, Player, RuleSet, Status, Throw};
+use senet_rules::{Metrics, Notation, View};
 
 /// A position from `(square, letter)` pairs and the fields after the board; `off=-,-` and
 /// `dec=10` are added when the fields do not give them.

@@ -6,6 +6,7 @@
 //! `SENET_BLESS=new` draws a new set of positions instead.
 
 use senet_rules::conformance::corpus;
+use senet_rules::Notation;
 use senet_rules::{with_game, AnyGame, Game, MoveList, OptionKind, RuleSet};
 use std::fmt::Write;
 use std::path::PathBuf;

@@ -2,6 +2,7 @@
 //! Positions are written with [`pos`]: the squares of the first player (X) and of the second
 //! (O), then the fields after `off=`.
 
+use senet_rules::Notation;
 use senet_rules::{AnyGame, Effects, Error, Game, MoveList, Player, RuleSet, Status, Throw};
 
 /// The 30-character board with X on `x` and O on `o`.

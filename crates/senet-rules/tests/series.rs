@@ -4,6 +4,7 @@
 use senet_rules::series::{
     by_seat, draw_first, game_points, is_series, scores, standing, Series, Starts, Target,
 };
+use senet_rules::Notation;
 use senet_rules::{AnyGame, Error, Game, MoveList, Outcome, Player, Record, RuleSet, Status};
 
 fn over(g: &AnyGame) -> Outcome {

@@ -1,6 +1,7 @@
 //! What front-ends draw without guessing (issue 17): the kind of every rule set's throws and a
 //! short mark for every special square.
 
+use senet_rules::View;
 use senet_rules::{AnyGame, Game, RuleSet, ThrowKind};
 
 fn start(r: RuleSet, options: &[&str]) -> AnyGame {

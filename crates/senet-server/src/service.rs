@@ -15,6 +15,7 @@ use crate::store::{
 use senet_bots::play as opponent;
 use senet_rules::series::{self, Starts, Target};
 use senet_rules::{AnyGame, Game, MoveList, OptionKind, Player, Record, RuleSet, Status, Throw};
+use senet_rules::{Metrics, Notation, View};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};

@@ -174,7 +174,7 @@ async fn any_position_is_valued_without_a_game() {
     // Every rule set's start is valued.
     for &rules in senet_rules::RuleSet::ALL {
         let start = senet_rules::AnyGame::new(rules, &[] as &[&str]).unwrap();
-        let body = json!({ "position": senet_rules::Game::position(&start) });
+        let body = json!({ "position": senet_rules::Notation::position(&start) });
         let (s, v) = call(&app, "POST", "/api/value", None, Some(body)).await;
         assert_eq!(s, StatusCode::OK, "{rules}: {v}");
         assert!(

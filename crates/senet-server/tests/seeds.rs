@@ -8,6 +8,7 @@
 //! change to them is a change of every stored game's throws: regenerate them only on purpose,
 //! with `SENET_BLESS=1 cargo test -p senet-server --test seeds`.
 
+use senet_rules::Notation;
 use senet_rules::{AnyGame, Game, MoveList, Record, RuleSet, Status, Throw};
 use senet_server::seeds;
 use serde_json::{json, Value};

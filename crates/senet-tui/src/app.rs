@@ -3,6 +3,7 @@
 
 use crate::session::{Hint, Seat, SeriesPlay, Session, Setup};
 use senet_bots::play as opponent;
+use senet_rules::Notation;
 use senet_rules::{Game, Move, Player, Record, RuleSet, Status, Throw};
 
 /// A key press, independent of the terminal library.

@@ -6,6 +6,7 @@ use crate::render::{board_text, logical_lines, move_list, wrap};
 use crate::rules_doc;
 use crate::session::{Seat, SeriesPlay, Session, Setup};
 use crate::Start;
+use senet_rules::Notation;
 use senet_rules::{Game, Player, Record, Status, Throw};
 use std::io::{BufRead, Write};
 

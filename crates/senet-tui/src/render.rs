@@ -11,6 +11,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
+use senet_rules::Notation;
 use senet_rules::{BoardView, Game, Move, Player, RuleSet, Status, Throw};
 
 /// The two players' piece styles: black on yellow, white on blue (clear apart in colour and

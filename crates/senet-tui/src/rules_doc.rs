@@ -2,6 +2,7 @@
 //! at build time by `build.rs`), else what the rules engine itself says about the rule set.
 
 use senet_rules::record::options_of;
+use senet_rules::View;
 use senet_rules::{AnyGame, Game, OptionKind, RuleSet};
 
 include!(concat!(env!("OUT_DIR"), "/rules_docs.rs"));

@@ -10,6 +10,7 @@ use senet_rules::{
     AnyGame, BoardView, Effects, Error, Event, Game, Move, MoveList, Player, Record, RuleSet,
     Status, Throw, ThrowKind,
 };
+use senet_rules::{Notation, View};
 use std::fmt;
 
 /// Who plays a side.

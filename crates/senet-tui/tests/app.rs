@@ -4,6 +4,7 @@
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use senet_rules::{Game, Record, RuleSet, Status};
+use senet_rules::{Notation, View};
 use senet_tui::app::{App, Key, Overlay, Tone};
 use senet_tui::render::{self, buffer_lines};
 use senet_tui::session::{Seat, Setup};

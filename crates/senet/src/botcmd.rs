@@ -7,6 +7,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use senet_bots::BotSpec;
 use senet_coach::duel::{run_match, run_series_match, MatchConfig, MatchResult, SeriesMatchResult};
 use senet_coach::ladder::{self, LadderConfig};
+use senet_rules::Notation;
 use senet_rules::Target;
 use senet_rules::{AnyGame, Error, Game, RuleSet, Status, Throw};
 use serde_json::{json, Value};

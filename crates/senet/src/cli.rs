@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use rand::{RngCore, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use senet_rules::{AnyGame, Error, Game, MoveList, OptionKind, Record, RuleSet, Status, Throw};
+use senet_rules::{Notation, View};
 use serde_json::{json, Value};
 use std::io::Write;
 
@@ -347,8 +348,8 @@ pub fn move_json(
     let mut v = json!({
         "move": before.move_string(m),
         // Decisions that move no piece (pass, declining leftover steps) have no squares.
-        "from": if m.from == 0 { Value::Null } else { square(m.from) },
-        "to": if m.to == 0 { Value::Null } else { square(m.to) },
+        "from": if m.moves_a_piece() { square(m.from) } else { Value::Null },
+        "to": if m.moves_a_piece() { square(m.to) } else { Value::Null },
         "kinds": e.names(),
         "turn_continues": e.turn_continues,
         "position": after.position(),
