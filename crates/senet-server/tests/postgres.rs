@@ -204,6 +204,39 @@ async fn serve(svc: Arc<Service>) -> SocketAddr {
     addr
 }
 
+/// Two services on the database `url`, each listening for the other's notices if `listen`.
+async fn two_services(url: &str, listen: bool) -> Vec<Arc<Service>> {
+    let mut servers = Vec::new();
+    for _ in 0..2 {
+        let u = url.to_string();
+        let store = tokio::task::spawn_blocking(move || PgStore::open(&u).unwrap())
+            .await
+            .unwrap();
+        let svc = Service::new(Arc::new(store));
+        if listen {
+            let w = svc.clone();
+            tokio::task::spawn_blocking(move || w.watch_store().unwrap())
+                .await
+                .unwrap();
+        }
+        servers.push(svc);
+    }
+    servers
+}
+
+/// A new hot-seat kendall5 game created through `app`: the creation's answer.
+async fn new_hotseat(app: &axum::Router) -> Value {
+    call(
+        app,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({ "rules": "kendall5", "mode": "hotseat" })),
+    )
+    .await
+    .1
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
 async fn a_server_whose_notice_is_late_reloads_a_game_another_server_extended() {
@@ -211,27 +244,12 @@ async fn a_server_whose_notice_is_late_reloads_a_game_another_server_extended() 
     // late), so its cached copy of the game falls behind each move made through B. A request
     // made at the game's real event count must still be judged on the stored game.
     let pg = Cluster::start();
-    let url = pg.create_db("late");
-    let mut servers = Vec::new();
-    for _ in 0..2 {
-        let u = url.clone();
-        let store = tokio::task::spawn_blocking(move || PgStore::open(&u).unwrap())
-            .await
-            .unwrap();
-        servers.push(Service::new(Arc::new(store)));
-    }
+    let servers = two_services(&pg.create_db("late"), false).await;
     let a = router(servers[0].clone(), open_limits());
     let b = router(servers[1].clone(), open_limits());
-    let c = call(
-        &a,
-        "POST",
-        "/api/games",
-        None,
-        Some(json!({ "rules": "kendall5", "mode": "hotseat" })),
-    )
-    .await;
-    let tokens = c.1["tokens"].clone();
-    let mut st = c.1["state"].clone();
+    let c = new_hotseat(&a).await;
+    let tokens = c["tokens"].clone();
+    let mut st = c["state"].clone();
     for i in 0..8 {
         let app = if i % 2 == 0 { &b } else { &a };
         let (uri, tok, body) = next_action(&st, &tokens);
@@ -257,39 +275,19 @@ async fn a_server_whose_notice_is_late_reloads_a_game_another_server_extended() 
 #[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
 async fn two_servers_on_one_database_see_each_others_moves_at_once_and_conflicts_answer_409() {
     let pg = Cluster::start();
-    let url = pg.create_db("two");
-    let mut servers = Vec::new();
-    for _ in 0..2 {
-        let u = url.clone();
-        let store = tokio::task::spawn_blocking(move || PgStore::open(&u).unwrap())
-            .await
-            .unwrap();
-        let svc = Service::new(Arc::new(store));
-        let w = svc.clone();
-        tokio::task::spawn_blocking(move || w.watch_store().unwrap())
-            .await
-            .unwrap();
-        servers.push(svc);
-    }
+    let servers = two_services(&pg.create_db("two"), true).await;
     let a = router(servers[0].clone(), open_limits());
     let b = router(servers[1].clone(), open_limits());
     let b_addr = serve(servers[1].clone()).await;
-    let c = call(
-        &a,
-        "POST",
-        "/api/games",
-        None,
-        Some(json!({ "rules": "kendall5", "mode": "hotseat" })),
-    )
-    .await;
-    let id = c.1["id"].as_str().unwrap().to_string();
-    let tokens = c.1["tokens"].clone();
+    let c = new_hotseat(&a).await;
+    let id = c["id"].as_str().unwrap().to_string();
+    let tokens = c["tokens"].clone();
     // A spectator on server B.
     let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{b_addr}/api/games/{id}/ws"))
         .await
         .unwrap();
     assert_eq!(next_msg(&mut ws).await["type"], "state");
-    let mut st = c.1["state"].clone();
+    let mut st = c["state"].clone();
     for i in 0..6 {
         // Alternate the servers the moves go through; the watcher on B sees every one.
         let app = if i % 2 == 0 { &a } else { &b };
