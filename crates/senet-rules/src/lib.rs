@@ -40,7 +40,7 @@ pub mod series;
 pub mod track;
 
 pub use game::{
-    random_playout, BoardView, CellView, Census, Dist, Effects, Game, Mark, Metrics, Move,
+    random_playout, BoardView, CellView, Census, Dist, Effect, Effects, Game, Mark, Metrics, Move,
     MoveKind, MoveList, Notation, Outcome, PieceView, Player, Side, Status, Throw, ThrowKind, View,
     OFF,
 };
