@@ -621,6 +621,13 @@ pub trait Metrics: View {
     fn points_if_won(&self) -> Option<[u32; 2]> {
         None
     }
+
+    /// Whether both sides keep the points they have scored, whoever wins (Y9: pyramid's
+    /// borne-off pyramids), so that [`Metrics::points_if_won`] is the points so far rather
+    /// than what a win would give.
+    fn both_keep_points(&self) -> bool {
+        false
+    }
 }
 
 /// How a rule set names one side, and the colour its pieces are drawn in.

@@ -357,6 +357,10 @@ impl Metrics for AnyGame {
         forward!(self, g => g.points_if_won())
     }
 
+    fn both_keep_points(&self) -> bool {
+        forward!(self, g => g.both_keep_points())
+    }
+
     fn progress(&self) -> [u32; 2] {
         forward!(self, g => g.progress())
     }

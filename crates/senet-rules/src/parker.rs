@@ -149,6 +149,14 @@ fn parse_cell(s: &str) -> Option<u8> {
     Some(10 * (b[1] - b'1') + (col - b'a') + 1)
 }
 
+/// The same Senet-row space as the other player's path index `i` (10-19) (P1: the two
+/// players go along the Senet row in opposite directions, so index `i` of one is `29 - i` of
+/// the other).
+#[inline]
+pub const fn across(i: u8) -> u8 {
+    29 - i
+}
+
 /// The opponent's Senet pegs in the mover's path indexes: the opponent's index `j` is the
 /// mover's `29 - j` (P1). The opponent's safety row is never in the mover's path (P2).
 #[inline]
@@ -896,7 +904,7 @@ impl Game for Parker {
         };
         // P9: coming to rest beside an opposing peg on the Senet row captures it.
         if t >= 10 {
-            let o = 29 - t;
+            let o = across(t);
             if self.pegs[1 - me] & bit(o) != 0 {
                 self.pegs[1 - me] ^= bit(o);
                 if self.pharaoh[1 - me] == o {

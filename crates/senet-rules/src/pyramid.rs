@@ -1131,6 +1131,10 @@ impl Metrics for Pyramid {
         Some(self.score())
     }
 
+    fn both_keep_points(&self) -> bool {
+        true // Y9
+    }
+
     fn census(&self) -> [Census; 2] {
         [0, 1].map(|i| {
             let board = self.men[i].count_ones() as u8;
