@@ -72,6 +72,8 @@ pub const MAX_DEPTH: u32 = 4;
 /// How bad a decision was, by the win chance it lost (thresholds in [`THRESHOLDS`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = DecisionMark))]
 pub enum Mark {
     /// `?!`: lost at least [`THRESHOLDS`]`[0]`.
     Inaccuracy,
@@ -113,6 +115,7 @@ pub const THRESHOLDS: [f64; 3] = [0.02, 0.05, 0.10];
 
 /// A legal move and its value.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MoveValue {
     /// The move string.
     #[serde(rename = "move")]
@@ -124,6 +127,8 @@ pub struct MoveValue {
 /// What the analysis says of one event of the record.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = AnalysisNote))]
 pub enum Note {
     /// A throw.
     Throw {
@@ -184,6 +189,8 @@ impl Note {
 
 /// One player's figures.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = AnalysisSummary))]
 pub struct Summary {
     /// 1 or 2.
     pub player: u8,
@@ -219,6 +226,7 @@ pub struct Summary {
 
 /// The analysis of a game.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Analysis {
     /// The rule set ID.
     pub rules: &'static str,
@@ -670,6 +678,7 @@ pub fn band(rules: RuleSet, lost_per_choice: f64) -> &'static str {
 
 /// A throw of a position awaiting one, valued ([`value_position`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ThrowValue {
     /// The throw, e.g. `4` or `3-5`.
     pub throw: String,
@@ -683,6 +692,7 @@ pub struct ThrowValue {
 
 /// The value of one position ([`value_position`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PositionValue {
     /// The position string.
     pub position: String,

@@ -156,7 +156,8 @@ pub struct StoredGame {
 }
 
 /// A game as listed.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[schema(as = GameSummary)]
 pub struct Summary {
     /// Game ID.
     pub id: String,
