@@ -172,6 +172,7 @@ pub enum Note {
         /// Whether there was a real choice (two or more legal moves).
         choice: bool,
         /// The mark of the loss, if any.
+        #[cfg_attr(feature = "openapi", schema(required = true))]
         mark: Option<Mark>,
         /// The first player's win chance after the move.
         first: f64,
@@ -221,6 +222,7 @@ pub struct Summary {
     /// The result with both players' luck taken out: `result - luck + opponent's luck`.
     pub luck_adjusted: f64,
     /// The rating band of the error rate ([`band`]); `None` without a real choice.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub band: Option<&'static str>,
 }
 
@@ -699,6 +701,7 @@ pub struct PositionValue {
     /// What it awaits: `throw`, `move` or `over`.
     pub awaits: &'static str,
     /// The player to throw or move, 1 or 2.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub player: Option<u8>,
     /// The decisions' search depth.
     pub depth: u32,
@@ -710,6 +713,7 @@ pub struct PositionValue {
     /// Awaiting a move: every legal move with the mover's win chance after it, best first.
     pub moves: Vec<MoveValue>,
     /// Awaiting a move: the best move.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub best: Option<String>,
     /// Awaiting a throw: every throw with its chance, value and luck.
     pub throws: Vec<ThrowValue>,

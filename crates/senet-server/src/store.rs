@@ -167,9 +167,10 @@ pub struct Summary {
     pub mode: String,
     /// Seats as stored (`human`, `bot:LEVEL`).
     pub seats: [String; 2],
-    /// See [`Snapshot::state`].
+    /// `throw`, `move` or `over`.
     pub state: String,
-    /// See [`Snapshot::player`].
+    /// The player to throw or move (1 or 2), or the winner when over (null for a draw).
+    #[schema(required = true)]
     pub player: Option<u8>,
     /// Moves played.
     pub moves: u32,

@@ -65,6 +65,7 @@ pub struct Special {
     /// What is special about it, with its ruling.
     pub text: &'static str,
     /// Its short mark (a word of at most eight letters), where it has one.
+    #[schema(required = true)]
     pub mark: Option<&'static str>,
 }
 
@@ -148,15 +149,18 @@ pub enum GameStatus {
         /// The player to move, 1 or 2.
         player: usize,
         /// The throw in hand.
+        #[schema(required = true)]
         throw: Option<String>,
     },
     /// The game is over.
     Over {
         /// The winner, 1 or 2 (null: no winner at the turn cap).
+        #[schema(required = true)]
         winner: Option<usize>,
         /// Whether the game ended at the turn cap.
         capped: bool,
         /// The players' scores, where the rule set scores.
+        #[schema(required = true)]
         score: Option<[u32; 2]>,
     },
 }
@@ -168,12 +172,16 @@ pub struct LegalMove {
     #[serde(rename = "move")]
     pub mv: String,
     /// The square it moves from (null for a pass).
+    #[schema(required = true)]
     pub from: Option<u8>,
     /// The square it moves to (null for a pass).
+    #[schema(required = true)]
     pub to: Option<u8>,
     /// The name of `from`.
+    #[schema(required = true)]
     pub from_name: Option<String>,
     /// The name of `to`.
+    #[schema(required = true)]
     pub to_name: Option<String>,
     /// What the move does: step, backward, swap, capture, sent back, trap, bear off,
     /// forfeit, bonus throw.
@@ -240,14 +248,17 @@ pub struct SeriesInfo {
     /// Points of seats 1 and 2 before this game.
     pub before: [u32; 2],
     /// This game's points of seats 1 and 2, once over (nothing at the turn cap).
+    #[schema(required = true)]
     pub points: Option<[u32; 2]>,
     /// The running score of seats 1 and 2.
     pub score: [u32; 2],
     /// Whether the series is over.
     pub over: bool,
     /// The winning seat once over (null: a drawn series, or not over).
+    #[schema(required = true)]
     pub winner: Option<u8>,
     /// The next game's ID once either seat started it.
+    #[schema(required = true)]
     pub next: Option<String>,
 }
 
@@ -302,8 +313,10 @@ pub struct GameState {
     /// Online games: an invite is open (unclaimed, not revoked).
     pub invite_open: bool,
     /// Online games: the seat still waiting for its invite to be claimed.
+    #[schema(required = true)]
     pub open_seat: Option<usize>,
     /// The seed, revealed when the game is over.
+    #[schema(required = true)]
     pub seed: Option<String>,
     /// Who is watching live.
     pub watchers: Watchers,
@@ -312,6 +325,7 @@ pub struct GameState {
     /// The events from `events_from` on.
     pub events: Vec<crate::service::EventOut>,
     /// The game's place in its series; null for a single game.
+    #[schema(required = true)]
     pub series: Option<SeriesInfo>,
     /// Only on WebSocket messages.
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
@@ -354,6 +368,7 @@ pub struct Claimed {
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct InviteLink {
     /// The new invite link's path, or null once revoked.
+    #[schema(required = true)]
     pub invite: Option<String>,
 }
 
@@ -379,6 +394,7 @@ pub struct Review {
     /// Events of the game.
     pub total: usize,
     /// The last event played (event `at - 1`); null at the start.
+    #[schema(required = true)]
     pub event: Option<crate::service::EventOut>,
     /// Position string.
     pub position: String,
@@ -457,8 +473,10 @@ pub struct SeriesGame {
     /// Over or playing.
     pub state: Playing,
     /// The game's points of seats 1 and 2, once over.
+    #[schema(required = true)]
     pub points: Option<[u32; 2]>,
     /// The winning seat, once over (null: no winner).
+    #[schema(required = true)]
     pub winner: Option<u8>,
     /// The running score after this game.
     pub score: [u32; 2],
@@ -494,6 +512,7 @@ pub struct Series {
     /// Whether the series is over.
     pub over: bool,
     /// The winning seat once over (null: a drawn series, or not over).
+    #[schema(required = true)]
     pub winner: Option<u8>,
 }
 

@@ -109,6 +109,23 @@ fn finish(doc: &mut Value) {
     new_game["starts"]["enum"] =
         with_null(crate::service::STARTS.iter().map(|&s| s.into()).collect());
     schemas["State"]["properties"]["rules"]["enum"] = Value::Array(rules);
+    // A series target's bounds (`Target::check`).
+    for t in schemas["Target"]["oneOf"]
+        .as_array_mut()
+        .into_iter()
+        .flatten()
+    {
+        let props = &mut t["properties"];
+        for (name, max) in [
+            ("points", 100_000),
+            ("games", senet_rules::series::MAX_GAMES),
+        ] {
+            if let Some(p) = props.get_mut(name) {
+                p["minimum"] = 1.into();
+                p["maximum"] = max.into();
+            }
+        }
+    }
     // utoipa tags each operation with its module's name; the API has no groups.
     if let Some(paths) = doc["paths"].as_object_mut() {
         for op in paths.values_mut().filter_map(Value::as_object_mut) {
