@@ -15,7 +15,8 @@ use crate::wire::{
     GameState, Hint, InviteLink, NextGame, Review, Series, Throws,
 };
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
@@ -371,13 +372,14 @@ struct ListQuery {
     summary = "summaries of the listed games that exist, most recent first",
     params(("ids" = Option<String>, Query, description = "comma-separated IDs, at most 100")),
     responses(
-        (status = 200, description = "{games: [...]}", body = GameList),
+        (status = 200, description = "the games", body = GameList),
         (status = 400, description = "malformed request (bad JSON, unknown field, bad Authorization header)", body = ErrorBody),
         (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
         (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
     )
 )]
-async fn list(State(s): State<AppState>, Query(q): Query<ListQuery>) -> ApiResult {
+async fn list(State(s): State<AppState>, q: Result<Query<ListQuery>, QueryRejection>) -> ApiResult {
+    let Query(q) = q.map_err(|e| Failure::BadRequest(e.body_text()))?;
     let ids: Vec<String> = q
         .ids
         .unwrap_or_default()
@@ -721,7 +723,7 @@ struct ReviewQuery {
     summary = "the board after the first `at` events",
     params(("id" = String, Path, description = "game ID", pattern = "^[A-Za-z0-9]{1,32}$"), ("at" = Option<usize>, Query, minimum = 0)),
     responses(
-        (status = 200, description = "{at, total, event, position, status, view}", body = Review),
+        (status = 200, description = "the board, the last event and the legal moves", body = Review),
         (status = 400, description = "malformed request (bad JSON, unknown field, bad Authorization header)", body = ErrorBody),
         (status = 404, description = "no such game", body = ErrorBody),
         (status = 422, description = "illegal move, unknown rule set or option, bad mode or level", body = ErrorBody),
@@ -732,7 +734,7 @@ struct ReviewQuery {
 async fn review(
     State(s): State<AppState>,
     Path(id): Path<String>,
-    q: Result<Query<ReviewQuery>, axum::extract::rejection::QueryRejection>,
+    q: Result<Query<ReviewQuery>, QueryRejection>,
 ) -> ApiResult {
     let Query(q) = q.map_err(|e| Failure::BadRequest(e.body_text()))?;
     let at = match q.at {
@@ -816,7 +818,7 @@ async fn value(b: Result<Bytes, BytesRejection>) -> Response {
     description = "Throw i (from 0) is the outcome at floor(r * total / 2^32) along the cumulative weights, r = the first 4 bytes (big-endian) of SHA-256(\"senet-throw:SEED:i\"); seed_hash = SHA-256(\"senet-seed:SEED\").",
     params(("id" = String, Path, description = "game ID", pattern = "^[A-Za-z0-9]{1,32}$")),
     responses(
-        (status = 200, description = "{seed, seed_hash, throws: [{throw, outcomes}]}", body = Throws),
+        (status = 200, description = "the seed, its hash and every throw with its outcomes", body = Throws),
         (status = 404, description = "no such game", body = ErrorBody),
         (status = 409, description = "not now: out of turn, wrong phase (throw/move), game over, or a stale seq", body = ErrorBody),
         (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
@@ -836,14 +838,15 @@ struct WsQuery {
     get,
     path = "/api/games/{id}/ws",
     summary = "WebSocket of live changes",
-    description = "Messages are JSON text: {type: state, ...State with every event} first, then {type: update, ...State with events from events_from} (also for bot replies and for changes made through other servers on the same database), {type: presence, watchers} (seats at once; spectators at most every 300 ms), {type: invite, open, claimed} when the invite is claimed, revoked or renewed, and {type: resync} when the reader fell behind (fetch the state). Incoming messages are ignored. Refusals before the upgrade are JSON errors like every other endpoint's.",
+    description = "Messages are JSON text (schema LiveMessage): {type: state, ...State with every event} first, then {type: update, ...State with events from events_from} (also for bot replies and for changes made through other servers on the same database), {type: presence, watchers} (seats at once; spectators at most every 300 ms), {type: invite, open, claimed} when the invite is claimed, revoked or renewed, and {type: resync} when the reader fell behind (fetch the state). Incoming messages are ignored. Refusals before the upgrade are JSON errors like every other endpoint's.",
     params(("id" = String, Path, description = "game ID", pattern = "^[A-Za-z0-9]{1,32}$"), ("token" = Option<String>, Query, description = "a seat token marks the seat present; without it the connection is a spectator's")),
     responses(
         (status = 101, description = "switching protocols"),
         (status = 403, description = "the token is not a seat token of this game", body = ErrorBody),
         (status = 404, description = "no such game", body = ErrorBody),
         (status = 429, description = "rate limit (Retry-After), or too many live connections for the game (200) or for this address (20)", body = ErrorBody),
-        (status = 400, description = "malformed request", body = ErrorBody),
+        (status = 400, description = "malformed request (not a WebSocket handshake, a bad query)", body = ErrorBody),
+        (status = 426, description = "the connection cannot be upgraded", body = ErrorBody),
         (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
     )
 )]
@@ -851,9 +854,15 @@ async fn ws(
     State(s): State<AppState>,
     Extension(ClientAddr(ip)): Extension<ClientAddr>,
     Path(id): Path<String>,
-    Query(q): Query<WsQuery>,
-    upgrade: WebSocketUpgrade,
+    q: Result<Query<WsQuery>, QueryRejection>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult {
+    // Refusals before the upgrade are JSON errors like every other endpoint's.
+    let upgrade = match upgrade {
+        Ok(u) => u,
+        Err(e) => return Ok(error(e.status(), e.body_text())),
+    };
+    let Query(q) = q.map_err(|e| Failure::BadRequest(e.body_text()))?;
     let sub = s.svc.subscribe(ip, &id, q.token.as_deref()).await?;
     let svc = s.svc.clone();
     Ok(upgrade

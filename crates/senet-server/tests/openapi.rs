@@ -367,6 +367,9 @@ async fn real_responses_match_the_openapi_document() {
             Some(json!({ "mv": 1 })),
         ),
         ("GET", "/api/games/nosuch".to_string(), None, None),
+        // Not a WebSocket handshake; a query given twice: JSON errors too.
+        ("GET", format!("/api/games/{id}/ws"), None, None),
+        ("GET", "/api/games?ids=a&ids=b".to_string(), None, None),
         (
             "GET",
             format!("/api/games/{id}/review?at=99999"),
@@ -531,6 +534,8 @@ async fn real_responses_match_the_openapi_document() {
         "GET /api/games/{id}/analysis 202",
         "GET /api/games/{id}/analysis 200",
         "GET /api/games/{id}/hint 200",
+        "GET /api/games/{id}/ws 400",
+        "GET /api/games 400",
         "POST /api/games 201",
         "POST /api/games 400",
         "POST /api/games 422",
