@@ -395,5 +395,8 @@ mod tests {
                 NetEval::parse_end_params(spec, end).unwrap();
             }
         }
+        // pyramid's and parker's networks (issue 18), trained ones too.
+        FeatNet::<Pyramid>::parse(include_str!("nets/pyramid.txt"), "test").unwrap();
+        FeatNet::<Parker>::parse(include_str!("nets/parker.txt"), "test").unwrap();
     }
 }
