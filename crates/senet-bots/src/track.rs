@@ -119,6 +119,10 @@ pub struct TrackSpec {
     /// not counted). A move that the 26 gate stops short lands on 26, which is then always
     /// safe (checked by [`TrackSpec::new`]).
     pub landing: [u32; MAX_THROW],
+    /// For each set of throws (bit `i` for the `i`th of [`TrackSpec::throws`]), the sum in
+    /// throw order of their swings `2 k p`: [`TrackSpec::exposure`] as a table, added in the
+    /// order the loop adds them, so the sums are the same numbers.
+    swing: [f64; 1 << MAX_THROW],
 }
 
 impl TrackSpec {
@@ -150,6 +154,19 @@ impl TrackSpec {
             }
             k += 1;
         }
+        let mut swing = [0.0f64; 1 << MAX_THROW];
+        let mut set = 0;
+        while set < 1 << MAX_THROW {
+            let (mut e, mut i) = (0.0f64, 0);
+            while i < spec.throws.len() {
+                if set >> i & 1 != 0 {
+                    e += throws[i].1 * 2.0 * throws[i].0 as f64;
+                }
+                i += 1;
+            }
+            swing[set] = e;
+            set += 1;
+        }
         TrackSpec {
             id: spec.rules.id(),
             throws,
@@ -159,6 +176,7 @@ impl TrackSpec {
             hit: spec.hit,
             pieces: PIECES,
             landing,
+            swing,
         }
     }
 
@@ -224,24 +242,47 @@ impl TrackSpec {
             return 0.0;
         }
         let wall = self.blockade(def);
-        let mut e = 0.0;
-        for &(k, p) in self.throws() {
+        // The defender's blockade is one run a..=z (five pieces make at most one run of
+        // three): an attack by k on t passes it when a+1 <= t <= z+k-1 (for k = 1 those
+        // squares are the run's own, never vulnerable). Another shape (more pieces) takes
+        // the square-by-square test.
+        let run = wall.checked_shr(wall.trailing_zeros()).unwrap_or(0);
+        if run & run.wrapping_add(1) != 0 {
+            return self.exposure_by_square(att, vulnerable, wall);
+        }
+        let b = wall as u64;
+        let top = 64 - b.leading_zeros(); // z + 1, or 0 for no blockade
+        let above_a =
+            !((2u64 << b.trailing_zeros().min(62)) - 1) & 0u64.wrapping_sub((b != 0) as u64);
+        let (mut set, mut i) = (0usize, 0);
+        while i < self.n_throws {
+            let k = self.throws[i].0 as u32;
+            let passes = (((1u64 << (top + k - 1)) - 1) & above_a) as u32;
+            let cand = (att << k) & vulnerable & self.landing[k as usize & 7] & !passes;
+            set |= ((cand != 0) as usize) << i;
+            i += 1;
+        }
+        // The swings of the throws that have an attack, summed in throw order.
+        self.swing[set]
+    }
+
+    /// [`TrackSpec::exposure`] square by square, for a blockade of any shape.
+    #[cold]
+    fn exposure_by_square(&self, att: u32, vulnerable: u32, wall: u32) -> f64 {
+        let mut set = 0usize;
+        for (i, &(k, _)) in self.throws().iter().enumerate() {
             let mut cand = (att << k) & vulnerable & self.landing[k as usize & 7];
-            if wall != 0 && cand != 0 {
-                // Drop the attacks that would pass the defender's own blockade.
-                let mut c = cand;
-                while c != 0 {
-                    let t = c.trailing_zeros() as u8;
-                    c &= c - 1;
-                    if wall & between(t - k, t) != 0 {
-                        cand &= !bit(t);
-                    }
+            let mut c = cand;
+            while c != 0 {
+                let t = c.trailing_zeros() as u8;
+                c &= c - 1;
+                if wall & between(t - k, t) != 0 {
+                    cand &= !bit(t);
                 }
             }
-            // Branch-free: the throw's swing counts when some attack exists.
-            e += (p * 2.0 * k as f64) * (cand != 0) as u32 as f64;
+            set |= ((cand != 0) as usize) << i;
         }
-        e
+        self.swing[set]
     }
 
     /// The board terms of the side owning `own` against `opp`: pieces protected by a
