@@ -327,14 +327,108 @@ impl NetEval {
         const _: () = assert!(H == 16);
         match N {
             16 => self.z_in::<4>(p, men, mover),
-            _ => self.z_any::<N>(p, men, mover),
+            _ => self.z_blocks::<N>(p, men, mover),
         }
     }
 
+    /// [`NetEval::z_of`] for the endgame networks (more units than vector registers): the
+    /// inputs listed first, then the hidden units sixteen at a time, each block summing every
+    /// input before the next block starts. Each unit's sum takes the same steps in the same
+    /// order as one unit at a time, so the numbers are the same.
+    #[inline(never)]
+    fn z_blocks<const N: usize>(&self, p: &[f32], men: [u32; 2], mover: Player) -> f32 {
+        type Q = [f32; 4];
+        const { assert!(N % 16 == 0) };
+        let blocks = N / 16;
+        let (w, tail) = p.split_at(NI * N);
+        let rows: &[[Q; 4]] = w.as_chunks::<4>().0.as_chunks::<4>().0;
+        assert_eq!(rows.len(), NI * blocks);
+        let skip: &[f32; NI] = tail[..NI].try_into().expect("NI skip weights");
+        let bias: &[[Q; 4]] = tail[NI..NI + N].as_chunks::<4>().0.as_chunks::<4>().0;
+        let out: &[[Q; 4]] = tail[NI + N..NI + 2 * N]
+            .as_chunks::<4>()
+            .0
+            .as_chunks::<4>()
+            .0;
+        assert!(bias.len() == blocks && out.len() == blocks);
+        let mut z = tail[NI + 2 * N];
+        let (own, opp) = match mover {
+            Player::First => (men[0], men[1]),
+            Player::Second => (men[1], men[0]),
+        };
+        // The inputs of 1 (pieces on squares, pieces off), then the others with their
+        // values, in the order of `z_any`; the output's sum takes the skip weights in that
+        // order too.
+        let mut ones: ArrayVec<u8, 12> = ArrayVec::new();
+        let mut scaled: ArrayVec<(u8, f32), 9> = ArrayVec::new();
+        let mut terms = [[0.0f64; 4]; 2];
+        for (side, (base, a, b)) in [(0, own, opp), (SIDE, opp, own)].into_iter().enumerate() {
+            let (mut m, mut on) = (a, 0u32);
+            while m != 0 {
+                let i = base + m.trailing_zeros() as usize - 1;
+                ones.push(i as u8);
+                z += skip[i];
+                m &= m - 1;
+                on += 1;
+            }
+            let off = self.spec.pieces.saturating_sub(on).min(5) as usize;
+            if off > 0 {
+                let i = base + 29 + off;
+                ones.push(i as u8);
+                z += skip[i];
+            }
+            terms[side] = self.spec.terms(a, b);
+        }
+        for (side, t) in terms.iter().enumerate() {
+            for (k, &x) in t.iter().enumerate() {
+                if x != 0.0 {
+                    let i = side * SIDE + 35 + k;
+                    let x = x as f32;
+                    scaled.push((i as u8, x));
+                    z += skip[i] * x;
+                }
+            }
+        }
+        let seat = if mover == Player::First { 1.0 } else { -1.0 };
+        scaled.push((NI as u8 - 1, seat));
+        z += seat * skip[NI - 1];
+        let mut q = [0.0f32; N];
+        let qs: &mut [[Q; 4]] = q.as_chunks_mut::<4>().0.as_chunks_mut::<4>().0;
+        for (blk, qb) in qs.iter_mut().enumerate() {
+            let mut h = bias[blk];
+            for &i in &ones {
+                let row = &rows[i as usize * blocks + blk];
+                for (hc, rc) in h.iter_mut().zip(row) {
+                    for l in 0..4 {
+                        hc[l] += rc[l];
+                    }
+                }
+            }
+            for &(i, x) in &scaled {
+                let row = &rows[i as usize * blocks + blk];
+                for (hc, rc) in h.iter_mut().zip(row) {
+                    for l in 0..4 {
+                        hc[l] += x * rc[l];
+                    }
+                }
+            }
+            for ((qc, hc), oc) in qb.iter_mut().zip(&h).zip(&out[blk]) {
+                for l in 0..4 {
+                    qc[l] = oc[l] * hc[l].max(0.0);
+                }
+            }
+        }
+        // (`black_box`: as in `z_in`.)
+        for x in std::hint::black_box(q) {
+            z += x;
+        }
+        z
+    }
+
     /// [`NetEval::mover_z`] with the parameters `p` of a network of `N` hidden units, one
-    /// unit at a time (the endgame networks': with more units than vector registers, this
-    /// is the faster form).
-    #[inline(always)]
+    /// unit at a time: the pass as first written, the reference the tests hold the faster
+    /// forms to, to the bit.
+    #[cfg(test)]
     fn z_any<const N: usize>(&self, p: &[f32], men: [u32; 2], mover: Player) -> f32 {
         // The parameters by part (one bounds check each, none in the loops below).
         let (w, tail) = p.split_at(NI * N);
@@ -523,6 +617,54 @@ mod tests {
     use super::*;
     use crate::weights;
     use senet_rules::{Game, Kendall5, MoveList, Status};
+
+    /// The vector forms of the pass ([`NetEval::z_in`], [`NetEval::z_blocks`]) give the
+    /// numbers of the one-unit-at-a-time pass exactly, for every network size.
+    fn same_as_one_unit_at_a_time<const N: usize>() {
+        let mut rng = Pcg64Mcg::seed_from_u64(N as u64);
+        let mut net = NetEval::from_linear(&weights::KENDALL5, 5, "test");
+        let p: Vec<f32> = (0..params_of(N))
+            .map(|_| (rng.random::<f32>() - 0.5) * 2.0)
+            .collect();
+        if N == H {
+            net.p = p.clone();
+        }
+        let start = Kendall5::start(&senet_rules::Options::defaults(Kendall5::option_specs()));
+        let mut ms = MoveList::new();
+        let mut seen = 0;
+        for _ in 0..40 {
+            let mut g = start;
+            loop {
+                match g.status() {
+                    Status::Over(_) => break,
+                    Status::Throw(_) => {
+                        for mover in Player::BOTH {
+                            let men = g.men();
+                            let fast = net.z_of::<N>(&p, men, mover);
+                            let slow = net.z_any::<N>(&p, men, mover);
+                            assert_eq!(fast.to_bits(), slow.to_bits(), "{men:?} {mover:?}");
+                            seen += 1;
+                        }
+                        g.set_throw_unchecked(g.throw_dist().sample(rng.random()));
+                    }
+                    Status::Move(_) => {
+                        ms.clear();
+                        g.legal_moves(&mut ms);
+                        g.play_unchecked(ms[rng.random_range(0..ms.len())]);
+                    }
+                }
+            }
+        }
+        assert!(seen > 1000);
+    }
+
+    #[test]
+    fn the_vector_passes_are_the_one_unit_pass_to_the_bit() {
+        same_as_one_unit_at_a_time::<16>();
+        same_as_one_unit_at_a_time::<32>();
+        same_as_one_unit_at_a_time::<64>();
+        same_as_one_unit_at_a_time::<128>();
+    }
 
     #[test]
     fn a_fresh_network_is_close_to_the_linear_evaluator_it_starts_from() {
