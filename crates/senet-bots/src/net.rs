@@ -363,9 +363,9 @@ impl NetEval {
         let mut scaled: ArrayVec<(u8, f32), 9> = ArrayVec::new();
         let mut terms = [[0.0f64; 4]; 2];
         for (side, (base, a, b)) in [(0, own, opp), (SIDE, opp, own)].into_iter().enumerate() {
-            let (mut m, mut on) = (a, 0u32);
+            let (mut m, mut on) = (a >> 1, 0u32);
             while m != 0 {
-                let i = base + m.trailing_zeros() as usize - 1;
+                let i = base + m.trailing_zeros() as usize;
                 ones.push(i as u8);
                 z += skip[i];
                 m &= m - 1;
@@ -522,9 +522,10 @@ impl NetEval {
         let mut terms = [[0.0f64; 4]; 2];
         for (side, (base, a, b)) in [(0, own, opp), (SIDE, opp, own)].into_iter().enumerate() {
             // An input of 1 (a piece on a square, pieces off): its row is added as is.
-            let (mut m, mut on) = (a, 0u32);
+            // (Square s as bit s - 1, so that the index is plainly in bounds.)
+            let (mut m, mut on) = (a >> 1, 0u32);
             while m != 0 {
-                let i = base + m.trailing_zeros() as usize - 1;
+                let i = base + m.trailing_zeros() as usize;
                 for (hc, &rc) in h.iter_mut().zip(&rows[i]) {
                     *hc = add(*hc, rc);
                 }
