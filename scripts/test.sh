@@ -30,7 +30,11 @@ fi
 PYENV="$PWD/target/pyenv"
 [ -x "$PYENV/bin/python" ] || python3 -m venv "$PYENV"
 "$PYENV/bin/pip" install --quiet "maturin>=1.16,<2" pytest numpy
-cargo build -p senet --locked
+# target/debug/senet, which the Python tests compare with, was built by `cargo test --workspace`
+# above. Every later cargo command here selects the whole workspace too (`--workspace --test
+# NAME`): selecting one package resolves other features and rebuilt serde, tokio, the senet
+# crates and more, about two minutes per phase.
+test -x target/debug/senet
 PATH="$PYENV/bin:$PATH" VIRTUAL_ENV="$PYENV" MATURIN_PEP517_ARGS="--profile dev --locked" \
     "$PYENV/bin/pip" install --quiet --no-build-isolation --no-deps --force-reinstall ./python
 # -p no:cacheprovider: leave no .pytest_cache in the tree. pytest exits 5 when it collects
@@ -51,7 +55,7 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
         exit 1
     fi
 fi
-cargo test -p senet-server --test postgres --locked -- --ignored --test-threads=1
+cargo test --workspace --test postgres --locked -- --ignored --test-threads=1
 
 # End-to-end tests of `senet serve` in real headless Chromium (driven through chromedriver,
 # against the debug build). They are ignored by a plain `cargo test`; here they always run.
@@ -69,7 +73,7 @@ fi
 # Two at a time (each test has its own server, chromedriver, browsers and directories); the
 # test that kills and restarts a server on the same port runs alone, so that no other test can
 # take the port in between.
-cargo test -p senet --test browser --locked -- --ignored --test-threads=2 \
+cargo test --workspace --test browser --locked -- --ignored --test-threads=2 \
     --skip a_killed_server_restarts_and_the_game_goes_on
-cargo test -p senet --test browser --locked -- --ignored --exact \
+cargo test --workspace --test browser --locked -- --ignored --exact \
     a_killed_server_restarts_and_the_game_goes_on

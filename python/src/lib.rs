@@ -254,12 +254,12 @@ impl Spec {
                 .filter(|_| (1..=faces).contains(&m.die))
                 .map(|s| s * faces as usize + m.die as usize - 1),
             Code::Parker => {
-                let k = if m.kind.has(MoveKind::TOTAL) {
+                let k = if m.kind.contains(MoveKind::TOTAL) {
                     Some(6)
                 } else {
                     (1..=6).contains(&m.die).then(|| m.die as usize - 1)
                 };
-                let back = m.kind.has(MoveKind::BACKWARD) as usize;
+                let back = m.kind.contains(MoveKind::BACKWARD) as usize;
                 sq.zip(k).map(|(s, k)| (s * 7 + k) * 2 + back)
             }
         };

@@ -86,8 +86,8 @@ impl<G: Game, E: Evaluator<G>> Evaluator<G> for Points<'_, E> {
     fn eval(&self, g: &G) -> f64 {
         let v = self.inner.eval(g);
         let [a, b] = points_if_won(g);
-        let share = if g.rules() == senet_rules::RuleSet::Pyramid {
-            // Y9: both sides keep what they bore off, winner or not.
+        let share = if g.both_keep_points() {
+            // Both sides keep what they scored, winner or not (pyramid, Y9).
             0.5 + (a - b) / (2.0 * self.max)
         } else {
             0.5 + (v * a - (1.0 - v) * b) / (2.0 * self.max)

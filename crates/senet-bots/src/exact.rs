@@ -23,7 +23,7 @@
 
 use crate::eval::{terminal_value, Evaluator};
 use senet_rules::{AnyGame, Game, Houses, Kendall, Kendall5, Move, MoveList, Player, RuleSet};
-use senet_rules::{Outcome, Senat, Status};
+use senet_rules::{Effect, Outcome, Senat, Status};
 use std::any::Any;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -1133,12 +1133,12 @@ impl Table {
                             continue;
                         }
                         let mut look = |c: &G, _p: Player| self.lookup(c);
-                        let mut scored: Vec<(f64, u16)> = ms
+                        let mut scored: Vec<(f64, Effect)> = ms
                             .iter()
                             .filter_map(|&m| {
                                 let mut c = h;
                                 let fx = c.play_unchecked(m);
-                                after(&c, &mut look).map(|v| (v, fx.bits))
+                                after(&c, &mut look).map(|v| (v, fx.flags))
                             })
                             .collect();
                         if scored.len() != ms.len() {
@@ -1148,8 +1148,8 @@ impl Table {
                         scored.sort_by(|x, y| y.0.total_cmp(&x.0));
                         let (v, bits) = scored[0];
                         s.choices += 1;
-                        let has = |f: u16| bits & f != 0;
-                        use senet_rules::Effects as F;
+                        let has = |f: Effect| bits.intersects(f);
+                        use senet_rules::Effect as F;
                         s.best_backward += has(F::BACKWARD) as u64;
                         s.best_hit += has(F::SWAP | F::CAPTURE | F::SENT_BACK) as u64;
                         s.best_bear_off += has(F::BEAR_OFF) as u64;

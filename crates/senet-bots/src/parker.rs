@@ -26,7 +26,7 @@
 //! are kept at small values for what the rules say.
 
 use crate::eval::{sigmoid, Evaluator};
-use senet_rules::parker::{DICE, LAST, REACH, SENET};
+use senet_rules::parker::{self, DICE, LAST, REACH, SENET};
 use senet_rules::{Game, Parker, Player, Status};
 
 /// The near half of the Senet row (indexes 10-14): its five lowest spaces.
@@ -140,7 +140,7 @@ impl ParkerEval {
             while m != 0 {
                 let i = m.trailing_zeros() as u8;
                 m &= m - 1;
-                let d = Parker::reach(att, att_pow, wait, 29 - i);
+                let d = Parker::reach(att, att_pow, wait, parker::across(i));
                 if d != 0 {
                     let v = if ph == Some(i) { self.pharaoh } else { 1.0 };
                     loss += hit_chance(d) * v;

@@ -1,7 +1,9 @@
 //! Per-game measurements, taken by replaying a game record with the rules library.
 
 use senet_rules::Metrics;
-use senet_rules::{AnyGame, Effects, Error, Event, Game, Move, Player, Record, Status, Throw};
+use senet_rules::{
+    AnyGame, Effect, Effects, Error, Event, Game, Move, Player, Record, Status, Throw,
+};
 use serde::Serialize;
 
 /// What happened in one game.
@@ -125,16 +127,16 @@ pub fn measure_play(start: &AnyGame, throws: &[Throw], moves: &[Move]) -> Result
 }
 
 fn count(s: &mut GameStats, fx: Effects) {
-    let add = |flag: u16, n: &mut u32| {
+    let add = |flag: Effect, n: &mut u32| {
         if fx.has(flag) {
             *n += 1
         }
     };
-    add(Effects::CAPTURE, &mut s.captures);
-    add(Effects::SWAP, &mut s.swaps);
-    add(Effects::SENT_BACK, &mut s.sent_back);
-    add(Effects::BACKWARD, &mut s.backward);
-    add(Effects::FORFEIT, &mut s.forfeits);
-    add(Effects::BONUS, &mut s.bonus);
-    add(Effects::TRAP, &mut s.traps);
+    add(Effect::CAPTURE, &mut s.captures);
+    add(Effect::SWAP, &mut s.swaps);
+    add(Effect::SENT_BACK, &mut s.sent_back);
+    add(Effect::BACKWARD, &mut s.backward);
+    add(Effect::FORFEIT, &mut s.forfeits);
+    add(Effect::BONUS, &mut s.bonus);
+    add(Effect::TRAP, &mut s.traps);
 }

@@ -227,69 +227,36 @@ pub const fn binomial(n: u32, k: u32) -> u32 {
     r as u32
 }
 
-/// What kind of move a [`Move`] is, beyond its squares: a small set of flags with one
-/// meaning in every rule set (a move with none is a plain forward move by one throw or die).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct MoveKind(u8);
+bitflags::bitflags! {
+    /// What kind of move a [`Move`] is, beyond its squares: a small set of flags with one
+    /// meaning in every rule set (a move with none, [`MoveKind::PLAIN`], is a plain forward
+    /// move by one throw or die).
+    #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+    pub struct MoveKind: u8 {
+        /// The piece moves backward (K10, R9, S7; parker's Pharaoh on the Senet row, P7).
+        const BACKWARD = 1;
+        /// The move uses the total of both dice as one move (parker, P4).
+        const TOTAL = 1 << 1;
+        /// Declines the leftover steps of a bear-off (senat, S10): no piece moves.
+        const DECLINE = 1 << 2;
+        /// The move ends in the water (27), which sends the piece on to `to` (K8, R7, H8, S8).
+        const WATER = 1 << 3;
+    }
+}
 
 impl MoveKind {
     /// A plain move: forward, by the throw or one die.
-    pub const PLAIN: MoveKind = MoveKind(0);
-    /// The piece moves backward (K10, R9, S7; parker's Pharaoh on the Senet row, P7).
-    pub const BACKWARD: MoveKind = MoveKind(1);
-    /// The move uses the total of both dice as one move (parker, P4).
-    pub const TOTAL: MoveKind = MoveKind(1 << 1);
-    /// Declines the leftover steps of a bear-off (senat, S10): no piece moves.
-    pub const DECLINE: MoveKind = MoveKind(1 << 2);
-    /// The move ends in the water (27), which sends the piece on to `to` (K8, R7, H8, S8).
-    pub const WATER: MoveKind = MoveKind(1 << 3);
-
-    const NAMES: [(MoveKind, &'static str); 4] = [
-        (Self::BACKWARD, "backward"),
-        (Self::TOTAL, "total"),
-        (Self::DECLINE, "decline"),
-        (Self::WATER, "water"),
-    ];
-
-    /// The flags as a number (for hashing and compact keys).
-    #[inline]
-    pub const fn bits(self) -> u8 {
-        self.0
-    }
-
-    /// Whether every flag of `k` is set.
-    #[inline]
-    pub const fn has(self, k: MoveKind) -> bool {
-        self.0 & k.0 == k.0
-    }
-
-    /// Both sets of flags.
-    #[inline]
-    pub const fn with(self, k: MoveKind) -> MoveKind {
-        MoveKind(self.0 | k.0)
-    }
-}
-
-impl std::ops::BitOr for MoveKind {
-    type Output = MoveKind;
-    #[inline]
-    fn bitor(self, k: MoveKind) -> MoveKind {
-        self.with(k)
-    }
+    pub const PLAIN: MoveKind = MoveKind::empty();
 }
 
 impl fmt::Debug for MoveKind {
+    /// `plain`, or the flags' names in lower case joined by `|` (`backward|water`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<_> = Self::NAMES
-            .iter()
-            .filter(|(k, _)| self.has(*k))
-            .map(|(_, n)| *n)
-            .collect();
-        if names.is_empty() {
-            f.write_str("plain")
-        } else {
-            f.write_str(&names.join("|"))
+        if self.is_empty() {
+            return f.write_str("plain");
         }
+        let names: Vec<_> = self.iter_names().map(|(n, _)| n.to_lowercase()).collect();
+        f.write_str(&names.join("|"))
     }
 }
 
@@ -341,7 +308,7 @@ impl Move {
     /// Whether this declines leftover steps (S10).
     #[inline]
     pub fn is_decline(self) -> bool {
-        self.kind.has(MoveKind::DECLINE)
+        self.kind.contains(MoveKind::DECLINE)
     }
 
     /// Whether the move moves a piece (it is neither the forfeit nor a decline).
@@ -359,57 +326,66 @@ pub const MAX_MOVES: usize = 32;
 /// The legal moves of a position, without heap allocation.
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
-/// What a move did, as a set of flags.
+bitflags::bitflags! {
+    /// What a move did (see [`Effects`]).
+    #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+    pub struct Effect: u16 {
+        /// The piece moved forward.
+        const STEP = 1;
+        /// The piece moved backward.
+        const BACKWARD = 1 << 1;
+        /// Two pieces exchanged squares.
+        const SWAP = 1 << 2;
+        /// An opposing piece was removed from the game.
+        const CAPTURE = 1 << 3;
+        /// An opposing piece was sent back toward the start.
+        const SENT_BACK = 1 << 4;
+        /// The piece fell into a trap (the water) and was moved back.
+        const TRAP = 1 << 5;
+        /// The piece left the board.
+        const BEAR_OFF = 1 << 6;
+        /// The throw was forfeited.
+        const FORFEIT = 1 << 7;
+        /// The move earned a bonus throw.
+        const BONUS = 1 << 8;
+    }
+}
+
+impl Effect {
+    /// The words the notation, the CLI's JSON and the API use for each flag, in order.
+    const WORDS: [(Effect, &'static str); 9] = [
+        (Effect::STEP, "step"),
+        (Effect::BACKWARD, "backward"),
+        (Effect::SWAP, "swap"),
+        (Effect::CAPTURE, "capture"),
+        (Effect::SENT_BACK, "sent back"),
+        (Effect::TRAP, "trap"),
+        (Effect::BEAR_OFF, "bear off"),
+        (Effect::FORFEIT, "forfeit"),
+        (Effect::BONUS, "bonus throw"),
+    ];
+}
+
+/// What a move did: its [`Effect`]s, and whether the same player decides again.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Effects {
-    /// Bit set of the `Effects::*` constants.
-    pub bits: u16,
+    /// What happened.
+    pub flags: Effect,
     /// Whether the same player decides again (bonus throw, or dice left to play).
     pub turn_continues: bool,
 }
 
 impl Effects {
-    /// The piece moved forward.
-    pub const STEP: u16 = 1;
-    /// The piece moved backward.
-    pub const BACKWARD: u16 = 1 << 1;
-    /// Two pieces exchanged squares.
-    pub const SWAP: u16 = 1 << 2;
-    /// An opposing piece was removed from the game.
-    pub const CAPTURE: u16 = 1 << 3;
-    /// An opposing piece was sent back toward the start.
-    pub const SENT_BACK: u16 = 1 << 4;
-    /// The piece fell into a trap (the water) and was moved back.
-    pub const TRAP: u16 = 1 << 5;
-    /// The piece left the board.
-    pub const BEAR_OFF: u16 = 1 << 6;
-    /// The throw was forfeited.
-    pub const FORFEIT: u16 = 1 << 7;
-    /// The move earned a bonus throw.
-    pub const BONUS: u16 = 1 << 8;
-
-    const NAMES: [(u16, &'static str); 9] = [
-        (Self::STEP, "step"),
-        (Self::BACKWARD, "backward"),
-        (Self::SWAP, "swap"),
-        (Self::CAPTURE, "capture"),
-        (Self::SENT_BACK, "sent back"),
-        (Self::TRAP, "trap"),
-        (Self::BEAR_OFF, "bear off"),
-        (Self::FORFEIT, "forfeit"),
-        (Self::BONUS, "bonus throw"),
-    ];
-
-    /// Whether flag `bit` is set.
-    pub fn has(self, bit: u16) -> bool {
-        self.bits & bit != 0
+    /// Whether every flag of `e` is set.
+    pub fn has(self, e: Effect) -> bool {
+        self.flags.contains(e)
     }
 
-    /// The names of the flags set, in a fixed order.
+    /// The words for the flags set, in a fixed order ("step", "sent back", "bonus throw", ...).
     pub fn names(self) -> Vec<&'static str> {
-        Self::NAMES
+        Effect::WORDS
             .iter()
-            .filter(|(b, _)| self.bits & b != 0)
+            .filter(|(e, _)| self.flags.contains(*e))
             .map(|(_, n)| *n)
             .collect()
     }
@@ -644,6 +620,13 @@ pub trait Metrics: View {
     /// player first. `None` where games do not score.
     fn points_if_won(&self) -> Option<[u32; 2]> {
         None
+    }
+
+    /// Whether both sides keep the points they have scored, whoever wins (Y9: pyramid's
+    /// borne-off pyramids), so that [`Metrics::points_if_won`] is the points so far rather
+    /// than what a win would give.
+    fn both_keep_points(&self) -> bool {
+        false
     }
 }
 

@@ -40,7 +40,7 @@ pub mod series;
 pub mod track;
 
 pub use game::{
-    random_playout, BoardView, CellView, Census, Dist, Effects, Game, Mark, Metrics, Move,
+    random_playout, BoardView, CellView, Census, Dist, Effect, Effects, Game, Mark, Metrics, Move,
     MoveKind, MoveList, Notation, Outcome, PieceView, Player, Side, Status, Throw, ThrowKind, View,
     OFF,
 };
@@ -355,6 +355,10 @@ impl Metrics for AnyGame {
 
     fn points_if_won(&self) -> Option<[u32; 2]> {
         forward!(self, g => g.points_if_won())
+    }
+
+    fn both_keep_points(&self) -> bool {
+        forward!(self, g => g.both_keep_points())
     }
 
     fn progress(&self) -> [u32; 2] {

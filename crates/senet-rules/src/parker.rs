@@ -16,8 +16,8 @@
 //! `10 * (row - 1) + column`, `a1` = 1 ... `j3` = 30.
 
 use crate::game::{
-    BoardView, CellView, Census, Dist, Effects, Game, Mark, Move, MoveKind, MoveList, Outcome,
-    PieceView, Player, Status, Throw, ThrowKind,
+    BoardView, CellView, Census, Dist, Effect, Effects, Game, Mark, Move, MoveKind, MoveList,
+    Outcome, PieceView, Player, Status, Throw, ThrowKind,
 };
 use crate::game::{Metrics, Notation, View};
 use crate::options::{cap_option, OptionKind, OptionSpec, OptionValue, Options};
@@ -147,6 +147,14 @@ fn parse_cell(s: &str) -> Option<u8> {
         return None;
     }
     Some(10 * (b[1] - b'1') + (col - b'a') + 1)
+}
+
+/// The same Senet-row space as the other player's path index `i` (10-19) (P1: the two
+/// players go along the Senet row in opposite directions, so index `i` of one is `29 - i` of
+/// the other).
+#[inline]
+pub const fn across(i: u8) -> u8 {
+    29 - i
 }
 
 /// The opponent's Senet pegs in the mover's path indexes: the opponent's index `j` is the
@@ -558,7 +566,7 @@ impl Parker {
             push(mv.powered, t, kind);
         }
         if let Some(t) = mv.backward {
-            push(mv.powered, t, kind.with(MoveKind::BACKWARD));
+            push(mv.powered, t, kind.union(MoveKind::BACKWARD));
         }
     }
 
@@ -879,7 +887,7 @@ impl Game for Parker {
             self.dice = [0, 0];
             self.turn = self.turn.other();
             return Effects {
-                bits: Effects::FORFEIT,
+                flags: Effect::FORFEIT,
                 turn_continues: false,
             };
         }
@@ -889,26 +897,26 @@ impl Game for Parker {
         if self.pharaoh[me] == s {
             self.pharaoh[me] = t;
         }
-        let mut bits = if m.kind.has(MoveKind::BACKWARD) {
-            Effects::BACKWARD
+        let mut bits = if m.kind.contains(MoveKind::BACKWARD) {
+            Effect::BACKWARD
         } else {
-            Effects::STEP
+            Effect::STEP
         };
         // P9: coming to rest beside an opposing peg on the Senet row captures it.
         if t >= 10 {
-            let o = 29 - t;
+            let o = across(t);
             if self.pegs[1 - me] & bit(o) != 0 {
                 self.pegs[1 - me] ^= bit(o);
                 if self.pharaoh[1 - me] == o {
                     self.pharaoh[1 - me] = NONE;
                 }
-                bits |= Effects::CAPTURE;
+                bits |= Effect::CAPTURE;
             }
         }
         if self.pegs[1 - me] == 0 {
             self.dice = [0, 0]; // P11: the game is won at once.
             return Effects {
-                bits,
+                flags: bits,
                 turn_continues: false,
             };
         }
@@ -916,21 +924,21 @@ impl Game for Parker {
         // (P5 guarantees it whenever some play used both dice).
         let left = match self.dice {
             [_, 0] => 0,
-            _ if m.kind.has(MoveKind::TOTAL) => 0,
+            _ if m.kind.contains(MoveKind::TOTAL) => 0,
             [a, b] if m.die == a => b,
             [a, _] => a,
         };
         if left != 0 && self.decisions < self.cap && self.side(me).can_play(left) {
             self.dice = [left, 0];
             return Effects {
-                bits,
+                flags: bits,
                 turn_continues: true,
             };
         }
         self.dice = [0, 0];
         self.turn = self.turn.other();
         Effects {
-            bits,
+            flags: bits,
             turn_continues: false,
         }
     }
@@ -965,7 +973,7 @@ impl Notation for Parker {
     fn die_used(&self, m: Move) -> Option<String> {
         if m.is_pass() {
             None
-        } else if m.kind.has(MoveKind::TOTAL) {
+        } else if m.kind.contains(MoveKind::TOTAL) {
             Some("total".into())
         } else {
             Some(m.die.to_string())

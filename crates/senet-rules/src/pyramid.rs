@@ -9,8 +9,8 @@
 //! and so is whether the mover's pyramid on the Ankh (26) arrived during this turn (Y8).
 
 use crate::game::{
-    BoardView, Census, Dist, Effects, Game, Mark, Move, MoveKind, MoveList, Outcome, PieceView,
-    Player, Status, Throw, ThrowKind, OFF,
+    BoardView, Census, Dist, Effect, Effects, Game, Mark, Move, MoveKind, MoveList, Outcome,
+    PieceView, Player, Status, Throw, ThrowKind, OFF,
 };
 use crate::game::{Metrics, Notation, View};
 use crate::options::{cap_option, OptionSpec, OptionValue, Options};
@@ -391,7 +391,7 @@ impl Pyramid {
 
     /// Moves a pyramid (bearing it off or capturing), without touching dice or turn.
     #[inline]
-    fn shift(&mut self, m: Move) -> u16 {
+    fn shift(&mut self, m: Move) -> Effect {
         let me = self.turn.index();
         let f = bit(m.from);
         let (was_large, was_medium) = (self.large & f != 0, self.medium & f != 0);
@@ -407,16 +407,16 @@ impl Pyramid {
                 2
             };
             self.off[me][size] += 1;
-            return Effects::STEP | Effects::BEAR_OFF;
+            return Effect::STEP | Effect::BEAR_OFF;
         }
         let t = bit(m.to);
-        let mut bits = Effects::STEP;
+        let mut bits = Effect::STEP;
         if self.men[1 - me] & t != 0 {
             // Y4: the enemy pyramid leaves the game.
             self.men[1 - me] &= !t;
             self.large &= !t;
             self.medium &= !t;
-            bits |= Effects::CAPTURE;
+            bits |= Effect::CAPTURE;
         }
         self.men[me] |= t;
         if was_large {
@@ -856,7 +856,7 @@ impl Game for Pyramid {
             // C4: no legal move for the dice in hand; they are forfeited and the turn passes.
             self.end_turn();
             return Effects {
-                bits: Effects::FORFEIT,
+                flags: Effect::FORFEIT,
                 turn_continues: false,
             };
         }
@@ -880,7 +880,7 @@ impl Game for Pyramid {
             self.dice = [0, 0];
             self.ankh_new = false;
             return Effects {
-                bits,
+                flags: bits,
                 turn_continues: false,
             };
         }
@@ -889,13 +889,13 @@ impl Game for Pyramid {
             // legal move is lost without a decision of its own, and the turn passes at once.
             self.dice = [rest, 0];
             Effects {
-                bits,
+                flags: bits,
                 turn_continues: self.decisions < self.cap,
             }
         } else {
             self.end_turn();
             Effects {
-                bits,
+                flags: bits,
                 turn_continues: false,
             }
         }
@@ -1129,6 +1129,10 @@ impl Metrics for Pyramid {
     fn points_if_won(&self) -> Option<[u32; 2]> {
         // Y9: both sides keep what they bore off, winner or not.
         Some(self.score())
+    }
+
+    fn both_keep_points(&self) -> bool {
+        true // Y9
     }
 
     fn census(&self) -> [Census; 2] {

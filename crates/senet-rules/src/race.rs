@@ -16,8 +16,8 @@
 //! and option.
 
 use crate::game::{
-    BoardView, Census, Dist, Effects, Game, Mark, Move, MoveKind, MoveList, Outcome, Player,
-    Status, Throw, ThrowKind, OFF,
+    BoardView, Census, Dist, Effect, Effects, Game, Mark, Move, MoveKind, MoveList, Outcome,
+    Player, Status, Throw, ThrowKind, OFF,
 };
 use crate::game::{Metrics, Notation, View};
 use crate::options::{OptionKind, OptionSpec, OptionValue, Options};
@@ -651,7 +651,7 @@ impl<S: Sheet> Race<S> {
                 to: if t == 27 { Self::water(sp, k, s) } else { t },
                 die: n,
                 kind: if t == 27 {
-                    MoveKind::BACKWARD.with(MoveKind::WATER)
+                    MoveKind::BACKWARD.union(MoveKind::WATER)
                 } else {
                     MoveKind::BACKWARD
                 },
@@ -760,7 +760,7 @@ impl<S: Sheet> Race<S> {
             }
         }
         let (to, kind) = if t == 27 {
-            (Self::water(sp, k, s), kind.with(MoveKind::WATER))
+            (Self::water(sp, k, s), kind.union(MoveKind::WATER))
         } else {
             (t, kind)
         };
@@ -985,24 +985,20 @@ impl<S: Sheet> Game for Race<S> {
             self.left = 0;
             self.turn = self.turn.other();
             return Effects {
-                bits: Effects::FORFEIT,
+                flags: Effect::FORFEIT,
                 turn_continues: false,
             };
         }
-        let mut bits = 0;
+        let mut fx = Effect::empty();
         let mut bonus = false;
         let mut drowned = false;
         if !(sp.leftover && m.is_decline()) {
             let n = m.die;
-            let back = m.kind.has(MoveKind::BACKWARD);
-            bits = if back {
-                Effects::BACKWARD
-            } else {
-                Effects::STEP
-            };
+            let back = m.kind.contains(MoveKind::BACKWARD);
+            fx = if back { Effect::BACKWARD } else { Effect::STEP };
             self.men[me] &= !bit(m.from);
             if m.to == OFF {
-                bits |= Effects::BEAR_OFF;
+                fx |= Effect::BEAR_OFF;
                 if sp.leftover {
                     // S10: steps past square 31 may move another piece, a decision of its own.
                     let left = m.from + n - OFF;
@@ -1013,7 +1009,7 @@ impl<S: Sheet> Game for Race<S> {
                     {
                         self.left = left;
                         return Effects {
-                            bits,
+                            flags: fx,
                             turn_continues: true,
                         };
                     }
@@ -1027,7 +1023,7 @@ impl<S: Sheet> Game for Race<S> {
                     m.from + n
                 };
                 if landed == 27 {
-                    bits |= Effects::TRAP; // the water (27 is never occupied)
+                    fx |= Effect::TRAP; // the water (27 is never occupied)
                     drowned = true;
                 }
                 // All ones when an opposing piece stands where the mover landed (without
@@ -1036,12 +1032,12 @@ impl<S: Sheet> Game for Race<S> {
                 match sp.hit {
                     Hit::Swap => {
                         self.men[1 - me] ^= (bit(landed) | bit(m.from)) & hit;
-                        bits |= Effects::SWAP & hit as u16;
+                        fx |= Effect::SWAP & Effect::from_bits_retain(hit as u16);
                         self.men[me] |= bit(m.to);
                     }
                     Hit::SendBack => {
                         self.men[1 - me] &= !(bit(landed) & hit);
-                        bits |= Effects::SENT_BACK & hit as u16;
+                        fx |= Effect::SENT_BACK & Effect::from_bits_retain(hit as u16);
                         self.men[me] |= bit(m.to);
                         if hit != 0 {
                             let occ = self.men[0] | self.men[1];
@@ -1059,12 +1055,12 @@ impl<S: Sheet> Game for Race<S> {
             bonus = false;
         }
         self.throw = 0;
-        bits |= Effects::BONUS * bonus as u16;
+        fx.set(Effect::BONUS, bonus);
         self.turn = Player::from_index(me ^ !bonus as usize);
         // A game that ended (a win, or the cap: C5) has no next decision.
         let over = (self.men[0] == 0) | (self.men[1] == 0) | (self.decisions >= self.cap);
         Effects {
-            bits,
+            flags: fx,
             turn_continues: bonus & !over,
         }
     }
@@ -1154,7 +1150,7 @@ impl<S: Sheet> Notation for Race<S> {
             } else {
                 let forward_exists = legal
                     .iter()
-                    .any(|m| !m.kind.has(MoveKind::BACKWARD) && !m.is_pass());
+                    .any(|m| !m.kind.contains(MoveKind::BACKWARD) && !m.is_pass());
                 match (
                     Self::forward(sp, &k, from, n),
                     Self::backward(sp, &k, from, n),

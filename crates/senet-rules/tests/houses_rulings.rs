@@ -3,7 +3,9 @@
 //! (O), then the fields after `off=`.
 
 use senet_rules::game::binomial;
-use senet_rules::{AnyGame, Effects, Error, Game, MoveList, Player, RuleSet, Status, Throw};
+use senet_rules::{
+    AnyGame, Effect, Effects, Error, Game, MoveList, Player, RuleSet, Status, Throw,
+};
 use senet_rules::{Metrics, Notation};
 
 /// The 30-character board with X on `x` and O on `o`.
@@ -111,7 +113,7 @@ fn h2_four_sticks_move_1_to_5_and_1_4_5_throw_again() {
         );
         let e = play(&mut h, &format!("16-{}", 16 + t));
         assert_eq!(
-            (e.turn_continues, e.has(Effects::BONUS)),
+            (e.turn_continues, e.has(Effect::BONUS)),
             (again, again),
             "throw {t}"
         );
@@ -323,11 +325,7 @@ fn h9_landing_on_15_28_29_30_gives_a_bonus_throw_whatever_the_throw() {
     for t in [2u8, 3] {
         let mut g = pos(&[2, 26], &[1], &format!("turn=1 throw={t} dec=9"));
         let e = play(&mut g, &format!("26-{}", 26 + t));
-        assert!(
-            e.turn_continues && e.has(Effects::BONUS),
-            "26 to {}",
-            26 + t
-        );
+        assert!(e.turn_continues && e.has(Effect::BONUS), "26 to {}", 26 + t);
     }
     // Bearing off from 28 with a 3 lands on no square: the 3 passes the turn.
     let mut g = pos(&[2, 28], &[1], "turn=1 throw=3 dec=9");

@@ -5,7 +5,7 @@
 
 use senet_rules::Notation;
 use senet_rules::{
-    AnyGame, Effects, Error, Game, MoveList, Outcome, Player, RuleSet, Status, Throw,
+    AnyGame, Effect, Effects, Error, Game, MoveList, Outcome, Player, RuleSet, Status, Throw,
 };
 
 /// The start position (R1).
@@ -170,7 +170,7 @@ fn r2_throws_of_1_4_5_throw_again() {
         let e = play(&mut g, &format!("12-{to}"));
         let bonus = matches!(n, 1 | 4 | 5);
         assert_eq!(e.turn_continues, bonus, "throw {n}");
-        assert_eq!(e.has(Effects::BONUS), bonus, "throw {n}");
+        assert_eq!(e.has(Effect::BONUS), bonus, "throw {n}");
         let next = if bonus { Player::First } else { Player::Second };
         assert_eq!(g.status(), Status::Throw(next), "throw {n}");
         assert_eq!(
@@ -250,7 +250,7 @@ fn r4_no_square_is_safe_by_itself() {
         let m = format!("{from}-{target}");
         assert_moves(&g, &[&m]);
         let e = play(&mut g, &m);
-        assert!(e.has(Effects::SWAP), "{m}");
+        assert!(e.has(Effect::SWAP), "{m}");
         let next = if matches!(n, 1 | 4 | 5) { 1 } else { 2 };
         assert_eq!(g.position(), text(&[target], &[1, from], next, 0, 1));
     }
@@ -505,7 +505,7 @@ fn r9_bonus_throws_follow_1_4_5_after_backward_moves() {
         assert_moves(&g, &[&format!("20-{to}")]);
         let e = play(&mut g, &format!("20-{to}"));
         let bonus = matches!(n, 1 | 4 | 5);
-        assert!(e.has(Effects::BACKWARD));
+        assert!(e.has(Effect::BACKWARD));
         assert_eq!(e.turn_continues, bonus, "throw {n}");
         let next = if bonus { 1 } else { 2 };
         assert_eq!(g.position(), text(&[to], &[21, 22, 23, 24, 25], next, 0, 1));
@@ -529,7 +529,7 @@ fn r9_nothing_moves_below_square_1() {
 fn r10_bearing_off_the_last_piece_wins_at_once() {
     let mut g = pos(&[30], &[5, 6], 1);
     let e = play(&mut g, "30-off");
-    assert!(e.has(Effects::BEAR_OFF));
+    assert!(e.has(Effect::BEAR_OFF));
     assert!(!e.turn_continues, "no bonus throw after the game is won");
     assert_eq!(
         g.status(),

@@ -5,7 +5,7 @@
 
 use senet_rules::Notation;
 use senet_rules::{
-    AnyGame, Effects, Error, Game, MoveList, Outcome, Player, RuleSet, Status, Throw,
+    AnyGame, Effect, Effects, Error, Game, MoveList, Outcome, Player, RuleSet, Status, Throw,
 };
 
 /// The start position (K1, C2).
@@ -205,7 +205,7 @@ fn k2_sticks_move_1_2_3_4_6_and_1_4_6_throw_again() {
         let e = play(&mut g, &format!("12-{to}"));
         let bonus = matches!(n, 1 | 4 | 6);
         assert_eq!(e.turn_continues, bonus, "throw {n}");
-        assert_eq!(e.has(Effects::BONUS), bonus, "throw {n}");
+        assert_eq!(e.has(Effect::BONUS), bonus, "throw {n}");
         let next = if bonus { Player::First } else { Player::Second };
         assert_eq!(g.status(), Status::Throw(next), "throw {n}");
         assert_eq!(
@@ -423,7 +423,7 @@ fn k8_water_sends_to_the_first_empty_square_below_15() {
 fn k8_the_trap_keeps_the_bonus_of_a_throw_of_one() {
     let mut g = pos(&[26], &[5], 1);
     let e = play(&mut g, "26-15");
-    assert!(e.has(Effects::TRAP));
+    assert!(e.has(Effect::TRAP));
     assert!(e.turn_continues);
     assert_eq!(g.status(), Status::Throw(Player::First));
 }
@@ -531,7 +531,7 @@ fn k9_landing_on_28_29_30_gives_a_bonus_throw() {
     ] {
         let mut g = pos(&[from], &[5], n);
         let e = play(&mut g, &format!("{from}-{to}"));
-        assert!(e.has(Effects::BONUS), "{from}-{to}");
+        assert!(e.has(Effect::BONUS), "{from}-{to}");
         assert!(e.turn_continues, "{from}-{to}");
         assert_eq!(g.position(), text(&[to], &[5], 1, 0, 1));
     }
@@ -605,7 +605,7 @@ fn k10_bonus_throws_follow_1_4_6_after_backward_moves() {
         assert_moves(&g, &[&format!("20-{to}")]);
         let e = play(&mut g, &format!("20-{to}"));
         let bonus = matches!(n, 1 | 4 | 6);
-        assert!(e.has(Effects::BACKWARD));
+        assert!(e.has(Effect::BACKWARD));
         assert_eq!(e.turn_continues, bonus, "throw {n}");
         let next = if bonus { 1 } else { 2 };
         assert_eq!(g.position(), text(&[to], &[21, 22, 23, 24, 25], next, 0, 1));
@@ -619,7 +619,7 @@ fn k10_bonus_throws_follow_1_4_6_after_backward_moves() {
 fn k11_bearing_off_the_last_piece_wins() {
     let mut g = pos(&[30], &[5, 6], 1);
     let e = play(&mut g, "30-off");
-    assert!(e.has(Effects::BEAR_OFF));
+    assert!(e.has(Effect::BEAR_OFF));
     assert!(!e.turn_continues, "no bonus throw after the game is won");
     assert_eq!(
         g.status(),

@@ -6,7 +6,7 @@
 //! player 2 (O) runs j3..a3 = 0..9, then a2..j2 = 10..19.
 
 use senet_rules::{
-    AnyGame, Effects, Error, Game, MoveList, Parker, Player, RuleSet, Status, Throw,
+    AnyGame, Effect, Effects, Error, Game, MoveList, Parker, Player, RuleSet, Status, Throw,
 };
 use senet_rules::{Metrics, Notation, View};
 
@@ -227,7 +227,7 @@ fn p4_the_total_as_one_move_or_each_die_as_its_own_move() {
     // One die keeps the turn with the other die in hand; the same peg may take it.
     let mut h = g;
     let e = play(&mut h, "e1-g1");
-    assert!(e.turn_continues && e.has(Effects::STEP));
+    assert!(e.turn_continues && e.has(Effect::STEP));
     assert_eq!(h.in_hand(), Some(Throw::single(3)));
     assert_eq!(h.status(), Status::Move(Player::First));
     assert_eq!(legal(&h), sorted(&["g1-j1"]));
@@ -315,7 +315,7 @@ fn p5_a_roll_with_no_playable_die_is_forfeited() {
     let mut g = pos("parker .........O/xx......../.......... turn=1 throw=2-6 dec=10");
     assert_eq!(legal(&g), sorted(&["pass"]));
     let e = play(&mut g, "pass");
-    assert!(e.has(Effects::FORFEIT) && !e.turn_continues);
+    assert!(e.has(Effect::FORFEIT) && !e.turn_continues);
     assert_eq!(
         g.position(),
         "parker .........O/xx......../.......... turn=2 throw=- dec=11"
@@ -335,7 +335,7 @@ fn c8_a_capture_that_wins_may_strand_the_other_die() {
     let mut g = pos("parker ........../xox......./.......... turn=1 throw=1-2 dec=10");
     assert_eq!(legal(&g), sorted(&["a2-a1", "c2-b2"]));
     let e = play(&mut g, "c2-b2");
-    assert!(e.has(Effects::CAPTURE) && !e.turn_continues);
+    assert!(e.has(Effect::CAPTURE) && !e.turn_continues);
     let o = over(&g);
     assert_eq!(o.winner, Some(Player::First));
     assert_eq!(o.score, Some([20, 0]));
@@ -402,7 +402,7 @@ fn p7_the_pharaoh_passes_any_peg_and_lands_only_on_an_empty_hole_of_its_colour()
     let mut g = pos("parker .........O/..o.oX..../x......... turn=1 throw=3 dec=1");
     assert!(legal(&g).contains(&"f2-c2".to_string()));
     let e = play(&mut g, "f2-c2");
-    assert!(e.has(Effects::CAPTURE));
+    assert!(e.has(Effect::CAPTURE));
     assert_eq!(
         g.position(),
         "parker .........O/..X.o...../x......... turn=2 throw=- dec=2"
@@ -444,7 +444,7 @@ fn p7_the_pharaoh_splits_forward_and_backward_between_the_dice_but_never_splits_
     // A die's count is never split: 3 back and 2 forward are not the 5.
     assert!(why(&h, "c2-f2").contains("split"));
     let e = play(&mut h, "c2-h2");
-    assert!(e.has(Effects::BACKWARD) && !e.turn_continues);
+    assert!(e.has(Effect::BACKWARD) && !e.turn_continues);
     assert_eq!(
         h.position(),
         "parker ........oO/.......X../.......... turn=2 throw=- dec=22"
@@ -532,7 +532,7 @@ fn p9_coming_to_rest_beside_an_opposing_peg_captures_it() {
     // X man on j2 (10) + 2 = h2 (12), where an O man stands.
     let mut g = pos("parker .........O/.......o.x/X......... turn=1 throw=2 dec=10");
     let e = play(&mut g, "j2-h2");
-    assert!(e.has(Effects::CAPTURE) && e.has(Effects::STEP));
+    assert!(e.has(Effect::CAPTURE) && e.has(Effect::STEP));
     assert_eq!(
         g.position(),
         "parker .........O/.......x../X......... turn=2 throw=- dec=11"
@@ -541,7 +541,7 @@ fn p9_coming_to_rest_beside_an_opposing_peg_captures_it() {
     // The other way round: O's man on a2 (10) + 2 = c2, where an X man stands.
     let mut g = pos("parker .........O/o.x......./X......... turn=2 throw=2 dec=10");
     let e = play(&mut g, "a2-c2");
-    assert!(e.has(Effects::CAPTURE));
+    assert!(e.has(Effect::CAPTURE));
     assert_eq!(
         g.position(),
         "parker .........O/..o......./X......... turn=1 throw=- dec=11"
@@ -564,7 +564,7 @@ fn p9_a_capture_does_not_end_the_turn() {
     // The 2 captures on h2; the 4 is still played.
     let mut g = pos("parker .........O/.......o.x/X......... turn=1 throw=2-4 dec=10");
     let e = play(&mut g, "j2-h2");
-    assert!(e.has(Effects::CAPTURE) && e.turn_continues);
+    assert!(e.has(Effect::CAPTURE) && e.turn_continues);
     assert_eq!(g.in_hand(), Some(Throw::single(4)));
     assert_eq!(legal(&g), sorted(&["a1-e1", "h2-d2"]));
 }
@@ -574,7 +574,7 @@ fn p9_a_pharaoh_is_captured_like_any_peg() {
     // The X Pharaoh on i1 (8) + 5 = g2 (13), where O's Pharaoh stands.
     let mut g = pos("parker ........oo/......O.../........X. turn=1 throw=5 dec=10");
     let e = play(&mut g, "i1-g2");
-    assert!(e.has(Effects::CAPTURE));
+    assert!(e.has(Effect::CAPTURE));
     assert_eq!(parker(&g).pharaoh(), [Some(13), None]);
     assert_eq!(
         g.position(),
@@ -610,7 +610,7 @@ fn p10_losing_the_pharaoh_with_one_man_left_passes_the_powers_on_at_once() {
     let mut g = pos("parker .........o/.......O.x/X......... turn=1 throw=2 dec=30");
     assert_eq!(parker(&g).powered(Player::Second), Some(17));
     let e = play(&mut g, "j2-h2");
-    assert!(e.has(Effects::CAPTURE));
+    assert!(e.has(Effect::CAPTURE));
     assert_eq!(parker(&g).powered(Player::Second), Some(0));
     // O's lone man on c2 (12) moves either way on the Senet row.
     let g = pos("parker ........../..o......./X......... turn=2 throw=1 dec=30");
@@ -624,7 +624,7 @@ fn p11_capturing_every_opposing_peg_wins_and_the_winner_scores_what_is_left() {
     // X: Pharaoh and two men; O's last peg on h2 is captured: 25 + 2 * 10 = 45.
     let mut g = pos("parker ........../.......o.x/X....x.... turn=1 throw=2 dec=40");
     let e = play(&mut g, "j2-h2");
-    assert!(e.has(Effects::CAPTURE) && !e.turn_continues);
+    assert!(e.has(Effect::CAPTURE) && !e.turn_continues);
     let o = over(&g);
     assert_eq!(o.winner, Some(Player::First));
     assert!(!o.capped);

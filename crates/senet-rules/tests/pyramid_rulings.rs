@@ -5,7 +5,9 @@
 //! (player 1's) large, medium and small pyramids, `l m s` white's.
 
 use senet_rules::conformance::{corpus, SplitMix};
-use senet_rules::{AnyGame, Effects, Error, Game, MoveList, Player, RuleSet, Status, Throw};
+use senet_rules::{
+    AnyGame, Effect, Effects, Error, Game, MoveList, Player, RuleSet, Status, Throw,
+};
 use senet_rules::{Metrics, Notation, View};
 
 /// A position from `(square, letter)` pairs and the fields after the board; `off=-,-` and
@@ -165,7 +167,7 @@ fn y2_the_opening_die_captures_the_unprotected_white_pyramids() {
     want.sort();
     assert_eq!(moves(&g), want);
     let e = play(&mut g, "3-6");
-    assert!(e.has(Effects::CAPTURE));
+    assert!(e.has(Effect::CAPTURE));
     assert!(g.position().starts_with("pyramid Ll.lMLMmMm"));
     assert_eq!(g.census()[1].captured, 1);
 }
@@ -288,7 +290,7 @@ fn c7_a_die_left_with_no_move_is_lost_without_a_decision() {
     g.set_throw(Throw::dice(1, 3)).unwrap();
     assert_eq!(moves(&g), ["30-off"]);
     let e = play(&mut g, "30-off");
-    assert!(!e.turn_continues && !e.has(Effects::FORFEIT));
+    assert!(!e.turn_continues && !e.has(Effect::FORFEIT));
     assert_eq!(g.status(), Status::Throw(Player::Second));
     assert!(
         g.position().ends_with("turn=2 dice=- dec=21"),
@@ -297,7 +299,7 @@ fn c7_a_die_left_with_no_move_is_lost_without_a_decision() {
     );
     // A throw with no playable die at all is still a forfeit decision (C4).
     let mut f = at(&[(29, 'S'), (2, 's')], "turn=1 dice=3-4");
-    assert!(play(&mut f, "pass").has(Effects::FORFEIT));
+    assert!(play(&mut f, "pass").has(Effect::FORFEIT));
 }
 
 #[test]
@@ -358,7 +360,7 @@ fn y3_a_throw_with_no_playable_die_is_forfeited_at_once() {
     assert_eq!(moves(&g), ["pass"]);
     assert!(why(&g, "29-off").contains("(Y7)"));
     let e = play(&mut g, "pass");
-    assert!(e.has(Effects::FORFEIT) && !e.turn_continues);
+    assert!(e.has(Effect::FORFEIT) && !e.turn_continues);
     assert!(g.position().ends_with("turn=2 dice=- dec=11"));
 }
 
@@ -412,7 +414,7 @@ fn y4_an_enemy_with_a_neighbour_of_its_colour_is_safe_across_corners() {
 fn y4_a_captured_pyramid_leaves_the_game_without_points() {
     let mut g = at(&[(8, 'S'), (11, 'm'), (20, 'l')], "turn=1 dice=3 off=M,s");
     let e = play(&mut g, "8-11");
-    assert!(e.has(Effects::CAPTURE) && e.has(Effects::STEP));
+    assert!(e.has(Effect::CAPTURE) && e.has(Effect::STEP));
     assert_eq!(
         g.position(),
         "pyramid ..........S........l.......... off=M,s turn=2 dice=- dec=11"
@@ -499,7 +501,7 @@ fn y7_a_numbered_square_bears_off_only_with_its_number() {
             if d == die {
                 assert_eq!(moves(&g), [format!("{sq}-off")], "{sq} with {d}");
                 let e = play(&mut g, &format!("{sq}-OFF"));
-                assert!(e.has(Effects::BEAR_OFF));
+                assert!(e.has(Effect::BEAR_OFF));
                 assert!(g.position().contains(" off=L,- "));
                 let AnyGame::Pyramid(p) = g else { panic!() };
                 assert_eq!(p.score(), [4, 0]);
@@ -636,7 +638,7 @@ fn y9_bearing_off_the_last_pyramid_ends_the_game_and_sizes_score() {
     // Black: L and M off (7) plus the large on 30; white: l, m, m off (10).
     let mut g = at(&[(30, 'L'), (5, 's')], "turn=1 dice=1-2 off=LM,lmm");
     let e = play(&mut g, "30-off");
-    assert!(e.has(Effects::BEAR_OFF) && !e.turn_continues);
+    assert!(e.has(Effect::BEAR_OFF) && !e.turn_continues);
     let o = over(&g);
     assert_eq!(o.score, Some([11, 10]));
     assert_eq!(o.winner, Some(Player::First));

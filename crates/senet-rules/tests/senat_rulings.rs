@@ -3,7 +3,9 @@
 //! (O), then the fields after `off=`.
 
 use senet_rules::Notation;
-use senet_rules::{AnyGame, Effects, Error, Game, MoveList, Player, RuleSet, Status, Throw};
+use senet_rules::{
+    AnyGame, Effect, Effects, Error, Game, MoveList, Player, RuleSet, Status, Throw,
+};
 
 /// The 30-character board with X on `x` and O on `o`.
 fn board(x: &[u8], o: &[u8]) -> String {
@@ -248,7 +250,7 @@ fn s4_one_four_and_six_throw_again_two_and_three_pass_the_turn() {
         let to = 12 + t;
         let e = play(&mut g, &format!("12-{to}"));
         assert_eq!(e.turn_continues, again, "throw {t}");
-        assert_eq!(e.has(Effects::BONUS), again);
+        assert_eq!(e.has(Effect::BONUS), again);
         let next = if again { Player::First } else { Player::Second };
         assert_eq!(g.status(), Status::Throw(next), "throw {t}");
     }

@@ -7,8 +7,8 @@ use rand_pcg::Pcg64Mcg;
 use senet_bots::play as opponent;
 use senet_rules::series::{self, Series, Starts, Target};
 use senet_rules::{
-    AnyGame, BoardView, Effects, Error, Event, Game, Move, MoveList, Player, Record, RuleSet,
-    Status, Throw, ThrowKind,
+    AnyGame, BoardView, Effect, Effects, Error, Event, Game, Move, MoveList, Player, Record,
+    RuleSet, Status, Throw, ThrowKind,
 };
 use senet_rules::{Notation, View};
 use std::fmt;
@@ -442,7 +442,7 @@ impl Session {
             }
             s
         };
-        if e.has(Effects::BONUS) {
+        if e.has(Effect::BONUS) {
             s.push_str(" — bonus throw");
         } else if e.turn_continues {
             s.push_str(" — moves again");
