@@ -716,7 +716,9 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
     }
 
     /// A chance node: the probability-weighted mean of the outcomes, with Star1 cut-offs and
-    /// (optionally) Star2 probing.
+    /// (optionally) Star2 probing. (Out of line: its bound arrays would otherwise make every
+    /// call of [`Search::value`], most of them leaves, set up a large frame.)
+    #[inline(never)]
     fn chance(&mut self, g: &G, p: Player, depth: u32, alpha: f64, beta: f64) -> f64 {
         if let (Some(v), _) = self.probe_table(g, depth, alpha, beta) {
             return v;
