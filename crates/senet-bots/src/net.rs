@@ -338,7 +338,7 @@ impl NetEval {
     #[inline(never)]
     fn z_blocks<const N: usize>(&self, p: &[f32], men: [u32; 2], mover: Player) -> f32 {
         type Q = [f32; 4];
-        const { assert!(N % 16 == 0) };
+        const { assert!(N.is_multiple_of(16)) };
         let blocks = N / 16;
         let (w, tail) = p.split_at(NI * N);
         let rows: &[[Q; 4]] = w.as_chunks::<4>().0.as_chunks::<4>().0;
