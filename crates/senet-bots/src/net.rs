@@ -521,11 +521,14 @@ impl NetEval {
         };
         let mut terms = [[0.0f64; 4]; 2];
         for (side, (base, a, b)) in [(0, own, opp), (SIDE, opp, own)].into_iter().enumerate() {
+            // This side's rows and skip weights (square s as bit s - 1: every index below is
+            // plainly in bounds, so the loop checks none).
+            let rows: &[[Q; C]; SIDE] = rows[base..base + SIDE].try_into().expect("a side");
+            let skip: &[f32; SIDE] = skip[base..base + SIDE].try_into().expect("a side");
             // An input of 1 (a piece on a square, pieces off): its row is added as is.
-            // (Square s as bit s - 1, so that the index is plainly in bounds.)
             let (mut m, mut on) = (a >> 1, 0u32);
             while m != 0 {
-                let i = base + m.trailing_zeros() as usize;
+                let i = m.trailing_zeros() as usize;
                 for (hc, &rc) in h.iter_mut().zip(&rows[i]) {
                     *hc = add(*hc, rc);
                 }
@@ -535,7 +538,7 @@ impl NetEval {
             }
             let off = self.spec.pieces.saturating_sub(on).min(5) as usize;
             if off > 0 {
-                let i = base + 29 + off;
+                let i = 29 + off;
                 for (hc, &rc) in h.iter_mut().zip(&rows[i]) {
                     *hc = add(*hc, rc);
                 }

@@ -90,6 +90,18 @@ fn few(mut m: u32) -> u32 {
 /// Throw values are below this (six sticks, none marked, move 7: H12).
 const MAX_THROW: usize = 8;
 
+/// `PASSES[d + 40]`: the bits below `d` for `0 < d < 7`, else none ([`TrackSpec::exposure`];
+/// `d` runs from -38 to 37).
+const PASSES: [u32; 128] = {
+    let mut t = [0u32; 128];
+    let mut d = 1;
+    while d < 7 {
+        t[d + 40] = (1 << d) - 1;
+        d += 1;
+    }
+    t
+};
+
 /// The squares 28-30, whose pieces the evaluator does not count as protected (they leave
 /// the board soon, and on most sheets they are safe or frozen anyway).
 const LAST_THREE: u32 = bit(28) | bit(29) | bit(30);
@@ -285,8 +297,9 @@ impl TrackSpec {
             let t = vulnerable.trailing_zeros();
             vulnerable &= vulnerable - 1;
             let d = z7 - t as i32;
-            let passes = if d > 0 && d < 7 { (1u32 << d) - 1 } else { 0 };
-            ks |= (below >> t) as u32 & self.lands_on[t as usize] & !passes;
+            ks |= (below >> t) as u32
+                & self.lands_on[t as usize & 31]
+                & !PASSES[(d + 40) as usize & 127];
         }
         self.swing[(ks & 0x7F) as usize]
     }
