@@ -72,6 +72,8 @@ pub const MAX_DEPTH: u32 = 4;
 /// How bad a decision was, by the win chance it lost (thresholds in [`THRESHOLDS`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = DecisionMark))]
 pub enum Mark {
     /// `?!`: lost at least [`THRESHOLDS`]`[0]`.
     Inaccuracy,
@@ -113,6 +115,7 @@ pub const THRESHOLDS: [f64; 3] = [0.02, 0.05, 0.10];
 
 /// A legal move and its value.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MoveValue {
     /// The move string.
     #[serde(rename = "move")]
@@ -124,6 +127,8 @@ pub struct MoveValue {
 /// What the analysis says of one event of the record.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = AnalysisNote))]
 pub enum Note {
     /// A throw.
     Throw {
@@ -167,6 +172,7 @@ pub enum Note {
         /// Whether there was a real choice (two or more legal moves).
         choice: bool,
         /// The mark of the loss, if any.
+        #[cfg_attr(feature = "openapi", schema(required = true))]
         mark: Option<Mark>,
         /// The first player's win chance after the move.
         first: f64,
@@ -184,6 +190,8 @@ impl Note {
 
 /// One player's figures.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", schema(as = AnalysisSummary))]
 pub struct Summary {
     /// 1 or 2.
     pub player: u8,
@@ -214,11 +222,13 @@ pub struct Summary {
     /// The result with both players' luck taken out: `result - luck + opponent's luck`.
     pub luck_adjusted: f64,
     /// The rating band of the error rate ([`band`]); `None` without a real choice.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub band: Option<&'static str>,
 }
 
 /// The analysis of a game.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Analysis {
     /// The rule set ID.
     pub rules: &'static str,
@@ -670,6 +680,7 @@ pub fn band(rules: RuleSet, lost_per_choice: f64) -> &'static str {
 
 /// A throw of a position awaiting one, valued ([`value_position`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ThrowValue {
     /// The throw, e.g. `4` or `3-5`.
     pub throw: String,
@@ -683,12 +694,14 @@ pub struct ThrowValue {
 
 /// The value of one position ([`value_position`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PositionValue {
     /// The position string.
     pub position: String,
     /// What it awaits: `throw`, `move` or `over`.
     pub awaits: &'static str,
     /// The player to throw or move, 1 or 2.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub player: Option<u8>,
     /// The decisions' search depth.
     pub depth: u32,
@@ -700,6 +713,7 @@ pub struct PositionValue {
     /// Awaiting a move: every legal move with the mover's win chance after it, best first.
     pub moves: Vec<MoveValue>,
     /// Awaiting a move: the best move.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub best: Option<String>,
     /// Awaiting a throw: every throw with its chance, value and luck.
     pub throws: Vec<ThrowValue>,

@@ -33,6 +33,7 @@
 pub mod analysis;
 pub mod eval;
 pub mod exact;
+pub mod fnet;
 pub mod mcts;
 pub mod net;
 pub mod parker;
@@ -127,10 +128,24 @@ macro_rules! dispatch {
                 let $e = &$crate::weights::HOUSES_HAND;
                 $body
             }
+            (senet_rules::AnyGame::Pyramid($g), K::Tuned) => match &*$crate::weights::PYRAMID_NET {
+                Some($e) => $body,
+                None => {
+                    let $e = &$crate::pyramid::PYRAMID;
+                    $body
+                }
+            },
             (senet_rules::AnyGame::Pyramid($g), _) => {
                 let $e = &$crate::pyramid::PYRAMID;
                 $body
             }
+            (senet_rules::AnyGame::Parker($g), K::Tuned) => match &*$crate::weights::PARKER_NET {
+                Some($e) => $body,
+                None => {
+                    let $e = &$crate::parker::PARKER;
+                    $body
+                }
+            },
             (senet_rules::AnyGame::Parker($g), _) => {
                 let $e = &$crate::parker::PARKER;
                 $body

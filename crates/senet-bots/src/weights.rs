@@ -1,10 +1,12 @@
 //! The evaluators of each rule set, as statics the bots refer to.
 
+use crate::fnet::{FeatNet, Features};
 use crate::net::NetEval;
 use crate::track::{
     TrackEval, TrackGame, TrackSpec, HOUSES_SPEC, HOUSES_SPECS, KENDALL5_SPEC, KENDALL_SPEC,
     SENAT_SPEC, SENAT_SPECS,
 };
+use senet_rules::{Parker, Pyramid};
 use std::sync::LazyLock;
 
 /// Reads a network's weights file (embedded in the binary), or, when it holds none yet,
@@ -67,6 +69,36 @@ fn overridden(name: &str, embedded: &str) -> String {
         }
     }
 }
+
+/// The feature network of `pyramid` or `parker` in `text` (the file `name`, unless
+/// `$SENET_NETS` overrides it), or `None` where there is none (an empty file): the bots then
+/// use the hand-set evaluator.
+fn feat_net<G: Features>(name: &str, text: &str, label: &'static str) -> Option<FeatNet<G>> {
+    let text = overridden(name, text);
+    if text.trim().is_empty() {
+        return None;
+    }
+    FeatNet::parse(&text, label)
+        .map_err(|e| {
+            // Never reached with the committed files (a test parses each).
+            eprintln!(
+                "senet-bots: the {label} weights do not parse ({e}); using the hand-set evaluator"
+            )
+        })
+        .ok()
+}
+
+/// `pyramid`, the network (`None`: the hand-set evaluator is the best there is).
+pub static PYRAMID_NET: LazyLock<Option<FeatNet<Pyramid>>> = LazyLock::new(|| {
+    feat_net(
+        "pyramid.txt",
+        include_str!("nets/pyramid.txt"),
+        "pyramid-net",
+    )
+});
+/// `parker`, the network (`None`: the hand-set evaluator is the best there is).
+pub static PARKER_NET: LazyLock<Option<FeatNet<Parker>>> =
+    LazyLock::new(|| feat_net("parker.txt", include_str!("nets/parker.txt"), "parker-net"));
 
 /// `kendall5`, the network.
 pub static KENDALL5_NET: LazyLock<NetEval> = LazyLock::new(|| {

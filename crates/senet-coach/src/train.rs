@@ -15,6 +15,7 @@ use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use senet_bots::eval::{sigmoid, terminal_value, Evaluator};
 use senet_bots::exact::Table;
+use senet_bots::fnet::{FeatNet, Features};
 use senet_bots::mcts::turn_value;
 use senet_bots::net::{
     forward, params_of, NetEval, EH, END_PIECES, H, NI, NP, P_B, P_C, P_SKIP, P_V,
@@ -150,7 +151,7 @@ pub fn to_rust(ev: &TrackEval, spec_name: &str, label: &str) -> String {
 
 /// The mean squared error of the evaluator against the results of random-ish games (a
 /// sanity check of a training run).
-pub fn check<G: TrackGame, E: Evaluator<G>>(start: &G, e: &E, games: u32, seed: u64) -> f64 {
+pub fn check<G: Game, E: Evaluator<G>>(start: &G, e: &E, games: u32, seed: u64) -> f64 {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut ms = MoveList::new();
     let (mut err, mut n) = (0.0, 0u64);
@@ -286,7 +287,60 @@ pub fn train_net_rules(
         let after = check(g, &net, 2000, 99);
         (net, before, after)
     }
+    /// `pyramid` and `parker`: the feature network, from the hand-set evaluator (or, with
+    /// `resume`, from the network in use); its weights file with `comment(before, after)`.
+    fn run_feat<G: Features, E: Evaluator<G>>(
+        g: &G,
+        hand: &E,
+        cur: Option<&FeatNet<G>>,
+        resume: bool,
+        opt: &TrainOptions,
+        comment: &dyn Fn(f64, f64) -> String,
+    ) -> Result<String, String> {
+        let (init, start) = match (resume, cur) {
+            (true, Some(c)) => (c.clone(), check(g, c, 2000, 99)),
+            (true, None) => return Err("there is no network in use to resume from".into()),
+            (false, _) => (
+                FeatNet::from_hand(opt.seed, "net"),
+                check(g, hand, 2000, 99),
+            ),
+        };
+        let net = train_feature_net(g, &init, opt);
+        Ok(net.to_text(&comment(start, check(g, &net, 2000, 99))))
+    }
+    let comment = |before: f64, after: f64| {
+        let from = if resume {
+            "the network in use"
+        } else {
+            "the hand-set evaluator"
+        };
+        format!(
+            "{rules}: senet train --rules {rules} --net{} --games {} --seed {} --alpha {}\n\
+             {} self-play games from {from}, lambda {}, epsilon {}\n\
+             mean squared error on 2000 greedy games: before {before:.5}, after {after:.5}",
+            if resume { " --resume" } else { "" },
+            opt.games,
+            opt.seed,
+            opt.alpha,
+            opt.games,
+            opt.lambda,
+            opt.epsilon,
+        )
+    };
     let start = AnyGame::new(rules, &[] as &[&str]).map_err(|e| e.to_string())?;
+    match start {
+        AnyGame::Pyramid(g) => {
+            let cur = weights::PYRAMID_NET.as_ref();
+            let hand = &senet_bots::pyramid::PYRAMID;
+            return run_feat(&g, hand, cur, resume, opt, &comment);
+        }
+        AnyGame::Parker(g) => {
+            let cur = weights::PARKER_NET.as_ref();
+            let hand = &senet_bots::parker::PARKER;
+            return run_feat(&g, hand, cur, resume, opt, &comment);
+        }
+        _ => {}
+    }
     let (net, before, after) = match start {
         AnyGame::Kendall5(g) => run(&g, &weights::KENDALL5, &weights::KENDALL5_NET, resume, opt),
         AnyGame::Kendall(g) => run(&g, &weights::KENDALL, &weights::KENDALL_NET, resume, opt),
@@ -527,6 +581,59 @@ pub fn train_net<G: TrackGame>(start: &G, init: &NetEval, opt: &TrainOptions) ->
             for &(i, xi) in &x {
                 trace[P_SKIP + i as usize] += d * xi;
             }
+            prev = Some(if mover == Player::First { v } else { 1.0 - v });
+            let t = g.throw_dist().sample(rng.random());
+            g.set_throw_unchecked(t);
+        }
+    }
+    net
+}
+
+/// Trains the network of `pyramid` or `parker` ([`senet_bots::fnet`]) from `init` by TD(λ)
+/// self-play, as [`train_net`] does for the track games: greedy whole turns with the current
+/// network (chance `epsilon` of a random move), a TD step after each throw position toward
+/// the value of the next one (or the result). Seeded: the same options give the same network.
+pub fn train_feature_net<G: Features>(
+    start: &G,
+    init: &FeatNet<G>,
+    opt: &TrainOptions,
+) -> FeatNet<G> {
+    let mut net = init.clone();
+    let mut rng = Pcg64Mcg::seed_from_u64(opt.seed);
+    let mut ms = MoveList::new();
+    let mut trace = vec![0.0f32; FeatNet::<G>::NP];
+    let lambda = opt.lambda as f32;
+    for game in 0..opt.games {
+        let alpha = (opt.alpha * (1.0 - 0.9 * game as f64 / opt.games.max(1) as f64)) as f32;
+        let mut g = *start;
+        trace.iter_mut().for_each(|t| *t = 0.0);
+        let mut prev: Option<f32> = None;
+        loop {
+            play_decisions(&mut g, &net, opt.epsilon, &mut rng, &mut ms);
+            // A throw position or the end: a TD step, values from the first player's side.
+            let (y, x, mover) = match g.status() {
+                Status::Over(o) => (terminal_value(&o) as f32, None, Player::First),
+                Status::Throw(p) => {
+                    let x = FeatNet::inputs(&g, p);
+                    let v = sigmoid(net.forward(&x).0 as f64) as f32;
+                    let y = if p == Player::First { v } else { 1.0 - v };
+                    (y, Some(x), p)
+                }
+                Status::Move(_) => unreachable!("decisions were played above"),
+            };
+            if let Some(py) = prev {
+                let step = alpha * (y - py);
+                for (w, t) in net.p.iter_mut().zip(&trace) {
+                    *w += step * t;
+                }
+            }
+            let Some(x) = x else { break };
+            // The gradient of the first player's value, added to the decayed trace.
+            let (z, h) = net.forward(&x);
+            let v = sigmoid(z as f64) as f32;
+            let d = v * (1.0 - v) * if mover == Player::First { 1.0 } else { -1.0 };
+            trace.iter_mut().for_each(|t| *t *= lambda);
+            net.add_gradient(&mut trace, &x, &h, d);
             prev = Some(if mover == Player::First { v } else { 1.0 - v });
             let t = g.throw_dist().sample(rng.random());
             g.set_throw_unchecked(t);

@@ -154,6 +154,7 @@ impl fmt::Display for Throw {
 /// What a throw is made with, for drawing it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum ThrowKind {
     /// Sticks or coins: the value counts the marked sides (or stands for none marked).
     Sticks,
@@ -680,6 +681,7 @@ pub fn random_playout<G: Game>(g: &mut G, mut next_u32: impl FnMut() -> u32) -> 
 
 /// A piece as drawn.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PieceView {
     /// 1 or 2.
     pub player: u8,
@@ -714,6 +716,7 @@ impl Mark {
 
 /// A cell of the board as drawn.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CellView {
     /// The cell's coordinate as used by move strings and `from`/`to`.
     pub square: u8,
@@ -737,6 +740,7 @@ pub struct CellView {
 
 /// The board as front-ends draw it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct BoardView {
     /// Grid size.
     pub rows: u8,

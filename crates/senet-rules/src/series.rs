@@ -32,6 +32,7 @@ pub const MAX_GAMES: usize = 999;
 /// What a series is played to.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Target {
     /// The first seat to reach this many points (games won, where the rule set does not
     /// score) wins; see [`Series::standing`] for ties.

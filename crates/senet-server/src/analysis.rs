@@ -7,10 +7,11 @@
 
 use crate::service::Failure;
 use crate::store::Store;
+use crate::wire::{AnalysisDone, AnalysisReply, AnalysisRunning, Done, Running};
+use senet_bots::analysis::PositionValue;
 use senet_bots::analysis::{self, Options};
 use senet_bots::Level;
 use senet_rules::{AnyGame, Game, Record, RuleSet, Status, Throw};
-use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -72,7 +73,7 @@ impl Analyses {
         store: Arc<dyn Store>,
         id: &str,
         rec: Record,
-    ) -> Result<Value, Failure> {
+    ) -> Result<AnalysisReply, Failure> {
         let nevents = rec.events.len() as u32;
         let known = self.jobs().contains_key(id);
         if !known {
@@ -82,7 +83,7 @@ impl Analyses {
                 .map_err(|e| Failure::Internal(format!("store task failed: {e}")))??;
             if let Some(body) = kept {
                 let stamp = self.clock.fetch_add(1, Ordering::Relaxed) as u64;
-                let v = done_json(&body);
+                let v = done_reply(&body);
                 self.jobs().entry(id.to_string()).or_insert(Job {
                     done: Arc::new(AtomicUsize::new(nevents as usize)),
                     total: nevents as usize,
@@ -97,9 +98,9 @@ impl Analyses {
         if let Some(j) = jobs.get_mut(id) {
             j.stamp = stamp;
             return Ok(match &j.result {
-                Some(Ok(a)) => done_json(a),
+                Some(Ok(a)) => done_reply(a),
                 Some(Err(e)) => return Err(Failure::Internal(format!("the analysis failed: {e}"))),
-                None => running_json(j),
+                None => running_reply(j),
             });
         }
         if jobs.len() >= MAX_KEPT {
@@ -125,7 +126,7 @@ impl Analyses {
             result: None,
             stamp,
         };
-        let first = running_json(&job);
+        let first = running_reply(&job);
         jobs.insert(id.to_string(), job);
         drop(jobs);
         let running = self.running.clone();
@@ -162,16 +163,18 @@ fn lock(m: &Mutex<HashMap<String, Job>>) -> std::sync::MutexGuard<'_, HashMap<St
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-fn done_json(a: &str) -> Value {
-    let a: Value = serde_json::from_str(a).unwrap_or(Value::Null);
-    json!({ "status": "done", "analysis": a })
+fn done_reply(a: &str) -> AnalysisReply {
+    AnalysisReply::Done(AnalysisDone {
+        status: Done::Done,
+        analysis: serde_json::from_str(a).unwrap_or(serde_json::Value::Null),
+    })
 }
 
-fn running_json(j: &Job) -> Value {
-    json!({
-        "status": "running",
-        "done": j.done.load(Ordering::Relaxed),
-        "total": j.total,
+fn running_reply(j: &Job) -> AnalysisReply {
+    AnalysisReply::Running(AnalysisRunning {
+        status: Running::Running,
+        done: j.done.load(Ordering::Relaxed),
+        total: j.total,
     })
 }
 
@@ -189,22 +192,22 @@ pub fn value_slot() -> Option<tokio::sync::SemaphorePermit<'static>> {
 }
 
 /// The body of `POST /api/value`.
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ValueRequest {
     /// A position string.
     pub position: String,
-    /// The throw, when the position has none pending.
+    /// The throw, when the position holds none (e.g. `4` or `3-5`).
     pub throw: Option<String>,
-    /// The search depth of the decisions (default: the rule set's analysis depth; at most
-    /// that depth).
+    /// The search depth of the decisions in throws (default: the rule set's analysis depth;
+    /// at most that depth: 3 on the stick rule sets, 2 on pyramid and parker).
     pub depth: Option<u32>,
 }
 
 /// Values one position without any game: every legal move's win chance, or awaiting a throw
 /// every throw's value and luck. Bounded: at most the rule set's analysis depth, and the
 /// `expert` level's node budget shared by the searches.
-pub fn value(req: &ValueRequest) -> Result<Value, Failure> {
+pub fn value(req: &ValueRequest) -> Result<PositionValue, Failure> {
     let bad = |e: senet_rules::Error| Failure::Unprocessable(e.to_string());
     let mut g: AnyGame = req.position.parse().map_err(bad)?;
     if let Some(t) = &req.throw {
@@ -235,6 +238,5 @@ pub fn value(req: &ValueRequest) -> Result<Value, Failure> {
         // Every throw is searched: share the budget.
         opt.budget = Some((b / g.throw_dist().outcomes.len() as u64).max(1000));
     }
-    let v = analysis::value_position(&g, &opt).map_err(bad)?;
-    Ok(serde_json::to_value(v).unwrap_or(Value::Null))
+    analysis::value_position(&g, &opt).map_err(bad)
 }

@@ -1,21 +1,33 @@
 //! The HTTP layer: routes, request parsing, errors as JSON, limits, the WebSocket and the
 //! embedded web app. It knows nothing of the rules: every handler calls [`Service`].
-//! The API is described by `static/openapi.json`, served at `/api/openapi.json`.
+//! The API is described by an OpenAPI document generated from the handlers' annotations
+//! (`#[utoipa::path]`) and the body types of [`crate::wire`] (see [`openapi_document`]),
+//! served at `/api/openapi.json`.
 
+mod doc;
+pub use doc::openapi_document;
+
+use crate::analysis::ValueRequest;
 use crate::service::{Failure, NewGame, Service, Subscription};
 use crate::web;
+use crate::wire::{
+    AnalysisDone, AnalysisReply, AnalysisRunning, Catalogue, Claimed, Created, ErrorBody, GameList,
+    GameState, Hint, InviteLink, NextGame, Review, Series, Throws,
+};
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{get, MethodRouter};
 use axum::Extension;
 use axum::Router;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use senet_bots::analysis::PositionValue;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex};
@@ -131,7 +143,10 @@ struct AppState {
 
 /// An error response: `{"error": MESSAGE}` with the status code.
 fn error(status: StatusCode, message: impl Into<String>) -> Response {
-    let mut r = (status, axum::Json(json!({ "error": message.into() }))).into_response();
+    let body = ErrorBody {
+        error: message.into(),
+    };
+    let mut r = (status, axum::Json(body)).into_response();
     if status == StatusCode::TOO_MANY_REQUESTS {
         r.headers_mut()
             .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
@@ -159,7 +174,7 @@ impl IntoResponse for Failure {
 
 type ApiResult = Result<Response, Failure>;
 
-fn ok_json(v: Value) -> ApiResult {
+fn ok_json(v: impl Serialize) -> ApiResult {
     Ok(axum::Json(v).into_response())
 }
 
@@ -303,10 +318,34 @@ fn field_error(path: &str, serde: &str) -> String {
     }
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/rules",
+    summary = "rule sets (options, sides, throws, path, special squares) and bot levels",
+    responses(
+        (status = 200, description = "catalogue", body = Catalogue),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+    )
+)]
 async fn rules() -> Response {
     axum::Json(crate::service::catalogue()).into_response()
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/games",
+    summary = "create a game; a bot in the first seat plays at once",
+    request_body = NewGame,
+    responses(
+        (status = 201, description = "created", body = Created),
+        (status = 400, description = "malformed request (bad JSON, unknown field, bad Authorization header)", body = ErrorBody),
+        (status = 413, description = "body over the size limit", body = ErrorBody),
+        (status = 422, description = "illegal move, unknown rule set or option, bad mode or level", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 408, description = "the request body did not arrive in time", body = ErrorBody),
+        (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
+    )
+)]
 async fn create(
     State(s): State<AppState>,
     Extension(ClientAddr(ip)): Extension<ClientAddr>,
@@ -317,11 +356,7 @@ async fn create(
         Err(f) => return f.into_response(),
     };
     match s.svc.create(ip, req).await {
-        Ok(c) => (
-            StatusCode::CREATED,
-            axum::Json(serde_json::to_value(c).unwrap_or(Value::Null)),
-        )
-            .into_response(),
+        Ok(c) => (StatusCode::CREATED, axum::Json(c)).into_response(),
         Err(f) => f.into_response(),
     }
 }
@@ -331,7 +366,20 @@ struct ListQuery {
     ids: Option<String>,
 }
 
-async fn list(State(s): State<AppState>, Query(q): Query<ListQuery>) -> ApiResult {
+#[utoipa::path(
+    get,
+    path = "/api/games",
+    summary = "summaries of the listed games that exist, most recent first",
+    params(("ids" = Option<String>, Query, description = "comma-separated IDs, at most 100")),
+    responses(
+        (status = 200, description = "the games", body = GameList),
+        (status = 400, description = "malformed request (bad JSON, unknown field, bad Authorization header)", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
+    )
+)]
+async fn list(State(s): State<AppState>, q: Result<Query<ListQuery>, QueryRejection>) -> ApiResult {
+    let Query(q) = q.map_err(|e| Failure::BadRequest(e.body_text()))?;
     let ids: Vec<String> = q
         .ids
         .unwrap_or_default()
@@ -339,28 +387,70 @@ async fn list(State(s): State<AppState>, Query(q): Query<ListQuery>) -> ApiResul
         .filter(|s| !s.is_empty())
         .map(String::from)
         .collect();
-    let l = s.svc.summaries(ids).await?;
-    ok_json(json!({ "games": l }))
+    let games = s.svc.summaries(ids).await?;
+    ok_json(GameList { games })
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}",
+    summary = "the full state with every event",
+    params(("id" = String, Path, description = "game ID", pattern = "^[A-Za-z0-9]{1,32}$")),
+    responses(
+        (status = 200, description = "state", body = GameState),
+        (status = 404, description = "no such game", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
+    )
+)]
 async fn game(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult {
     ok_json(s.svc.state(&id).await?)
 }
 
-#[derive(Deserialize, Default)]
+/// The body of a throw (and of starting a series' next game).
+#[derive(Deserialize, Default, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct ThrowBody {
+    /// The game's event count the request was made at (`seq` of the state); required, so
+    /// that a request made on an old state is refused (409).
+    #[schema(value_type = u32, required = true)]
     seq: Option<u32>,
 }
 
-#[derive(Deserialize)]
+/// The body of a move.
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct MoveBody {
+    /// A legal move string (`legal[].move`).
     #[serde(rename = "move")]
+    #[schema(max_length = 64)]
     mv: String,
+    /// The game's event count the request was made at (`seq` of the state); required, so
+    /// that a request made on an old state is refused (409).
+    #[schema(value_type = u32, required = true)]
     seq: Option<u32>,
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/throw",
+    summary = "throw for the seat of the token (the server draws the throw from the game's seed)",
+    params(("id" = String, Path, description = "game ID", pattern = "^[A-Za-z0-9]{1,32}$")),
+    request_body = ThrowBody,
+    security(("seat" = [])),
+    responses(
+        (status = 200, description = "the game state after the change, with the new events", body = GameState),
+        (status = 400, description = "malformed request: bad JSON, an unknown field, a missing seq, a bad Authorization header", body = ErrorBody),
+        (status = 401, description = "no seat token", body = ErrorBody),
+        (status = 403, description = "the token is not a seat token of this game", body = ErrorBody),
+        (status = 404, description = "no such game", body = ErrorBody),
+        (status = 409, description = "not now: out of turn, wrong phase (throw/move), game over, or a stale seq", body = ErrorBody),
+        (status = 413, description = "body over the size limit", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
+        (status = 408, description = "the request body did not arrive in time", body = ErrorBody),
+    )
+)]
 async fn throw(
     State(s): State<AppState>,
     Extension(ClientAddr(ip)): Extension<ClientAddr>,
@@ -376,6 +466,27 @@ async fn throw(
     r.unwrap_or_else(IntoResponse::into_response)
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/move",
+    summary = "play a move (a move string from legal); bot seats then play their turns",
+    params(("id" = String, Path, description = "game ID", pattern = "^[A-Za-z0-9]{1,32}$")),
+    request_body = MoveBody,
+    security(("seat" = [])),
+    responses(
+        (status = 200, description = "the game state after the change, with the new events", body = GameState),
+        (status = 400, description = "malformed request: bad JSON, an unknown field, a missing seq or move, a bad Authorization header", body = ErrorBody),
+        (status = 401, description = "no seat token", body = ErrorBody),
+        (status = 403, description = "the token is not a seat token of this game", body = ErrorBody),
+        (status = 404, description = "no such game", body = ErrorBody),
+        (status = 409, description = "not now: out of turn, wrong phase (throw/move), game over, or a stale seq", body = ErrorBody),
+        (status = 413, description = "body over the size limit", body = ErrorBody),
+        (status = 422, description = "illegal move, unknown rule set or option, bad mode or level", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
+        (status = 408, description = "the request body did not arrive in time", body = ErrorBody),
+    )
+)]
 async fn play(
     State(s): State<AppState>,
     Extension(ClientAddr(ip)): Extension<ClientAddr>,
@@ -391,12 +502,33 @@ async fn play(
     r.unwrap_or_else(IntoResponse::into_response)
 }
 
-#[derive(Deserialize)]
+/// The body of a claim.
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 struct ClaimBody {
+    /// The claim code from the invite link (`#claim=CODE`).
+    #[schema(max_length = 128)]
     code: String,
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/claim",
+    summary = "claim an online game's invite with its one-time code: mints the invited seat's token for the caller only; a claimed invite cannot be claimed again",
+    params(("id" = String, Path, description = "game ID", pattern = "^[A-Za-z0-9]{1,32}$")),
+    request_body = ClaimBody,
+    responses(
+        (status = 200, description = "the claimed seat and its token", body = Claimed),
+        (status = 400, description = "malformed request (no code)", body = ErrorBody),
+        (status = 403, description = "the code is not this game's invite", body = ErrorBody),
+        (status = 404, description = "no such game", body = ErrorBody),
+        (status = 409, description = "the invite was already claimed, or revoked", body = ErrorBody),
+        (status = 408, description = "the request body did not arrive in time", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
+        (status = 413, description = "body over the size limit", body = ErrorBody),
+    )
+)]
 async fn claim(
     State(s): State<AppState>,
     Path(id): Path<String>,
@@ -406,14 +538,65 @@ async fn claim(
     ok_json(s.svc.claim(&id, &req.code).await?)
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/invite",
+    summary = "a new invite link for the unclaimed seat of an online game (the old code stops working), for the creator",
+    params(("id" = String, Path, description = "game ID", pattern = "^[A-Za-z0-9]{1,32}$")),
+    security(("seat" = [])),
+    responses(
+        (status = 200, description = "the new invite", body = InviteLink),
+        (status = 400, description = "bad Authorization header", body = ErrorBody),
+        (status = 401, description = "no seat token", body = ErrorBody),
+        (status = 403, description = "the token is not a seat token of this game", body = ErrorBody),
+        (status = 404, description = "no such game", body = ErrorBody),
+        (status = 409, description = "the invite has already been claimed", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
+    )
+)]
 async fn reinvite(State(s): State<AppState>, Path(id): Path<String>, h: HeaderMap) -> ApiResult {
     ok_json(s.svc.invite(&id, token(&h)?, true).await?)
 }
 
+#[utoipa::path(
+    delete,
+    path = "/api/games/{id}/invite",
+    summary = "revoke the unclaimed invite of an online game, for the creator",
+    params(("id" = String, Path, description = "game ID", pattern = "^[A-Za-z0-9]{1,32}$")),
+    security(("seat" = [])),
+    responses(
+        (status = 200, description = "revoked", body = InviteLink),
+        (status = 400, description = "bad Authorization header", body = ErrorBody),
+        (status = 401, description = "no seat token", body = ErrorBody),
+        (status = 403, description = "the token is not a seat token of this game", body = ErrorBody),
+        (status = 404, description = "no such game", body = ErrorBody),
+        (status = 409, description = "the invite has already been claimed", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
+    )
+)]
 async fn revoke(State(s): State<AppState>, Path(id): Path<String>, h: HeaderMap) -> ApiResult {
     ok_json(s.svc.invite(&id, token(&h)?, false).await?)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/hint",
+    summary = "the hint: the expert bot's move and every legal move's win chance, for the seat to move",
+    params(("id" = String, Path, description = "game ID", pattern = "^[A-Za-z0-9]{1,32}$")),
+    security(("seat" = [])),
+    responses(
+        (status = 200, description = "the hint", body = Hint),
+        (status = 400, description = "malformed request (bad JSON, unknown field, bad Authorization header)", body = ErrorBody),
+        (status = 401, description = "no seat token", body = ErrorBody),
+        (status = 403, description = "the token is not a seat token of this game", body = ErrorBody),
+        (status = 404, description = "no such game", body = ErrorBody),
+        (status = 409, description = "not now: out of turn, wrong phase (throw/move), game over, or a stale seq", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
+    )
+)]
 async fn hint(
     State(s): State<AppState>,
     Extension(ClientAddr(ip)): Extension<ClientAddr>,
@@ -423,11 +606,44 @@ async fn hint(
     ok_json(s.svc.hint(ip, &id, token(&h)?).await?)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/record",
+    summary = "the game record (senet-record/1, docs/notation.md); seed included once over",
+    params(("id" = String, Path, description = "game ID", pattern = "^[A-Za-z0-9]{1,32}$")),
+    responses(
+        (status = 200, description = "record JSON, as an attachment"),
+        (status = 404, description = "no such game", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
+    )
+)]
 async fn record(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult {
     let text = s.svc.record(&id).await?;
     Ok(json_attachment(&format!("senet-{id}.json"), text))
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/next",
+    summary = "start the next game of the series this game belongs to, for the seat of the token (either seat; the second request gets the game the first one created). The game must be over and the series not",
+    params(("id" = String, Path, description = "game ID", pattern = "^[A-Za-z0-9]{1,32}$")),
+    request_body = ThrowBody,
+    security(("seat" = [])),
+    responses(
+        (status = 201, description = "the next game: its id, the caller's player number in it (seat), the series id and the game's state", body = NextGame),
+        (status = 400, description = "malformed request (bad Authorization header)", body = ErrorBody),
+        (status = 401, description = "no seat token", body = ErrorBody),
+        (status = 403, description = "the token is not a seat token of this game", body = ErrorBody),
+        (status = 404, description = "no such game", body = ErrorBody),
+        (status = 409, description = "the game is not over yet, or the series is over", body = ErrorBody),
+        (status = 422, description = "the game is not part of a series", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 408, description = "the request body did not arrive in time", body = ErrorBody),
+        (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
+        (status = 413, description = "body over the size limit", body = ErrorBody),
+    )
+)]
 async fn next(
     State(s): State<AppState>,
     Extension(ClientAddr(ip)): Extension<ClientAddr>,
@@ -444,10 +660,34 @@ async fn next(
     r.unwrap_or_else(IntoResponse::into_response)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/series/{id}",
+    summary = "a series: settings, seats, every game (id, first seat, winner seat, points, running score) and the standing",
+    params(("id" = String, Path, description = "series ID", pattern = "^[A-Za-z0-9]{1,32}$")),
+    responses(
+        (status = 200, description = "the series", body = Series),
+        (status = 404, description = "no such series", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
+    )
+)]
 async fn series(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult {
     ok_json(s.svc.series(&id).await?)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/series/{id}/record",
+    summary = "the series record (senet-series/1, docs/notation.md) with every game's record; senet replay checks it",
+    params(("id" = String, Path, description = "series ID", pattern = "^[A-Za-z0-9]{1,32}$")),
+    responses(
+        (status = 200, description = "series record JSON, as an attachment"),
+        (status = 404, description = "no such series", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
+    )
+)]
 async fn series_record(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult {
     let text = s.svc.series_record(&id).await?;
     Ok(json_attachment(&format!("senet-series-{id}.json"), text))
@@ -477,10 +717,24 @@ struct ReviewQuery {
     at: Option<String>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/review",
+    summary = "the board after the first `at` events",
+    params(("id" = String, Path, description = "game ID", pattern = "^[A-Za-z0-9]{1,32}$"), ("at" = Option<usize>, Query, minimum = 0)),
+    responses(
+        (status = 200, description = "the board, the last event and the legal moves", body = Review),
+        (status = 400, description = "malformed request (bad JSON, unknown field, bad Authorization header)", body = ErrorBody),
+        (status = 404, description = "no such game", body = ErrorBody),
+        (status = 422, description = "illegal move, unknown rule set or option, bad mode or level", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
+    )
+)]
 async fn review(
     State(s): State<AppState>,
     Path(id): Path<String>,
-    q: Result<Query<ReviewQuery>, axum::extract::rejection::QueryRejection>,
+    q: Result<Query<ReviewQuery>, QueryRejection>,
 ) -> ApiResult {
     let Query(q) = q.map_err(|e| Failure::BadRequest(e.body_text()))?;
     let at = match q.at {
@@ -494,20 +748,46 @@ async fn review(
     ok_json(s.svc.review(&id, at).await?)
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/analysis",
+    summary = "the analysis of a finished game (every decision's win chance and loss, every throw's luck, a summary per player); computed once in the background, 202 with progress until then",
+    params(("id" = String, Path, description = "game ID", pattern = "^[A-Za-z0-9]{1,32}$")),
+    responses(
+        (status = 200, description = "done", body = AnalysisDone),
+        (status = 202, description = "running: events analysed so far of the total (0 while queued)", body = AnalysisRunning),
+        (status = 404, description = "no such game", body = ErrorBody),
+        (status = 409, description = "the game is not over", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 500, description = "the analysis failed", body = ErrorBody),
+    )
+)]
 /// The analysis of a finished game: 200 once done, 202 with progress while it runs.
 async fn analysis(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult {
-    let v = s.svc.analysis(&id).await?;
-    let code = if v["status"] == "done" {
-        StatusCode::OK
-    } else {
-        StatusCode::ACCEPTED
-    };
-    Ok((code, axum::Json(v)).into_response())
+    Ok(match s.svc.analysis(&id).await? {
+        AnalysisReply::Done(d) => (StatusCode::OK, axum::Json(d)).into_response(),
+        AnalysisReply::Running(r) => (StatusCode::ACCEPTED, axum::Json(r)).into_response(),
+    })
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/value",
+    summary = "values any position without a game: every legal move's win chance, or awaiting a throw every throw's value and luck; searched within the expert level's node budget",
+    request_body = ValueRequest,
+    responses(
+        (status = 200, description = "the value", body = PositionValue),
+        (status = 400, description = "malformed request (bad JSON, unknown field, no position)", body = ErrorBody),
+        (status = 413, description = "the body is too large", body = ErrorBody),
+        (status = 422, description = "a bad position or throw, a throw given for a position that holds one, or too deep a depth", body = ErrorBody),
+        (status = 429, description = "rate limit, or the server is valuing as many positions as it can at once", body = ErrorBody),
+        (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
+        (status = 408, description = "the request body did not arrive in time", body = ErrorBody),
+    )
+)]
 /// Values any position without a game (every move's win chance, every throw's luck).
 async fn value(b: Result<Bytes, BytesRejection>) -> Response {
-    let req: crate::analysis::ValueRequest = match body(b) {
+    let req: ValueRequest = match body(b) {
         Ok(r) => r,
         Err(f) => return f.into_response(),
     };
@@ -531,6 +811,20 @@ async fn value(b: Result<Bytes, BytesRejection>) -> Response {
     }
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/throws",
+    summary = "finished games: the seed, its hash, and every throw with the outcomes and weights it was drawn from",
+    description = "Throw i (from 0) is the outcome at floor(r * total / 2^32) along the cumulative weights, r = the first 4 bytes (big-endian) of SHA-256(\"senet-throw:SEED:i\"); seed_hash = SHA-256(\"senet-seed:SEED\").",
+    params(("id" = String, Path, description = "game ID", pattern = "^[A-Za-z0-9]{1,32}$")),
+    responses(
+        (status = 200, description = "the seed, its hash and every throw with its outcomes", body = Throws),
+        (status = 404, description = "no such game", body = ErrorBody),
+        (status = 409, description = "not now: out of turn, wrong phase (throw/move), game over, or a stale seq", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
+    )
+)]
 async fn throws(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult {
     ok_json(s.svc.throws(&id).await?)
 }
@@ -540,13 +834,35 @@ struct WsQuery {
     token: Option<String>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/ws",
+    summary = "WebSocket of live changes",
+    description = "Messages are JSON text (schema LiveMessage): {type: state, ...State with every event} first, then {type: update, ...State with events from events_from} (also for bot replies and for changes made through other servers on the same database), {type: presence, watchers} (seats at once; spectators at most every 300 ms), {type: invite, open, claimed} when the invite is claimed, revoked or renewed, and {type: resync} when the reader fell behind (fetch the state). Incoming messages are ignored. Refusals before the upgrade are JSON errors like every other endpoint's.",
+    params(("id" = String, Path, description = "game ID", pattern = "^[A-Za-z0-9]{1,32}$"), ("token" = Option<String>, Query, description = "a seat token marks the seat present; without it the connection is a spectator's")),
+    responses(
+        (status = 101, description = "switching protocols"),
+        (status = 403, description = "the token is not a seat token of this game", body = ErrorBody),
+        (status = 404, description = "no such game", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After), or too many live connections for the game (200) or for this address (20)", body = ErrorBody),
+        (status = 400, description = "malformed request (not a WebSocket handshake, a bad query)", body = ErrorBody),
+        (status = 426, description = "the connection cannot be upgraded", body = ErrorBody),
+        (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
+    )
+)]
 async fn ws(
     State(s): State<AppState>,
     Extension(ClientAddr(ip)): Extension<ClientAddr>,
     Path(id): Path<String>,
-    Query(q): Query<WsQuery>,
-    upgrade: WebSocketUpgrade,
+    q: Result<Query<WsQuery>, QueryRejection>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult {
+    // Refusals before the upgrade are JSON errors like every other endpoint's.
+    let upgrade = match upgrade {
+        Ok(u) => u,
+        Err(e) => return Ok(error(e.status(), e.body_text())),
+    };
+    let Query(q) = q.map_err(|e| Failure::BadRequest(e.body_text()))?;
     let sub = s.svc.subscribe(ip, &id, q.token.as_deref()).await?;
     let svc = s.svc.clone();
     Ok(upgrade
@@ -568,7 +884,7 @@ async fn live(mut socket: WebSocket, mut sub: Subscription, svc: Arc<Service>) {
                     let text: String = match m {
                         Ok(t) => t.to_string(),
                         // Too slow a reader missed messages: tell it to fetch the state.
-                        Err(RecvError::Lagged(_)) => json!({ "type": "resync" }).to_string(),
+                        Err(RecvError::Lagged(_)) => crate::service::RESYNC.to_string(),
                         Err(RecvError::Closed) => break,
                     };
                     if socket.send(Message::Text(text.into())).await.is_err() {
@@ -586,8 +902,21 @@ async fn live(mut socket: WebSocket, mut sub: Subscription, svc: Arc<Service>) {
     svc.unsubscribe(&sub).await;
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/openapi.json",
+    summary = "this document",
+    responses(
+        (status = 200, description = "this OpenAPI 3.1 document (JSON), generated from the server's types"),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+    )
+)]
 async fn openapi() -> Response {
-    ([(header::CONTENT_TYPE, "application/json")], web::OPENAPI).into_response()
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        openapi_document(),
+    )
+        .into_response()
 }
 
 async fn not_found(method: Method, uri: axum::http::Uri) -> Response {
@@ -626,6 +955,41 @@ async fn limit(State(s): State<AppState>, mut req: Request, next: Next) -> Respo
     r
 }
 
+/// Declares the API's routes once: [`API_ROUTES`] (what the OpenAPI test compares with the
+/// document) and the router's `/api/` routes are made from the same table.
+macro_rules! api_routes {
+    ($($path:literal => $($method:ident $handler:path),+;)*) => {
+        /// Every route under `/api/` with the methods it serves (lowercase).
+        pub const API_ROUTES: &[(&str, &[&str])] = &[$(($path, &[$(stringify!($method)),+])),*];
+
+        /// Adds the API's routes to `r`.
+        fn api(r: Router<AppState>) -> Router<AppState> {
+            r$(.route($path, MethodRouter::new()$(.$method($handler))+))*
+        }
+    };
+}
+
+api_routes! {
+    "/api/openapi.json" => get openapi;
+    "/api/rules" => get rules;
+    "/api/games" => post create, get list;
+    "/api/games/{id}" => get game;
+    "/api/games/{id}/throw" => post throw;
+    "/api/games/{id}/move" => post play;
+    "/api/games/{id}/hint" => get hint;
+    "/api/games/{id}/claim" => post claim;
+    "/api/games/{id}/invite" => post reinvite, delete revoke;
+    "/api/games/{id}/record" => get record;
+    "/api/games/{id}/review" => get review;
+    "/api/games/{id}/throws" => get throws;
+    "/api/games/{id}/analysis" => get analysis;
+    "/api/value" => post value;
+    "/api/games/{id}/ws" => get ws;
+    "/api/games/{id}/next" => post next;
+    "/api/series/{id}" => get series;
+    "/api/series/{id}/record" => get series_record;
+}
+
 /// The whole HTTP application: the API under `/api/`, the web app elsewhere.
 pub fn router(svc: Arc<Service>, limits: Limits) -> Router {
     let state = AppState {
@@ -635,30 +999,13 @@ pub fn router(svc: Arc<Service>, limits: Limits) -> Router {
             buckets: Mutex::new(HashMap::new()),
         }),
     };
-    Router::new()
+    let app = Router::new()
         .route("/", get(web::page))
         .route("/g/{id}", get(web::page))
         .route("/g/{id}/review", get(web::page))
         .route("/static/{file}", get(web::asset))
-        .route("/api/openapi.json", get(openapi))
-        .route("/api/rules", get(rules))
-        .route("/api/games", post(create).get(list))
-        .route("/api/games/{id}", get(game))
-        .route("/api/games/{id}/throw", post(throw))
-        .route("/api/games/{id}/move", post(play))
-        .route("/api/games/{id}/hint", get(hint))
-        .route("/api/games/{id}/claim", post(claim))
-        .route("/api/games/{id}/invite", post(reinvite).delete(revoke))
-        .route("/api/games/{id}/record", get(record))
-        .route("/api/games/{id}/review", get(review))
-        .route("/api/games/{id}/throws", get(throws))
-        .route("/api/games/{id}/analysis", get(analysis))
-        .route("/api/value", post(value))
-        .route("/api/games/{id}/ws", get(ws))
-        .route("/api/games/{id}/next", post(next))
-        .route("/api/series/{id}", get(series))
-        .route("/api/series/{id}/record", get(series_record))
-        .route("/s/{id}", get(web::page))
+        .route("/s/{id}", get(web::page));
+    api(app)
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(state.clone(), limit))
         .layer(DefaultBodyLimit::max(limits.body_bytes))

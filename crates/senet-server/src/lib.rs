@@ -13,6 +13,8 @@
 //! - Bots are asked for moves through `senet_bots::play`, the adapter shared with `senet play`.
 //! - [`analysis`]: the review's analysis of finished games and the stateless valuation.
 //! - [`web`]: the embedded page, script and style sheet.
+//! - [`wire`]: the JSON of the API as Rust types; the OpenAPI document (`/api/openapi.json`)
+//!   is generated from them and the handlers' annotations with utoipa.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -25,6 +27,7 @@ pub mod service;
 pub mod sqlite;
 pub mod store;
 pub mod web;
+pub mod wire;
 
 pub use api::{router, Limits};
 pub use postgres::PgStore;

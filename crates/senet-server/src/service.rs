@@ -12,12 +12,17 @@ use crate::store::{
     GameMeta, Seat, SeriesLink, SeriesMeta, Snapshot, Store, StoreError, StoredEvent, StoredGame,
     Summary,
 };
+use crate::wire::{
+    self, Catalogue, Claimed, DrawnThrow, GameState, GameStatus, Hint, InviteLink, LegalMove,
+    NextGame, Notice, OptionInfo, PlayerSeat, RuleInfo, SeatKind, SeriesGame, SeriesGameSeat,
+    SeriesInfo, SeriesSeat, Special, StartsName, StateMessage, Throws, Watchers,
+};
+use senet_bots::analysis::MoveValue;
 use senet_bots::play as opponent;
 use senet_rules::series::{self, Starts, Target};
 use senet_rules::{AnyGame, Game, MoveList, OptionKind, Player, Record, RuleSet, Status, Throw};
 use senet_rules::{Metrics, Notation, View};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -26,6 +31,9 @@ use tokio::sync::{broadcast, Mutex as AsyncMutex, OwnedSemaphorePermit, Semaphor
 
 /// How often spectators' comings and goings are told to a game's watchers, at most.
 const PRESENCE_EVERY: std::time::Duration = std::time::Duration::from_millis(300);
+
+/// The message telling a live connection to fetch the state (`{"type": "resync"}`).
+pub const RESYNC: &str = r#"{"type":"resync"}"#;
 
 /// Games kept in memory at most (games with a request or a watcher are never dropped).
 const MAX_LIVE: usize = 4096;
@@ -87,17 +95,17 @@ impl From<StoreError> for Failure {
 type Res<T> = Result<T, Failure>;
 
 /// A request to create a game.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
-    /// Rule set ID.
+    /// Rule set ID (`GET /api/rules`).
     pub rules: String,
-    /// Options as `NAME=VALUE`.
+    /// Options as `NAME=VALUE`, at most 32.
     #[serde(default)]
     pub options: Vec<String>,
     /// `bot`, `hotseat` or `online`.
     pub mode: String,
-    /// The bot level for `bot` games.
+    /// The bot level, for mode `bot`.
     #[serde(default)]
     pub bot: Option<String>,
     /// The creator's seat (1 or 2) for `bot` and `online` games; 1 when absent. In a series
@@ -108,31 +116,17 @@ pub struct NewGame {
     /// a single game.
     #[serde(default)]
     pub series: Option<Target>,
-    /// Who starts each game of a series: `alternate` (default) or `rules`.
+    /// Who starts each game of a series: `alternate` (default), or the rule set's own start
+    /// rule (a fair draw; in parker the dice-off of P3). Only with `series`.
     #[serde(default)]
     pub starts: Option<String>,
 }
 
-/// A created game: its ID, the creator's seat tokens and, for online games, the invite
-/// link path holding the other seat's token.
-#[derive(Clone, Debug, Serialize)]
-pub struct Created {
-    /// Game ID.
-    pub id: String,
-    /// Seat number ("1", "2") to token, for the creator's seats.
-    pub tokens: BTreeMap<String, String>,
-    /// For online games: the path of the link that gives the second player their seat.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub invite: Option<String>,
-    /// The game's state.
-    pub state: Value,
-    /// The series' ID, for the first game of a series.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub series: Option<String>,
-}
+pub use crate::wire::Created;
 
 /// One throw or move as shown to players.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, utoipa::ToSchema)]
+#[schema(as = Event)]
 pub struct EventOut {
     /// Index in the game's events.
     pub seq: u32,
@@ -144,7 +138,8 @@ pub struct EventOut {
     /// The move string, for a move.
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
     pub mv: Option<String>,
-    /// What the move did (`Effects::names`).
+    /// What the move did (`Effects::names`): step, backward, swap, capture, sent back, trap,
+    /// bear off, forfeit, bonus throw.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub kinds: Vec<&'static str>,
     /// Whether the mover goes on.
@@ -214,6 +209,19 @@ fn starts_text(s: Starts) -> &'static str {
     }
 }
 
+/// The modes of a game (`mode` of `POST /api/games`).
+pub const MODES: [&str; 3] = ["bot", "hotseat", "online"];
+
+/// Who starts each game of a series (`starts` of `POST /api/games`).
+pub const STARTS: [&str; 2] = ["alternate", "rules"];
+
+fn starts_name(s: Starts) -> StartsName {
+    match s {
+        Starts::Alternate => StartsName::Alternate,
+        Starts::Rules => StartsName::Rules,
+    }
+}
+
 /// The series seat (1 or 2) that plays the first player in game `index` of a series.
 fn first_seat(rules: &str, starts: Starts, index: u32) -> u8 {
     match starts {
@@ -254,39 +262,48 @@ impl LiveSeries {
         )
     }
 
-    fn json(&self, g: &AnyGame, start: &AnyGame) -> Value {
+    fn info(&self, g: &AnyGame, start: &AnyGame) -> SeriesInfo {
         let (points, score) = self.points(g);
         let st = self.standing(g);
-        let seats: Vec<Value> = self
+        let seats = self
             .meta
             .seats
             .iter()
             .enumerate()
             .map(|(i, s)| {
                 let player = if self.first as usize == i + 1 { 1 } else { 2 };
-                match s {
-                    Seat::Human => json!({ "seat": i + 1, "player": player, "kind": "human" }),
-                    Seat::Bot(l) => {
-                        json!({ "seat": i + 1, "player": player, "kind": "bot", "bot": l })
-                    }
+                let (kind, bot) = seat_kind(s);
+                SeriesGameSeat {
+                    seat: i + 1,
+                    player,
+                    kind,
+                    bot,
                 }
             })
             .collect();
-        json!({
-            "id": self.meta.id,
-            "game": self.index + 1,
-            "target": self.target,
-            "starts": starts_text(self.starts),
-            "first": self.first,
-            "seats": seats,
-            "scores": series::scores(start),
-            "before": self.before,
-            "points": points,
-            "score": score,
-            "over": st.over,
-            "winner": st.winner,
-            "next": self.next,
-        })
+        SeriesInfo {
+            id: self.meta.id.clone(),
+            game: self.index + 1,
+            target: self.target,
+            starts: starts_name(self.starts),
+            first: self.first,
+            seats,
+            scores: series::scores(start),
+            before: self.before,
+            points,
+            score,
+            over: st.over,
+            winner: st.winner,
+            next: self.next.clone(),
+        }
+    }
+}
+
+/// A seat's kind and bot level as the API shows them.
+fn seat_kind(s: &Seat) -> (SeatKind, Option<String>) {
+    match s {
+        Seat::Human => (SeatKind::Human, None),
+        Seat::Bot(l) => (SeatKind::Bot, Some(l.clone())),
     }
 }
 
@@ -361,110 +378,120 @@ fn snapshot(g: &AnyGame) -> Snapshot {
     }
 }
 
-/// The status of a game as JSON (same shape as `senet apply --json`).
-pub fn status_json(g: &AnyGame) -> Value {
+/// The status of a game as the API shows it (same shape as `senet apply --json`).
+pub fn status_of(g: &AnyGame) -> GameStatus {
     match g.status() {
-        Status::Throw(p) => json!({ "state": "throw", "player": p.index() + 1 }),
-        Status::Move(p) => json!({
-            "state": "move", "player": p.index() + 1,
-            "throw": g.in_hand().map(|t| t.to_string()),
-        }),
-        Status::Over(o) => json!({
-            "state": "over",
-            "winner": o.winner.map(|p| p.index() + 1),
-            "capped": o.capped,
-            "score": o.score,
-        }),
+        Status::Throw(p) => GameStatus::Throw {
+            player: p.index() + 1,
+        },
+        Status::Move(p) => GameStatus::Move {
+            player: p.index() + 1,
+            throw: g.in_hand().map(|t| t.to_string()),
+        },
+        Status::Over(o) => GameStatus::Over {
+            winner: o.winner.map(|p| p.index() + 1),
+            capped: o.capped,
+            score: o.score,
+        },
     }
 }
 
 /// The legal moves with their squares and effects.
-fn legal_json(g: &AnyGame) -> Value {
+fn legal_moves(g: &AnyGame) -> Vec<LegalMove> {
     let mut ms = MoveList::new();
     g.legal_moves(&mut ms);
-    Value::Array(
-        ms.iter()
-            .map(|&m| {
-                let mut h = *g;
-                let fx = h.play_unchecked(m);
-                let mut v = json!({
-                    "move": g.move_string(m),
-                    "from": if m.is_pass() { Value::Null } else { m.from.into() },
-                    "to": if m.is_pass() { Value::Null } else { m.to.into() },
-                    "from_name": if m.is_pass() { Value::Null } else { g.square_name(m.from).into() },
-                    "to_name": if m.is_pass() { Value::Null } else { g.square_name(m.to).into() },
-                    "kinds": fx.names(),
-                    "turn_continues": fx.turn_continues,
-                });
-                if let Some(d) = g.die_used(m) {
-                    v["die"] = d.into();
-                }
-                v
-            })
-            .collect(),
-    )
+    ms.iter()
+        .map(|&m| {
+            let mut h = *g;
+            let fx = h.play_unchecked(m);
+            let squares = (!m.is_pass()).then_some((m.from, m.to));
+            LegalMove {
+                mv: g.move_string(m),
+                from: squares.map(|s| s.0),
+                to: squares.map(|s| s.1),
+                from_name: squares.map(|s| g.square_name(s.0)),
+                to_name: squares.map(|s| g.square_name(s.1)),
+                kinds: fx.names(),
+                turn_continues: fx.turn_continues,
+                die: g.die_used(m),
+            }
+        })
+        .collect()
 }
 
-fn dist_json(g: &AnyGame) -> Value {
-    let d = g.throw_dist();
-    Value::Array(
-        d.outcomes
-            .iter()
-            .map(|(t, w)| json!([t.to_string(), w]))
-            .collect(),
-    )
+/// The outcomes of the pending throw with their weights.
+fn dist(g: &AnyGame) -> Vec<(String, u32)> {
+    g.throw_dist()
+        .outcomes
+        .iter()
+        .map(|(t, w)| (t.to_string(), *w))
+        .collect()
 }
 
 /// The two sides as the rule set names them (from senet-rules), first player then second.
-fn sides_json(r: RuleSet) -> Value {
-    Value::Array(
-        r.sides()
-            .iter()
-            .map(|s| json!({ "name": s.name, "colour": s.colour }))
-            .collect(),
-    )
+fn sides(r: RuleSet) -> [wire::Side; 2] {
+    r.sides().map(|s| wire::Side {
+        name: s.name,
+        colour: s.colour,
+    })
 }
 
 /// Every rule set with its options, throws, board path and special squares, and the bot
 /// levels: what the lobby and the rules summary show.
-pub fn catalogue() -> Value {
-    let rules: Vec<Value> = RuleSet::ALL
+pub fn catalogue() -> Catalogue {
+    let rules = RuleSet::ALL
         .iter()
         .filter_map(|&r| {
             let g = AnyGame::new(r, &[] as &[&str]).ok()?;
             let view = g.view();
-            let options: Vec<Value> = r
+            let options = r
                 .option_specs()
                 .iter()
                 .map(|o| match o.kind {
-                    OptionKind::Bool { default } => json!({
-                        "name": o.name, "type": "bool", "default": default, "description": o.description,
-                    }),
-                    OptionKind::Int { default, min, max } => json!({
-                        "name": o.name, "type": "int", "default": default, "min": min, "max": max,
-                        "description": o.description,
-                    }),
+                    OptionKind::Bool { default } => OptionInfo::Bool {
+                        name: o.name,
+                        default,
+                        description: o.description,
+                    },
+                    OptionKind::Int { default, min, max } => OptionInfo::Int {
+                        name: o.name,
+                        default,
+                        min,
+                        max,
+                        description: o.description,
+                    },
                 })
                 .collect();
-            let specials: Vec<Value> = view
+            let specials = view
                 .cells
                 .iter()
                 .filter_map(|c| {
-                    c.special
-                        .map(|s| json!({ "label": c.label, "text": s, "mark": c.mark }))
+                    c.special.map(|text| Special {
+                        label: c.label.clone(),
+                        text,
+                        mark: c.mark,
+                    })
                 })
                 .collect();
-            let pieces = g.census().map(|c| c.total());
-            Some(json!({
-                "id": r.id(), "name": r.name(), "source": r.source(), "options": options,
-                "sides": sides_json(r),
-                "throws": dist_json(&g), "throw_kind": g.throw_dist().kind,
-                "path": view.path, "specials": specials,
-                "pieces": pieces,
-            }))
+            Some(RuleInfo {
+                id: r.id(),
+                name: r.name(),
+                source: r.source(),
+                options,
+                sides: sides(r),
+                throws: dist(&g),
+                throw_kind: g.throw_dist().kind,
+                path: view.path,
+                specials,
+                pieces: g.census().map(|c| c.total()),
+            })
         })
         .collect();
-    json!({ "rules": rules, "levels": opponent::levels(), "hint_level": opponent::HINT_LEVEL })
+    Catalogue {
+        rules,
+        levels: opponent::levels().to_vec(),
+        hint_level: opponent::HINT_LEVEL,
+    }
 }
 
 fn random_token() -> String {
@@ -590,46 +617,73 @@ impl Live {
         }
     }
 
-    /// The state as JSON, with the events from index `from` on.
-    fn state(&self, from: usize) -> Value {
+    /// The state, with the events from index `from` on.
+    fn state(&self, from: usize) -> GameState {
         let g = &self.game;
         let over = matches!(g.status(), Status::Over(_));
-        let seats: Vec<Value> = self
+        let seats = self
             .meta
             .seats
             .iter()
             .enumerate()
-            .map(|(i, s)| match s {
-                Seat::Human => json!({ "player": i + 1, "kind": "human" }),
-                Seat::Bot(l) => json!({ "player": i + 1, "kind": "bot", "bot": l }),
+            .map(|(i, s)| {
+                let (kind, bot) = seat_kind(s);
+                PlayerSeat {
+                    player: i + 1,
+                    kind,
+                    bot,
+                }
             })
             .collect();
         let rules = g.rules();
-        json!({
-            "id": self.meta.id,
-            "rules": rules.id(),
-            "rules_name": rules.name(),
-            "sides": sides_json(rules),
-            "options": self.meta.options,
-            "mode": self.meta.mode,
-            "seats": seats,
-            "seq": self.events.len(),
-            "moves": g.decisions(),
-            "status": status_json(g),
-            "position": g.position(),
-            "view": g.view(),
-            "legal": legal_json(g),
-            "throws": if matches!(g.status(), Status::Throw(_)) { dist_json(g) } else { Value::Array(vec![]) },
-            "throw_kind": g.throw_dist().kind,
-            "seed_hash": self.meta.seed_hash,
-            "invite_open": self.meta.invite.is_some() && self.open_seat().is_some(),
-            "open_seat": self.open_seat().map(|p| p.index() + 1),
-            "seed": if over { Value::from(self.meta.seed.to_string()) } else { Value::Null },
-            "watchers": { "seats": [self.watchers[0] > 0, self.watchers[1] > 0], "spectators": self.watchers[2] },
-            "events_from": from.min(self.events.len()),
-            "events": &self.events[from.min(self.events.len())..],
-            "series": self.series.as_ref().map(|s| s.json(g, &self.start)),
-        })
+        let from = from.min(self.events.len());
+        GameState {
+            id: self.meta.id.clone(),
+            rules: rules.id(),
+            rules_name: rules.name(),
+            sides: sides(rules),
+            options: self.meta.options.clone(),
+            mode: self.meta.mode.clone(),
+            seats,
+            seq: self.events.len(),
+            moves: g.decisions(),
+            status: status_of(g),
+            position: g.position(),
+            view: g.view(),
+            legal: legal_moves(g),
+            throws: if matches!(g.status(), Status::Throw(_)) {
+                dist(g)
+            } else {
+                Vec::new()
+            },
+            throw_kind: g.throw_dist().kind,
+            seed_hash: self.meta.seed_hash.clone(),
+            invite_open: self.meta.invite.is_some() && self.open_seat().is_some(),
+            open_seat: self.open_seat().map(|p| p.index() + 1),
+            seed: over.then(|| self.meta.seed.to_string()),
+            watchers: self.watchers(),
+            events_from: from,
+            events: self.events[from..].to_vec(),
+            series: self.series.as_ref().map(|s| s.info(g, &self.start)),
+            kind: None,
+        }
+    }
+
+    /// Who is watching live.
+    fn watchers(&self) -> Watchers {
+        Watchers {
+            seats: [self.watchers[0] > 0, self.watchers[1] > 0],
+            spectators: self.watchers[2],
+        }
+    }
+
+    /// Tells watchers of a change: the state with the events from `from`.
+    fn publish_update(&self, from: usize) {
+        if self.tx.receiver_count() > 0 {
+            let mut out = self.state(from);
+            out.kind = Some(StateMessage::Update);
+            self.publish(&out);
+        }
     }
 
     /// Takes a stored change: the game after it, its throw count and its events (from
@@ -640,24 +694,26 @@ impl Live {
         throws: u64,
         new: Vec<(StoredEvent, EventOut)>,
         first: u32,
-    ) -> Value {
+    ) -> GameState {
         self.game = g;
         self.throws = throws;
         self.events.extend(new.into_iter().map(|(_, e)| e));
-        let mut out = self.state(first as usize);
+        let out = self.state(first as usize);
         if self.tx.receiver_count() > 0 {
-            out["type"] = "update".into();
-            self.publish(out.clone());
-        }
-        if let Value::Object(o) = &mut out {
-            o.remove("type");
+            let mut msg = out.clone();
+            msg.kind = Some(StateMessage::Update);
+            self.publish(&msg);
         }
         out
     }
 
-    fn publish(&self, msg: Value) {
+    /// Sends a message to the game's live connections.
+    fn publish(&self, msg: &impl Serialize) {
+        let Ok(text) = serde_json::to_string(msg) else {
+            return;
+        };
         // No receivers is fine: nobody is watching.
-        let _ = self.tx.send(Arc::from(msg.to_string()));
+        let _ = self.tx.send(Arc::from(text));
     }
 
     fn record(&self) -> Record {
@@ -1030,14 +1086,12 @@ impl Service {
             fresh.presence_pending = l.presence_pending;
             *l = fresh;
             if l.events.len() > old {
-                let mut out = l.state(old);
-                out["type"] = "update".into();
-                l.publish(out);
+                l.publish_update(old);
             }
             if invite_changed {
                 let open = l.meta.invite.is_some() && l.open_seat().is_some();
                 let claimed = l.open_seat().is_none();
-                l.publish(json!({ "type": "invite", "open": open, "claimed": claimed }));
+                l.publish(&Notice::Invite { open, claimed });
             }
         }
     }
@@ -1303,7 +1357,7 @@ impl Service {
         id: &str,
         token: Option<&str>,
         seq: Option<u32>,
-    ) -> Res<Value> {
+    ) -> Res<NextGame> {
         let arc = self.get_at(id, seq).await?;
         let mut l = arc.lock().await;
         let Some(ls) = l.series.clone() else {
@@ -1334,9 +1388,7 @@ impl Service {
                 if let Some(s) = &mut l.series {
                     s.next = Some(n.clone());
                 }
-                let mut out = l.state(l.events.len());
-                out["type"] = "update".into();
-                l.publish(out);
+                l.publish_update(l.events.len());
                 n
             }
         };
@@ -1345,12 +1397,12 @@ impl Service {
         let l = arc.lock().await;
         let first = l.series.as_ref().map_or(1, |s| s.first);
         let me = if first == seat { 1 } else { 2 };
-        Ok(json!({
-            "id": next_id,
-            "seat": me,
-            "series": ls.meta.id,
-            "state": l.state(0),
-        }))
+        Ok(NextGame {
+            id: next_id,
+            seat: me,
+            series: ls.meta.id,
+            state: l.state(0),
+        })
     }
 
     /// Creates game `ls.index + 1` of a series whose score is `score`; returns its ID (or
@@ -1435,7 +1487,7 @@ impl Service {
 
     /// A series: its settings, seats, games (ID, first seat, points, running score) and
     /// standing.
-    pub async fn series(&self, sid: &str) -> Res<Value> {
+    pub async fn series(&self, sid: &str) -> Res<wire::Series> {
         let (stored, games) = self.series_games(sid).await?;
         let m = &stored.meta;
         let target = parse_target(&m.target).map_err(Failure::Internal)?;
@@ -1449,26 +1501,36 @@ impl Service {
                     score = [score[0] + p[0], score[1] + p[1]];
                     finished += 1;
                     (
-                        "over",
+                        wire::Playing::Over,
                         Some(p),
                         o.winner.map(|w| series::seat_of(row.first, w)),
                     )
                 }
-                _ => ("playing", None, None),
+                _ => (wire::Playing::Playing, None, None),
             };
-            list.push(json!({
-                "id": row.id, "game": row.index + 1, "first": row.first, "state": state,
-                "points": points, "winner": winner, "score": score, "moves": g.decisions(),
-            }));
+            list.push(SeriesGame {
+                id: row.id.clone(),
+                game: row.index + 1,
+                first: row.first,
+                state,
+                points,
+                winner,
+                score,
+                moves: g.decisions(),
+            });
         }
         let st = series::standing(target, score, finished);
-        let seats: Vec<Value> = m
+        let seats = m
             .seats
             .iter()
             .enumerate()
-            .map(|(i, s)| match s {
-                Seat::Human => json!({ "seat": i + 1, "kind": "human" }),
-                Seat::Bot(l) => json!({ "seat": i + 1, "kind": "bot", "bot": l }),
+            .map(|(i, s)| {
+                let (kind, bot) = seat_kind(s);
+                SeriesSeat {
+                    seat: i + 1,
+                    kind,
+                    bot,
+                }
             })
             .collect();
         let start = AnyGame::new(
@@ -1478,13 +1540,21 @@ impl Service {
             &m.options,
         )
         .map_err(|e| Failure::Internal(e.to_string()))?;
-        Ok(json!({
-            "id": m.id, "rules": m.rules, "options": m.options, "mode": m.mode,
-            "target": target, "starts": m.starts, "seats": seats,
-            "scores": series::scores(&start),
-            "games": list, "score": st.score, "finished": st.finished,
-            "over": st.over, "winner": st.winner,
-        }))
+        Ok(wire::Series {
+            id: m.id.clone(),
+            rules: m.rules.clone(),
+            options: m.options.clone(),
+            mode: m.mode.clone(),
+            target,
+            starts: m.starts.clone(),
+            seats,
+            scores: series::scores(&start),
+            games: list,
+            score: st.score,
+            finished: st.finished,
+            over: st.over,
+            winner: st.winner,
+        })
     }
 
     async fn series_games(&self, sid: &str) -> Res<(crate::store::StoredSeries, Vec<AnyGame>)> {
@@ -1527,7 +1597,7 @@ impl Service {
     }
 
     /// The full state of a game, with every event.
-    pub async fn state(&self, id: &str) -> Res<Value> {
+    pub async fn state(&self, id: &str) -> Res<GameState> {
         let l = self.get(id).await?;
         let l = l.lock().await;
         Ok(l.state(0))
@@ -1541,7 +1611,7 @@ impl Service {
         id: &str,
         token: Option<&str>,
         seq: Option<u32>,
-    ) -> Res<Value> {
+    ) -> Res<GameState> {
         self.act(client, id, token, seq, None).await
     }
 
@@ -1554,7 +1624,7 @@ impl Service {
         token: Option<&str>,
         mv: &str,
         seq: Option<u32>,
-    ) -> Res<Value> {
+    ) -> Res<GameState> {
         if mv.len() > 64 {
             return Err(Failure::BadRequest(
                 "a move string is at most 64 bytes".into(),
@@ -1570,7 +1640,7 @@ impl Service {
         token: Option<&str>,
         seq: Option<u32>,
         mv: Option<&str>,
-    ) -> Res<Value> {
+    ) -> Res<GameState> {
         let arc = self.get_at(id, seq).await?;
         let mut l = arc.lock().await;
         let seat = l.seat_of(token)?;
@@ -1613,7 +1683,7 @@ impl Service {
     /// Claims the open invite of online game `id` with its one-time `code`: mints the
     /// invited seat's token for the caller only and closes the invite. Returns the seat, its
     /// token and the state.
-    pub async fn claim(&self, id: &str, code: &str) -> Res<Value> {
+    pub async fn claim(&self, id: &str, code: &str) -> Res<Claimed> {
         if code.is_empty() || code.len() > 128 {
             return Err(Failure::BadRequest(
                 "\"code\" must be the claim code from the invite link".into(),
@@ -1663,10 +1733,16 @@ impl Service {
                     if let Some(s) = &mut l.series {
                         s.meta.token_hashes[series_seat as usize - 1] = Some(th);
                     }
-                    l.publish(json!({ "type": "invite", "open": false, "claimed": true }));
-                    return Ok(json!({
-                        "id": id, "seat": seat, "token": token, "state": l.state(0),
-                    }));
+                    l.publish(&Notice::Invite {
+                        open: false,
+                        claimed: true,
+                    });
+                    return Ok(Claimed {
+                        id: id.to_string(),
+                        seat,
+                        token,
+                        state: l.state(0),
+                    });
                 }
             };
             if fresh {
@@ -1679,7 +1755,7 @@ impl Service {
     /// Revokes (`renew` false) or replaces (`renew` true) the open invite of game `id`, for
     /// the creator (the seat of `token`) while the invited seat is unclaimed. Returns the new
     /// invite path, if any.
-    pub async fn invite(&self, id: &str, token: Option<&str>, renew: bool) -> Res<Value> {
+    pub async fn invite(&self, id: &str, token: Option<&str>, renew: bool) -> Res<InviteLink> {
         let arc = self.get(id).await?;
         let mut l = arc.lock().await;
         l.seat_of(token)?;
@@ -1702,12 +1778,17 @@ impl Service {
             ));
         }
         l.meta.invite = h;
-        l.publish(json!({ "type": "invite", "open": renew, "claimed": false }));
-        Ok(json!({ "invite": code.map(|c| format!("/g/{id}#claim={c}")) }))
+        l.publish(&Notice::Invite {
+            open: renew,
+            claimed: false,
+        });
+        Ok(InviteLink {
+            invite: code.map(|c| format!("/g/{id}#claim={c}")),
+        })
     }
 
     /// The move the hint level would play now, for the seat to move.
-    pub async fn hint(&self, client: Client, id: &str, token: Option<&str>) -> Res<Value> {
+    pub async fn hint(&self, client: Client, id: &str, token: Option<&str>) -> Res<Hint> {
         let arc = self.get(id).await?;
         let l = arc.lock().await;
         let seat = l.seat_of(token)?;
@@ -1720,23 +1801,31 @@ impl Service {
             .run(client, move || {
                 opponent::hint(&g, seed).map(|h| {
                     let (m, s) = (h.best, h.chance(h.best).unwrap_or(0.0));
-                    let all: Vec<Value> = h
+                    let all: Vec<MoveValue> = h
                         .best_first()
                         .into_iter()
-                        .map(|(m, w)| json!({ "move": g.move_string(m), "win": w }))
+                        .map(|(m, win)| MoveValue {
+                            mv: g.move_string(m),
+                            win,
+                        })
                         .collect();
                     (g.move_string(m), s, all)
                 })
             })
             .await?
             .map_err(Failure::Internal)?;
-        Ok(json!({ "move": m, "score": score, "level": opponent::HINT_LEVEL, "moves": moves }))
+        Ok(Hint {
+            mv: m,
+            score,
+            level: opponent::HINT_LEVEL,
+            moves,
+        })
     }
 
     /// The analysis of a finished game (issue 19): computed once in the background; until
     /// then its progress. Refused while the game runs, so that no player of an online game
     /// sees win chances during it.
-    pub async fn analysis(&self, id: &str) -> Res<Value> {
+    pub async fn analysis(&self, id: &str) -> Res<wire::AnalysisReply> {
         let arc = self.get(id).await?;
         let l = arc.lock().await;
         if !matches!(l.game.status(), Status::Over(_)) {
@@ -1759,7 +1848,7 @@ impl Service {
     }
 
     /// The position after the first `at` events (all when `None`), for review.
-    pub async fn review(&self, id: &str, at: Option<usize>) -> Res<Value> {
+    pub async fn review(&self, id: &str, at: Option<usize>) -> Res<wire::Review> {
         let arc = self.get(id).await?;
         let l = arc.lock().await;
         let total = l.events.len();
@@ -1778,20 +1867,20 @@ impl Service {
             };
             apply(&mut g, &ev, 0).map_err(Failure::Internal)?;
         }
-        Ok(json!({
-            "at": at,
-            "total": total,
-            "event": if at == 0 { Value::Null } else { serde_json::to_value(&l.events[at - 1]).unwrap_or(Value::Null) },
-            "position": g.position(),
-            "status": status_json(&g),
-            "view": g.view(),
-            "legal": legal_json(&g),
-        }))
+        Ok(wire::Review {
+            at,
+            total,
+            event: at.checked_sub(1).map(|i| l.events[i].clone()),
+            position: g.position(),
+            status: status_of(&g),
+            view: g.view(),
+            legal: legal_moves(&g),
+        })
     }
 
     /// For a finished game: the seed, its published hash, and every throw with the
     /// distribution it was drawn from, so that a browser can check them (see [`seeds`]).
-    pub async fn throws(&self, id: &str) -> Res<Value> {
+    pub async fn throws(&self, id: &str) -> Res<Throws> {
         let arc = self.get(id).await?;
         let l = arc.lock().await;
         if !matches!(l.game.status(), Status::Over(_)) {
@@ -1805,18 +1894,21 @@ impl Service {
         for e in &rec.events {
             match e {
                 senet_rules::Event::Throw { throw } => {
-                    list.push(json!({ "throw": throw, "outcomes": dist_json(&g) }));
+                    list.push(DrawnThrow {
+                        throw: throw.clone(),
+                        outcomes: dist(&g),
+                    });
                     apply(&mut g, &StoredEvent::Throw(throw.clone()), 0)
                 }
                 senet_rules::Event::Move { mv } => apply(&mut g, &StoredEvent::Move(mv.clone()), 0),
             }
             .map_err(Failure::Internal)?;
         }
-        Ok(json!({
-            "seed": l.meta.seed.to_string(),
-            "seed_hash": l.meta.seed_hash,
-            "throws": list,
-        }))
+        Ok(Throws {
+            seed: l.meta.seed.to_string(),
+            seed_hash: l.meta.seed_hash.clone(),
+            throws: list,
+        })
     }
 
     /// Summaries of the listed games that exist.
@@ -1866,11 +1958,13 @@ impl Service {
         let rx = l.tx.subscribe();
         l.watchers[slot] += 1;
         let mut first = l.state(0);
-        first["type"] = "state".into();
+        first.kind = Some(StateMessage::State);
         let flipped = l.watchers[slot] == 1;
         self.presence_changed(&arc, &mut l, slot, flipped);
         Ok(Subscription {
-            first: first.to_string(),
+            // Cannot fail (no map with other keys than text); if it did, the reader would
+            // be told to fetch the state.
+            first: serde_json::to_string(&first).unwrap_or_else(|_| RESYNC.to_string()),
             rx,
             slot,
             id: id.to_string(),
@@ -1911,7 +2005,7 @@ impl Service {
         flipped: bool,
     ) {
         if slot < 2 && flipped {
-            l.publish(presence(l));
+            l.publish(&presence(l));
             return;
         }
         if l.presence_pending {
@@ -1923,7 +2017,7 @@ impl Service {
             tokio::time::sleep(PRESENCE_EVERY).await;
             let mut l = arc.lock().await;
             l.presence_pending = false;
-            l.publish(presence(&l));
+            l.publish(&presence(&l));
         });
     }
 
@@ -1941,11 +2035,10 @@ impl Service {
     }
 }
 
-fn presence(l: &Live) -> Value {
-    json!({
-        "type": "presence",
-        "watchers": { "seats": [l.watchers[0] > 0, l.watchers[1] > 0], "spectators": l.watchers[2] },
-    })
+fn presence(l: &Live) -> Notice {
+    Notice::Presence {
+        watchers: l.watchers(),
+    }
 }
 
 #[cfg(test)]

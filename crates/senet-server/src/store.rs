@@ -156,7 +156,8 @@ pub struct StoredGame {
 }
 
 /// A game as listed.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[schema(as = GameSummary)]
 pub struct Summary {
     /// Game ID.
     pub id: String,
@@ -166,9 +167,10 @@ pub struct Summary {
     pub mode: String,
     /// Seats as stored (`human`, `bot:LEVEL`).
     pub seats: [String; 2],
-    /// See [`Snapshot::state`].
+    /// `throw`, `move` or `over`.
     pub state: String,
-    /// See [`Snapshot::player`].
+    /// The player to throw or move (1 or 2), or the winner when over (null for a draw).
+    #[schema(required = true)]
     pub player: Option<u8>,
     /// Moves played.
     pub moves: u32,

@@ -22,8 +22,6 @@ pub const SCRIPTS: &[(&str, &str)] = &[
 ];
 /// The style sheet.
 pub const STYLE_CSS: &str = include_str!("../static/style.css");
-/// The OpenAPI document of the JSON API.
-pub const OPENAPI: &str = include_str!("../static/openapi.json");
 
 const CSP: &str = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; \
 connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";

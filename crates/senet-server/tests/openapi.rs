@@ -1,42 +1,91 @@
 //! The OpenAPI document against the server: real responses of a scripted session (every
 //! endpoint, successes and refusals) are validated against the schemas the document gives
-//! for their path, method and status; the enums of rule sets and levels are the server's.
+//! for their path, method and status; the enums of rule sets and levels are the server's;
+//! the router's API routes are the document's paths, with the same methods.
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
 use http_body_util::BodyExt;
+use senet_server::api::API_ROUTES;
 use senet_server::{router, Limits, Service, SqliteStore};
 use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use tower::ServiceExt;
 
-/// Validates `v` against `schema` (the OpenAPI 3.0 subset the document uses); returns the
+/// The JSON types a schema's `type` allows (a name or a list of names; none: any).
+fn types(schema: &Value) -> Vec<&str> {
+    match &schema["type"] {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Whether `v` is of the JSON type `t`.
+fn is_type(t: &str, v: &Value, at: &str) -> Result<bool, String> {
+    Ok(match t {
+        "object" => v.is_object(),
+        "array" => v.is_array(),
+        "string" => v.is_string(),
+        "integer" => v.is_i64() || v.is_u64(),
+        "number" => v.is_number(),
+        "boolean" => v.is_boolean(),
+        "null" => v.is_null(),
+        _ => return Err(format!("{at}: unknown type {t} in the document")),
+    })
+}
+
+/// Validates `v` against `schema` (the subset of OpenAPI 3.1 / JSON Schema the generated
+/// document uses: `$ref`, `allOf`/`anyOf`/`oneOf`, `type` as a name or a list, `enum`,
+/// `minimum`/`maximum`, `required`, `properties`, `additionalProperties`, `items` (a schema
+/// or `false`), `prefixItems`, `minItems`/`maxItems`, and 3.0's `nullable`); returns the
 /// first mismatch with its place.
 fn validate(doc: &Value, schema: &Value, v: &Value, at: &str) -> Result<(), String> {
     if let Some(r) = schema["$ref"].as_str() {
-        let name = r.trim_start_matches("#/components/schemas/");
-        return validate(doc, &doc["components"]["schemas"][name], v, at);
+        let name = r
+            .strip_prefix("#/components/schemas/")
+            .ok_or_else(|| format!("{at}: a $ref outside the schemas: {r}"))?;
+        let target = &doc["components"]["schemas"][name];
+        if !target.is_object() {
+            return Err(format!("{at}: $ref to a missing schema {name}"));
+        }
+        validate(doc, target, v, at)?;
     }
+    for s in schema["allOf"].as_array().into_iter().flatten() {
+        validate(doc, s, v, at)?;
+    }
+    if let Some(any) = schema["anyOf"].as_array() {
+        if !any.iter().any(|s| validate(doc, s, v, at).is_ok()) {
+            return Err(format!("{at}: {v} matches none of anyOf"));
+        }
+    }
+    if let Some(one) = schema["oneOf"].as_array() {
+        let results: Vec<Result<(), String>> =
+            one.iter().map(|s| validate(doc, s, v, at)).collect();
+        let n = results.iter().filter(|r| r.is_ok()).count();
+        if n != 1 {
+            let why: Vec<String> = results.into_iter().filter_map(Result::err).collect();
+            return Err(format!(
+                "{at}: {v} matches {n} of the {} schemas of oneOf, not one ({why:?})",
+                one.len()
+            ));
+        }
+    }
+    let ts = types(schema);
     if v.is_null() {
-        return if schema["nullable"] == true || schema.get("type").is_none() {
-            Ok(())
-        } else {
-            Err(format!("{at}: null, but not nullable"))
-        };
-    }
-    if let Some(t) = schema["type"].as_str() {
-        let ok = match t {
-            "object" => v.is_object(),
-            "array" => v.is_array(),
-            "string" => v.is_string(),
-            "integer" => v.is_i64() || v.is_u64(),
-            "number" => v.is_number(),
-            "boolean" => v.is_boolean(),
-            _ => return Err(format!("{at}: unknown type {t} in the document")),
-        };
+        let allowed = ts.is_empty() || ts.contains(&"null") || schema["nullable"] == true;
+        if !allowed {
+            return Err(format!("{at}: null, but not nullable"));
+        }
+    } else if !ts.is_empty() {
+        let mut ok = false;
+        for t in &ts {
+            ok |= is_type(t, v, at)?;
+        }
         if !ok {
-            return Err(format!("{at}: {v} is not of type {t}"));
+            return Err(format!("{at}: {v} is not of type {ts:?}"));
         }
     }
     if let Some(e) = schema["enum"].as_array() {
@@ -72,9 +121,18 @@ fn validate(doc: &Value, schema: &Value, v: &Value, at: &str) -> Result<(), Stri
         }
     }
     if let Some(a) = v.as_array() {
-        if let Some(s) = schema.get("items") {
-            for (i, x) in a.iter().enumerate() {
-                validate(doc, s, x, &format!("{at}[{i}]"))?;
+        let prefix = schema["prefixItems"]
+            .as_array()
+            .map_or(&[][..], Vec::as_slice);
+        for (i, x) in a.iter().enumerate() {
+            let place = format!("{at}[{i}]");
+            match (prefix.get(i), &schema["items"]) {
+                (Some(s), _) => validate(doc, s, x, &place)?,
+                (None, Value::Bool(false)) => {
+                    return Err(format!("{place}: more items than the document allows"))
+                }
+                (None, s @ Value::Object(_)) => validate(doc, s, x, &place)?,
+                (None, _) => {}
             }
         }
         if schema["minItems"]
@@ -176,13 +234,13 @@ impl Checker {
 async fn real_responses_match_the_openapi_document() {
     let svc = Service::new(Arc::new(SqliteStore::in_memory().unwrap()));
     let app = router(
-        svc,
+        svc.clone(),
         Limits {
             per_second: 0.0,
             ..Limits::default()
         },
     );
-    let doc: Value = serde_json::from_str(senet_server::web::OPENAPI).unwrap();
+    let doc: Value = serde_json::from_str(senet_server::api::openapi_document()).unwrap();
     let mut c = Checker {
         app,
         doc: doc.clone(),
@@ -201,10 +259,28 @@ async fn real_responses_match_the_openapi_document() {
         doc["components"]["schemas"]["NewGame"]["properties"]["rules"]["enum"],
         Value::Array(ids)
     );
+    let mut levels = rules["levels"].as_array().unwrap().clone();
+    levels.push(Value::Null); // "bot" may be null (no bot)
     assert_eq!(
         doc["components"]["schemas"]["NewGame"]["properties"]["bot"]["enum"],
-        rules["levels"]
+        Value::Array(levels)
     );
+
+    // Objects are closed: a field the document does not name fails, at any depth.
+    let schema = &doc["paths"]["/api/rules"]["get"]["responses"]["200"]["content"]
+        ["application/json"]["schema"];
+    validate(&doc, schema, &rules, "rules").unwrap();
+    for place in [
+        "/surprise",
+        "/rules/0/surprise",
+        "/rules/0/options/0/surprise",
+    ] {
+        let mut v = rules.clone();
+        let (parent, field) = place.rsplit_once('/').unwrap();
+        v.pointer_mut(parent).unwrap()[field] = json!(1);
+        let e = validate(&doc, schema, &v, "rules").unwrap_err();
+        assert!(e.contains("surprise"), "{place}: {e}");
+    }
 
     c.call("GET", "/api/openapi.json", None, None).await;
     // A hot-seat game played to its end, with its record, review and throws.
@@ -257,6 +333,20 @@ async fn real_responses_match_the_openapi_document() {
         .await;
     c.call("GET", &format!("/api/games/{id}/throws"), None, None)
         .await;
+    // The finished game's analysis: running (202) until done (200).
+    let mut done = false;
+    for _ in 0..600 {
+        let (s, _) = c
+            .call("GET", &format!("/api/games/{id}/analysis"), None, None)
+            .await;
+        if s == StatusCode::OK {
+            done = true;
+            break;
+        }
+        assert_eq!(s, StatusCode::ACCEPTED);
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(done, "the analysis did not finish in a minute");
     c.call("GET", &format!("/api/games?ids={id},nosuch"), None, None)
         .await;
     // Refusals.
@@ -277,6 +367,9 @@ async fn real_responses_match_the_openapi_document() {
             Some(json!({ "mv": 1 })),
         ),
         ("GET", "/api/games/nosuch".to_string(), None, None),
+        // Not a WebSocket handshake; a query given twice: JSON errors too.
+        ("GET", format!("/api/games/{id}/ws"), None, None),
+        ("GET", "/api/games?ids=a&ids=b".to_string(), None, None),
         (
             "GET",
             format!("/api/games/{id}/review?at=99999"),
@@ -310,6 +403,9 @@ async fn real_responses_match_the_openapi_document() {
         .await;
     let oid = o["id"].as_str().unwrap().to_string();
     let ot = o["tokens"]["2"].as_str().unwrap().to_string();
+    // Its creator watches live: every WebSocket message is checked below.
+    let me: std::net::IpAddr = [127, 0, 0, 1].into();
+    let mut sub = svc.subscribe(me, &oid, Some(&ot)).await.unwrap();
     let code = o["invite"]
         .as_str()
         .unwrap()
@@ -407,12 +503,39 @@ async fn real_responses_match_the_openapi_document() {
     c.call("GET", &format!("/api/games/{gid}/analysis"), None, None)
         .await;
 
+    // The live messages: the state, presence, and the invite's changes.
+    let live = json!({ "$ref": "#/components/schemas/LiveMessage" });
+    let mut kinds = BTreeSet::new();
+    let mut msgs: Vec<String> = vec![sub.first.clone()];
+    while let Ok(m) = sub.rx.try_recv() {
+        msgs.push(m.to_string());
+    }
+    for m in msgs {
+        let v: Value = serde_json::from_str(&m).unwrap();
+        if let Err(e) = validate(&doc, &live, &v, "message") {
+            panic!("WebSocket: {e}\n{v}");
+        }
+        kinds.insert(v["type"].as_str().unwrap().to_string());
+    }
+    svc.unsubscribe(&sub).await;
+    assert_eq!(
+        kinds,
+        ["invite", "presence", "state"]
+            .into_iter()
+            .map(String::from)
+            .collect()
+    );
+
     for must in [
         "POST /api/value 200",
         "POST /api/value 400",
         "POST /api/value 422",
         "GET /api/games/{id}/analysis 409",
+        "GET /api/games/{id}/analysis 202",
+        "GET /api/games/{id}/analysis 200",
         "GET /api/games/{id}/hint 200",
+        "GET /api/games/{id}/ws 400",
+        "GET /api/games 400",
         "POST /api/games 201",
         "POST /api/games 400",
         "POST /api/games 422",
@@ -432,5 +555,101 @@ async fn real_responses_match_the_openapi_document() {
             "{must} was not exercised: {:?}",
             c.checked
         );
+    }
+}
+
+/// The methods the document gives each path.
+fn documented(doc: &Value) -> BTreeMap<String, BTreeSet<String>> {
+    const METHODS: [&str; 8] = [
+        "get", "put", "post", "delete", "options", "head", "patch", "trace",
+    ];
+    doc["paths"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(p, item)| {
+            let ms = item
+                .as_object()
+                .unwrap()
+                .keys()
+                .filter(|k| METHODS.contains(&k.as_str()))
+                .cloned()
+                .collect();
+            (p.clone(), ms)
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn every_api_route_is_documented_with_the_methods_it_serves() {
+    let doc: Value = serde_json::from_str(senet_server::api::openapi_document()).unwrap();
+    // The router's API table and the document name the same paths and methods: a handler
+    // routed without a `#[utoipa::path]` annotation (or documented but not routed) fails here.
+    let routed: BTreeMap<String, BTreeSet<String>> = API_ROUTES
+        .iter()
+        .map(|(p, ms)| (p.to_string(), ms.iter().map(|m| m.to_string()).collect()))
+        .collect();
+    assert_eq!(routed, documented(&doc));
+
+    // The table is what the router serves: each route answers its methods (not the API's
+    // fallback, not 405) and refuses the others with 405.
+    let app = router(
+        Service::new(Arc::new(SqliteStore::in_memory().unwrap())),
+        Limits {
+            per_second: 0.0,
+            ..Limits::default()
+        },
+    );
+    for (path, methods) in API_ROUTES {
+        let uri = path.replace("{id}", "nosuch");
+        for m in ["GET", "POST", "PUT", "DELETE", "PATCH"] {
+            let req = Request::builder()
+                .method(m)
+                .uri(&uri)
+                .body(Body::empty())
+                .unwrap();
+            let res = app.clone().oneshot(req).await.unwrap();
+            let status = res.status();
+            let bytes = res.into_body().collect().await.unwrap().to_bytes();
+            let text = String::from_utf8_lossy(&bytes);
+            if methods.contains(&m.to_lowercase().as_str()) {
+                assert!(
+                    status != StatusCode::METHOD_NOT_ALLOWED && !text.contains("no endpoint"),
+                    "{m} {uri} is in the table but not served: {status} {text}"
+                );
+            } else {
+                assert_eq!(
+                    status,
+                    StatusCode::METHOD_NOT_ALLOWED,
+                    "{m} {uri} is served but not in the table"
+                );
+            }
+        }
+    }
+
+    // Every operation documents the refusals every API route can give: the rate limit (429)
+    // and, with a body, a malformed (400), too large (413) or late (408) one; every error is
+    // an Error; every operation has a summary.
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (m, op) in item.as_object().unwrap() {
+            let codes = &op["responses"];
+            assert!(op["summary"].is_string(), "{m} {path} has no summary");
+            let mut needed = vec!["429"];
+            if op.get("requestBody").is_some() {
+                needed.extend(["400", "408", "413"]);
+            }
+            for c in needed {
+                assert!(codes.get(c).is_some(), "{m} {path} does not document {c}");
+            }
+            for (c, r) in codes.as_object().unwrap() {
+                if c.starts_with('4') || c.starts_with('5') {
+                    assert_eq!(
+                        r["content"]["application/json"]["schema"]["$ref"],
+                        "#/components/schemas/Error",
+                        "{m} {path} {c}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -1,0 +1,155 @@
+//! The OpenAPI document of the API, generated once from the handlers' `#[utoipa::path]`
+//! annotations and the types of [`crate::wire`] (and the rule and analysis types they hold),
+//! then finished in one place ([`finish`]): the description, the seat token's security
+//! scheme, the values the server accepts for the lobby's choices, and `additionalProperties:
+//! false` on every object, so that a field the document does not name is an error.
+
+use crate::wire::{LiveMessage, Notice};
+use serde_json::{json, Value};
+use std::sync::OnceLock;
+use utoipa::OpenApi;
+
+#[derive(OpenApi)]
+#[openapi(
+    paths(
+        super::openapi,
+        super::rules,
+        super::create,
+        super::list,
+        super::game,
+        super::throw,
+        super::play,
+        super::hint,
+        super::record,
+        super::review,
+        super::throws,
+        super::ws,
+        super::next,
+        super::series,
+        super::series_record,
+        super::claim,
+        super::reinvite,
+        super::revoke,
+        super::analysis,
+        super::value,
+    ),
+    components(schemas(LiveMessage, Notice))
+)]
+struct ApiDoc;
+
+const TITLE: &str = "senet serve API";
+
+const DESCRIPTION: &str = "The JSON API of `senet serve`, used by its own web page. Games are \
+created in the lobby; each human seat gets a secret token, sent as `Authorization: Bearer TOKEN` \
+for every change. The server throws from a per-game seed whose SHA-256 commitment (`seed_hash`) \
+is published at the start and whose seed is revealed at the end (see /api/games/{id}/throws). \
+Every accepted change is committed to the database before it is answered. Errors are \
+`{\"error\": MESSAGE}` with a 4xx status; a refused request changes nothing. Limits (defaults; \
+`senet serve --help` sets them): request bodies up to 16 KiB (413); 50 API requests per second \
+per client address with bursts of 200 (429 with Retry-After; behind a proxy given by \
+--trusted-proxy the client is the X-Forwarded-For address); a request's headers within 10 s, \
+its body within 10 s (408), the whole request within 30 s (408); at most 512 open connections; \
+at most 200 live (WebSocket) connections per game and 20 per client address (429). Request \
+bodies are JSON objects; unknown fields are refused (400). Bot replies are played in the \
+background after the answer: watch the WebSocket (or GET the game) for them. This document is \
+generated from the server's own types (utoipa); WebSocket messages are `LiveMessage`.";
+
+/// The OpenAPI document (JSON), made on first use.
+pub fn openapi_document() -> &'static str {
+    static DOC: OnceLock<String> = OnceLock::new();
+    DOC.get_or_init(|| {
+        let doc = serde_json::to_value(ApiDoc::openapi()).map(|mut d| {
+            finish(&mut d);
+            d
+        });
+        match doc.and_then(|d| serde_json::to_string_pretty(&d)) {
+            Ok(text) => text,
+            Err(e) => {
+                json!({ "error": format!("the OpenAPI document cannot be made: {e}") }).to_string()
+            }
+        }
+    })
+}
+
+/// Finishes the generated document: see the module's description.
+fn finish(doc: &mut Value) {
+    doc["info"] = json!({
+        "title": TITLE,
+        "version": "1",
+        "description": DESCRIPTION,
+        "license": doc["info"]["license"].clone(),
+    });
+    doc["components"]["securitySchemes"] = json!({
+        "seat": {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "a seat token from POST /api/games or an invite link",
+        }
+    });
+    // The choices the server accepts, from the rules and bots crates; the service checks
+    // them (with an explanation in words) rather than serde.
+    let rules: Vec<Value> = senet_rules::RuleSet::ALL
+        .iter()
+        .map(|r| r.id().into())
+        .collect();
+    let levels: Vec<Value> = senet_bots::play::levels()
+        .iter()
+        .map(|&l| l.into())
+        .collect();
+    let with_null = |mut v: Vec<Value>| {
+        v.push(Value::Null);
+        Value::Array(v)
+    };
+    let schemas = &mut doc["components"]["schemas"];
+    let new_game = &mut schemas["NewGame"]["properties"];
+    new_game["rules"]["enum"] = Value::Array(rules.clone());
+    new_game["mode"]["enum"] = json!(crate::service::MODES);
+    new_game["bot"]["enum"] = with_null(levels);
+    new_game["seat"]["enum"] = json!([1, 2, null]);
+    new_game["starts"]["enum"] =
+        with_null(crate::service::STARTS.iter().map(|&s| s.into()).collect());
+    schemas["State"]["properties"]["rules"]["enum"] = Value::Array(rules);
+    // A series target's bounds (`Target::check`).
+    for t in schemas["Target"]["oneOf"]
+        .as_array_mut()
+        .into_iter()
+        .flatten()
+    {
+        let props = &mut t["properties"];
+        for (name, max) in [
+            ("points", 100_000),
+            ("games", senet_rules::series::MAX_GAMES),
+        ] {
+            if let Some(p) = props.get_mut(name) {
+                p["minimum"] = 1.into();
+                p["maximum"] = max.into();
+            }
+        }
+    }
+    // utoipa tags each operation with its module's name; the API has no groups.
+    if let Some(paths) = doc["paths"].as_object_mut() {
+        for op in paths.values_mut().filter_map(Value::as_object_mut) {
+            for o in op.values_mut().filter_map(Value::as_object_mut) {
+                o.remove("tags");
+            }
+        }
+    }
+    strict(doc);
+}
+
+/// Sets `additionalProperties: false` on every object schema with properties that says
+/// nothing of other fields.
+fn strict(v: &mut Value) {
+    match v {
+        Value::Object(o) => {
+            if o.contains_key("properties") && !o.contains_key("additionalProperties") {
+                o.insert("additionalProperties".into(), Value::Bool(false));
+            }
+            for x in o.values_mut() {
+                strict(x);
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(strict),
+        _ => {}
+    }
+}

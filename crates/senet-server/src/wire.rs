@@ -1,0 +1,596 @@
+//! The JSON of the API as Rust types: every request and response body and every WebSocket
+//! message. Handlers answer with these types (serialised by serde) and the OpenAPI document
+//! is generated from the same types (utoipa's `ToSchema`, see [`crate::api`]), so the
+//! document cannot drift from what the server sends. Rule data comes from the rules crate's
+//! own types (`BoardView`, `Target`, ...) and analyses from the bots crate's, which derive
+//! `ToSchema` under their `openapi` feature.
+
+use senet_bots::analysis::{Analysis, MoveValue};
+use senet_rules::{BoardView, Target, ThrowKind};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use utoipa::ToSchema;
+
+/// An error: why the request was refused (4xx) or failed (5xx). A refused request changes
+/// nothing.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = Error)]
+pub struct ErrorBody {
+    /// The explanation, in words.
+    pub error: String,
+}
+
+/// One side as the rule set names it, with the colour word of its pieces.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Side {
+    /// The side's name, e.g. `black` (pyramid) or `Arms` (senat).
+    pub name: &'static str,
+    /// The colour of its pieces: light, dark, black, white, red or yellow.
+    pub colour: &'static str,
+}
+
+/// A rule set's option, by type.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum OptionInfo {
+    /// `true` or `false`.
+    Bool {
+        /// The option's name (`NAME=VALUE` in `options`).
+        name: &'static str,
+        /// The value when not given.
+        default: bool,
+        /// What it does, with its ruling.
+        description: &'static str,
+    },
+    /// A whole number in `min..=max`.
+    Int {
+        /// The option's name (`NAME=VALUE` in `options`).
+        name: &'static str,
+        /// The value when not given.
+        default: u32,
+        /// Smallest accepted value.
+        min: u32,
+        /// Largest accepted value.
+        max: u32,
+        /// What it does, with its ruling.
+        description: &'static str,
+    },
+}
+
+/// A special square of a board.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Special {
+    /// The cell's label.
+    pub label: String,
+    /// What is special about it, with its ruling.
+    pub text: &'static str,
+    /// Its short mark (a word of at most eight letters), where it has one.
+    #[schema(required = true)]
+    pub mark: Option<&'static str>,
+}
+
+/// A rule set as the lobby and the rules summary show it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct RuleInfo {
+    /// Rule set ID (`rules` of `POST /api/games`).
+    pub id: &'static str,
+    /// Its name.
+    pub name: &'static str,
+    /// Where the rules come from.
+    pub source: &'static str,
+    /// Its options.
+    pub options: Vec<OptionInfo>,
+    /// The two sides, first player then second.
+    pub sides: [Side; 2],
+    /// The outcomes of a throw at the start as `[throw, weight]` (integer weights; the
+    /// chance is the weight over their sum).
+    pub throws: Vec<(String, u32)>,
+    /// What the throws are made with.
+    pub throw_kind: ThrowKind,
+    /// The direction of travel, for a legend.
+    pub path: &'static str,
+    /// The special squares.
+    pub specials: Vec<Special>,
+    /// Each player's pieces.
+    pub pieces: [u8; 2],
+}
+
+/// Every rule set and the bot levels.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Catalogue {
+    /// Every rule set with its options, throws, board path and special squares.
+    pub rules: Vec<RuleInfo>,
+    /// The bot levels (`bot` of `POST /api/games`), weakest first.
+    pub levels: Vec<&'static str>,
+    /// The level hints are given at.
+    pub hint_level: &'static str,
+}
+
+/// Summaries of the listed games that exist.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct GameList {
+    /// The games, most recent first.
+    pub games: Vec<crate::store::Summary>,
+}
+
+/// Who sits in a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SeatKind {
+    /// A person.
+    Human,
+    /// A bot (its level in `bot`).
+    Bot,
+}
+
+/// A player of a game and who plays it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct PlayerSeat {
+    /// The player, 1 or 2.
+    pub player: usize,
+    /// Human or bot.
+    pub kind: SeatKind,
+    /// The bot's level, for a bot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
+}
+
+/// Where a game stands.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(tag = "state", rename_all = "lowercase")]
+pub enum GameStatus {
+    /// A player is to throw.
+    Throw {
+        /// The player to throw, 1 or 2.
+        player: usize,
+    },
+    /// A player is to move with the throw in hand.
+    Move {
+        /// The player to move, 1 or 2.
+        player: usize,
+        /// The throw in hand.
+        #[schema(required = true)]
+        throw: Option<String>,
+    },
+    /// The game is over.
+    Over {
+        /// The winner, 1 or 2 (null: no winner at the turn cap).
+        #[schema(required = true)]
+        winner: Option<usize>,
+        /// Whether the game ended at the turn cap.
+        capped: bool,
+        /// The players' scores, where the rule set scores.
+        #[schema(required = true)]
+        score: Option<[u32; 2]>,
+    },
+}
+
+/// A legal move with its squares and effects.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct LegalMove {
+    /// The move string (send it as `move`).
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The square it moves from (null for a pass).
+    #[schema(required = true)]
+    pub from: Option<u8>,
+    /// The square it moves to (null for a pass).
+    #[schema(required = true)]
+    pub to: Option<u8>,
+    /// The name of `from`.
+    #[schema(required = true)]
+    pub from_name: Option<String>,
+    /// The name of `to`.
+    #[schema(required = true)]
+    pub to_name: Option<String>,
+    /// What the move does: step, backward, swap, capture, sent back, trap, bear off,
+    /// forfeit, bonus throw.
+    pub kinds: Vec<&'static str>,
+    /// Whether the mover goes on after it.
+    pub turn_continues: bool,
+    /// The die it uses, in rule sets with two dice.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub die: Option<String>,
+}
+
+/// Who is watching a game live.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Watchers {
+    /// Whether each seat has a live connection.
+    pub seats: [bool; 2],
+    /// Live connections without a seat token.
+    pub spectators: u32,
+}
+
+/// A series seat as a game of the series sees it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct SeriesGameSeat {
+    /// The series seat, 1 or 2.
+    pub seat: usize,
+    /// The player this seat is in this game.
+    pub player: u8,
+    /// Human or bot.
+    pub kind: SeatKind,
+    /// The bot's level, for a bot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
+}
+
+/// Who starts each game of a series.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum StartsName {
+    /// The series seats take turns.
+    Alternate,
+    /// The rule set's own start rule (a fair draw; in parker the dice-off of P3).
+    Rules,
+}
+
+/// A game's place in its series (issue 13). Seats are the series' two seats, by number;
+/// each game says which seat plays player 1.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct SeriesInfo {
+    /// The series' ID.
+    pub id: String,
+    /// The game's number in the series, from 1.
+    pub game: u32,
+    /// What the series is played to.
+    pub target: Target,
+    /// Who starts each game.
+    pub starts: StartsName,
+    /// The series seat playing player 1 in this game.
+    pub first: u8,
+    /// The series' seats.
+    pub seats: Vec<SeriesGameSeat>,
+    /// Whether the rule set scores (parker P11, senat with score S12, pyramid Y9); else a
+    /// point is a game won.
+    pub scores: bool,
+    /// Points of seats 1 and 2 before this game.
+    pub before: [u32; 2],
+    /// This game's points of seats 1 and 2, once over (nothing at the turn cap).
+    #[schema(required = true)]
+    pub points: Option<[u32; 2]>,
+    /// The running score of seats 1 and 2.
+    pub score: [u32; 2],
+    /// Whether the series is over.
+    pub over: bool,
+    /// The winning seat once over (null: a drawn series, or not over).
+    #[schema(required = true)]
+    pub winner: Option<u8>,
+    /// The next game's ID once either seat started it.
+    #[schema(required = true)]
+    pub next: Option<String>,
+}
+
+/// What a state sent over the WebSocket is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum StateMessage {
+    /// The first message: the state with every event.
+    State,
+    /// A change: the state with the events from `events_from`.
+    Update,
+}
+
+/// A game's state: the position, whose turn, the legal moves, the seats and the events.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[schema(as = State)]
+pub struct GameState {
+    /// Game ID.
+    pub id: String,
+    /// Rule set ID.
+    pub rules: &'static str,
+    /// The rule set's name.
+    pub rules_name: &'static str,
+    /// The two sides as the rule set names them (first player, then second), with the
+    /// colour word of their pieces.
+    pub sides: [Side; 2],
+    /// The options, as `NAME=VALUE`.
+    pub options: Vec<String>,
+    /// `bot`, `hotseat` or `online`.
+    pub mode: String,
+    /// Who plays each player.
+    pub seats: Vec<PlayerSeat>,
+    /// Number of events; send it back as `seq` to detect a stale page.
+    pub seq: usize,
+    /// Decisions played.
+    pub moves: u32,
+    /// Whose turn, or the result.
+    pub status: GameStatus,
+    /// Position string (docs/notation.md).
+    pub position: String,
+    /// The board as drawn.
+    pub view: BoardView,
+    /// The legal moves.
+    pub legal: Vec<LegalMove>,
+    /// When a throw is pending: its outcomes as `[throw, weight]`.
+    pub throws: Vec<(String, u32)>,
+    /// What the game's throws are made with (a single value of dice is the die left to
+    /// play).
+    pub throw_kind: ThrowKind,
+    /// SHA-256 commitment to the game's seed.
+    pub seed_hash: String,
+    /// Online games: an invite is open (unclaimed, not revoked).
+    pub invite_open: bool,
+    /// Online games: the seat still waiting for its invite to be claimed.
+    #[schema(required = true)]
+    pub open_seat: Option<usize>,
+    /// The seed, revealed when the game is over.
+    #[schema(required = true)]
+    pub seed: Option<String>,
+    /// Who is watching live.
+    pub watchers: Watchers,
+    /// Index of the first event in `events`.
+    pub events_from: usize,
+    /// The events from `events_from` on.
+    pub events: Vec<crate::service::EventOut>,
+    /// The game's place in its series; null for a single game.
+    #[schema(required = true)]
+    pub series: Option<SeriesInfo>,
+    /// Only on WebSocket messages.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<StateMessage>,
+}
+
+/// A created game: its ID, the creator's seat tokens and, for online games, the invite link.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Created {
+    /// Game ID.
+    pub id: String,
+    /// Seat number ("1", "2") to token, for the creator's seats.
+    pub tokens: BTreeMap<String, String>,
+    /// Online games: path of the invite link, `/g/ID#claim=CODE`; its one-time claim code
+    /// gives the other seat to whoever claims it first (`POST /api/games/{id}/claim`). The
+    /// creator holds no token for that seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invite: Option<String>,
+    /// The game's state.
+    pub state: GameState,
+    /// The series' ID, when a series was created.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub series: Option<String>,
+}
+
+/// A claimed invite: the seat and its token.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Claimed {
+    /// Game ID.
+    pub id: String,
+    /// The claimed seat, 1 or 2.
+    pub seat: u8,
+    /// The seat's token (`Authorization: Bearer TOKEN`).
+    pub token: String,
+    /// The game's state.
+    pub state: GameState,
+}
+
+/// An online game's invite after a change.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct InviteLink {
+    /// The new invite link's path, or null once revoked.
+    #[schema(required = true)]
+    pub invite: Option<String>,
+}
+
+/// The hint: the hint level's move and every legal move's win chance.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Hint {
+    /// The move the hint level would play.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Its win chance for the mover.
+    pub score: f64,
+    /// The level the hint is given at.
+    pub level: &'static str,
+    /// Every legal move with its win chance, best first.
+    pub moves: Vec<MoveValue>,
+}
+
+/// The board after the first `at` events of a game.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Review {
+    /// Events played to reach the board.
+    pub at: usize,
+    /// Events of the game.
+    pub total: usize,
+    /// The last event played (event `at - 1`); null at the start.
+    #[schema(required = true)]
+    pub event: Option<crate::service::EventOut>,
+    /// Position string.
+    pub position: String,
+    /// Whose turn, or the result.
+    pub status: GameStatus,
+    /// The board as drawn.
+    pub view: BoardView,
+    /// The legal moves.
+    pub legal: Vec<LegalMove>,
+}
+
+/// A throw of a finished game and the distribution it was drawn from.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct DrawnThrow {
+    /// The throw.
+    pub throw: String,
+    /// The outcomes it was drawn from as `[throw, weight]`, in drawing order.
+    pub outcomes: Vec<(String, u32)>,
+}
+
+/// A finished game's seed, its published hash and every throw with its distribution.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Throws {
+    /// The seed (decimal).
+    pub seed: String,
+    /// SHA-256("senet-seed:SEED"), published at the start.
+    pub seed_hash: String,
+    /// Every throw in order.
+    pub throws: Vec<DrawnThrow>,
+}
+
+/// The next game of a series.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct NextGame {
+    /// The next game's ID.
+    pub id: String,
+    /// The caller's player number in it.
+    pub seat: u8,
+    /// The series' ID.
+    pub series: String,
+    /// The next game's state.
+    pub state: GameState,
+}
+
+/// A series seat.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct SeriesSeat {
+    /// The seat, 1 or 2.
+    pub seat: usize,
+    /// Human or bot.
+    pub kind: SeatKind,
+    /// The bot's level, for a bot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
+}
+
+/// Whether a game is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Playing {
+    /// Still played.
+    Playing,
+    /// Over.
+    Over,
+}
+
+/// A game of a series.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct SeriesGame {
+    /// Game ID.
+    pub id: String,
+    /// The game's number in the series, from 1.
+    pub game: u32,
+    /// The series seat playing player 1.
+    pub first: u8,
+    /// Over or playing.
+    pub state: Playing,
+    /// The game's points of seats 1 and 2, once over.
+    #[schema(required = true)]
+    pub points: Option<[u32; 2]>,
+    /// The winning seat, once over (null: no winner).
+    #[schema(required = true)]
+    pub winner: Option<u8>,
+    /// The running score after this game.
+    pub score: [u32; 2],
+    /// Decisions played.
+    pub moves: u32,
+}
+
+/// A series: its settings, seats, games and standing.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Series {
+    /// The series' ID.
+    pub id: String,
+    /// Rule set ID.
+    pub rules: String,
+    /// The options, as `NAME=VALUE`.
+    pub options: Vec<String>,
+    /// `bot`, `hotseat` or `online`.
+    pub mode: String,
+    /// What the series is played to.
+    pub target: Target,
+    /// Who starts each game: `alternate` or `rules`.
+    pub starts: String,
+    /// The series' seats.
+    pub seats: Vec<SeriesSeat>,
+    /// Whether the rule set scores; else a point is a game won.
+    pub scores: bool,
+    /// Every game so far.
+    pub games: Vec<SeriesGame>,
+    /// Points of seats 1 and 2.
+    pub score: [u32; 2],
+    /// Finished games.
+    pub finished: usize,
+    /// Whether the series is over.
+    pub over: bool,
+    /// The winning seat once over (null: a drawn series, or not over).
+    #[schema(required = true)]
+    pub winner: Option<u8>,
+}
+
+/// `done`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Done {
+    /// The analysis is done.
+    Done,
+}
+
+/// `running`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Running {
+    /// The analysis runs (or waits for a free slot).
+    Running,
+}
+
+/// A finished analysis.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct AnalysisDone {
+    /// `done`.
+    pub status: Done,
+    /// The analysis (kept as the JSON it was stored as).
+    #[schema(value_type = Analysis)]
+    pub analysis: serde_json::Value,
+}
+
+/// An analysis still running.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct AnalysisRunning {
+    /// `running`.
+    pub status: Running,
+    /// Events analysed so far (0 while queued).
+    pub done: usize,
+    /// Events of the record.
+    pub total: usize,
+}
+
+/// The analysis of a game, or its progress.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum AnalysisReply {
+    /// Done (200).
+    Done(AnalysisDone),
+    /// Running (202).
+    Running(AnalysisRunning),
+}
+
+/// A WebSocket message other than a state.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Notice {
+    /// Who is watching (seats at once, spectators at most every 300 ms).
+    Presence {
+        /// Who is watching live.
+        watchers: Watchers,
+    },
+    /// The invite was claimed, revoked or renewed.
+    Invite {
+        /// Whether an invite is open now.
+        open: bool,
+        /// Whether the invited seat is taken.
+        claimed: bool,
+    },
+    /// The reader fell behind: fetch the state.
+    Resync,
+}
+
+/// A WebSocket message: a state (`type` state first, then update) or a notice. (The server
+/// sends the two kinds as [`GameState`] and [`Notice`]; this type names their union for the
+/// document.)
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum LiveMessage {
+    /// `state` or `update`.
+    State(Box<GameState>),
+    /// `presence`, `invite` or `resync`.
+    Notice(Notice),
+}
