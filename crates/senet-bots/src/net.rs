@@ -324,6 +324,112 @@ impl NetEval {
     /// [`NetEval::mover_z`] with the parameters `p` of a network of `N` hidden units.
     #[inline(always)]
     fn z_of<const N: usize>(&self, p: &[f32], men: [u32; 2], mover: Player) -> f32 {
+        const _: () = assert!(H == 16);
+        match N {
+            16 => self.z_in::<4>(p, men, mover),
+            _ => self.z_blocks::<N>(p, men, mover),
+        }
+    }
+
+    /// [`NetEval::z_of`] for the endgame networks (more units than vector registers): the
+    /// inputs listed first, then the hidden units sixteen at a time, each block summing every
+    /// input before the next block starts. Each unit's sum takes the same steps in the same
+    /// order as one unit at a time, so the numbers are the same.
+    #[inline(never)]
+    fn z_blocks<const N: usize>(&self, p: &[f32], men: [u32; 2], mover: Player) -> f32 {
+        type Q = [f32; 4];
+        const { assert!(N.is_multiple_of(16)) };
+        let blocks = N / 16;
+        let (w, tail) = p.split_at(NI * N);
+        let rows: &[[Q; 4]] = w.as_chunks::<4>().0.as_chunks::<4>().0;
+        assert_eq!(rows.len(), NI * blocks);
+        let skip: &[f32; NI] = tail[..NI].try_into().expect("NI skip weights");
+        let bias: &[[Q; 4]] = tail[NI..NI + N].as_chunks::<4>().0.as_chunks::<4>().0;
+        let out: &[[Q; 4]] = tail[NI + N..NI + 2 * N]
+            .as_chunks::<4>()
+            .0
+            .as_chunks::<4>()
+            .0;
+        assert!(bias.len() == blocks && out.len() == blocks);
+        let mut z = tail[NI + 2 * N];
+        let (own, opp) = match mover {
+            Player::First => (men[0], men[1]),
+            Player::Second => (men[1], men[0]),
+        };
+        // The inputs of 1 (pieces on squares, pieces off), then the others with their
+        // values, in the order of `z_any`; the output's sum takes the skip weights in that
+        // order too.
+        let mut ones: ArrayVec<u8, 12> = ArrayVec::new();
+        let mut scaled: ArrayVec<(u8, f32), 9> = ArrayVec::new();
+        let mut terms = [[0.0f64; 4]; 2];
+        for (side, (base, a, b)) in [(0, own, opp), (SIDE, opp, own)].into_iter().enumerate() {
+            let (mut m, mut on) = (a >> 1, 0u32);
+            while m != 0 {
+                let i = base + m.trailing_zeros() as usize;
+                ones.push(i as u8);
+                z += skip[i];
+                m &= m - 1;
+                on += 1;
+            }
+            let off = self.spec.pieces.saturating_sub(on).min(5) as usize;
+            if off > 0 {
+                let i = base + 29 + off;
+                ones.push(i as u8);
+                z += skip[i];
+            }
+            terms[side] = self.spec.terms(a, b);
+        }
+        for (side, t) in terms.iter().enumerate() {
+            for (k, &x) in t.iter().enumerate() {
+                if x != 0.0 {
+                    let i = side * SIDE + 35 + k;
+                    let x = x as f32;
+                    scaled.push((i as u8, x));
+                    z += skip[i] * x;
+                }
+            }
+        }
+        let seat = if mover == Player::First { 1.0 } else { -1.0 };
+        scaled.push((NI as u8 - 1, seat));
+        z += seat * skip[NI - 1];
+        let mut q = [0.0f32; N];
+        let qs: &mut [[Q; 4]] = q.as_chunks_mut::<4>().0.as_chunks_mut::<4>().0;
+        for (blk, qb) in qs.iter_mut().enumerate() {
+            let mut h = bias[blk];
+            for &i in &ones {
+                let row = &rows[i as usize * blocks + blk];
+                for (hc, rc) in h.iter_mut().zip(row) {
+                    for l in 0..4 {
+                        hc[l] += rc[l];
+                    }
+                }
+            }
+            for &(i, x) in &scaled {
+                let row = &rows[i as usize * blocks + blk];
+                for (hc, rc) in h.iter_mut().zip(row) {
+                    for l in 0..4 {
+                        hc[l] += x * rc[l];
+                    }
+                }
+            }
+            for ((qc, hc), oc) in qb.iter_mut().zip(&h).zip(&out[blk]) {
+                for l in 0..4 {
+                    qc[l] = oc[l] * hc[l].max(0.0);
+                }
+            }
+        }
+        // (`black_box`: as in `z_in`.)
+        for x in std::hint::black_box(q) {
+            z += x;
+        }
+        z
+    }
+
+    /// [`NetEval::mover_z`] with the parameters `p` of a network of `N` hidden units, one
+    /// unit at a time: the pass as first written, the reference the tests hold the faster
+    /// forms to, to the bit.
+    #[cfg(test)]
+    fn z_any<const N: usize>(&self, p: &[f32], men: [u32; 2], mover: Player) -> f32 {
         // The parameters by part (one bounds check each, none in the loops below).
         let (w, tail) = p.split_at(NI * N);
         let rows: &[[f32; N]] = w.as_chunks::<N>().0;
@@ -382,6 +488,96 @@ impl NetEval {
         z
     }
 
+    /// [`NetEval::z_of`] for `4 * C` hidden units, the units in groups of four (written so
+    /// that the compiler keeps each group in one vector register): every unit's sum takes
+    /// the same steps in the same order as one unit at a time, so the numbers are the same.
+    #[inline(always)]
+    fn z_in<const C: usize>(&self, p: &[f32], men: [u32; 2], mover: Player) -> f32 {
+        type Q = [f32; 4];
+        #[inline(always)]
+        fn add(a: Q, b: Q) -> Q {
+            [a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]]
+        }
+        #[inline(always)]
+        fn mul(x: f32, b: Q) -> Q {
+            [x * b[0], x * b[1], x * b[2], x * b[3]]
+        }
+        let n = 4 * C;
+        // The parameters by part (one bounds check each, none in the loops below).
+        let (w, tail) = p.split_at(NI * n);
+        let rows: &[[Q; C]] = w.as_chunks::<4>().0.as_chunks::<C>().0;
+        let rows: &[[Q; C]; NI] = rows.try_into().expect("NI rows");
+        let skip: &[f32; NI] = tail[..NI].try_into().expect("NI skip weights");
+        let groups = |a: &[f32]| -> [Q; C] {
+            let g: &[Q; C] = a.as_chunks::<4>().0.try_into().expect("C groups");
+            *g
+        };
+        let mut h: [Q; C] = groups(&tail[NI..NI + n]);
+        let out: [Q; C] = groups(&tail[NI + n..NI + 2 * n]);
+        let mut z = tail[NI + 2 * n];
+        let (own, opp) = match mover {
+            Player::First => (men[0], men[1]),
+            Player::Second => (men[1], men[0]),
+        };
+        let mut terms = [[0.0f64; 4]; 2];
+        for (side, (base, a, b)) in [(0, own, opp), (SIDE, opp, own)].into_iter().enumerate() {
+            // This side's rows and skip weights (square s as bit s - 1: every index below is
+            // plainly in bounds, so the loop checks none).
+            let rows: &[[Q; C]; SIDE] = rows[base..base + SIDE].try_into().expect("a side");
+            let skip: &[f32; SIDE] = skip[base..base + SIDE].try_into().expect("a side");
+            // An input of 1 (a piece on a square, pieces off): its row is added as is.
+            let (mut m, mut on) = (a >> 1, 0u32);
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                for (hc, &rc) in h.iter_mut().zip(&rows[i]) {
+                    *hc = add(*hc, rc);
+                }
+                z += skip[i];
+                m &= m - 1;
+                on += 1;
+            }
+            let off = self.spec.pieces.saturating_sub(on).min(5) as usize;
+            if off > 0 {
+                let i = 29 + off;
+                for (hc, &rc) in h.iter_mut().zip(&rows[i]) {
+                    *hc = add(*hc, rc);
+                }
+                z += skip[i];
+            }
+            terms[side] = self.spec.terms(a, b);
+        }
+        for (side, t) in terms.iter().enumerate() {
+            for (k, &x) in t.iter().enumerate() {
+                if x != 0.0 {
+                    let i = side * SIDE + 35 + k;
+                    let x = x as f32;
+                    for (hc, &rc) in h.iter_mut().zip(&rows[i]) {
+                        *hc = add(*hc, mul(x, rc));
+                    }
+                    z += skip[i] * x;
+                }
+            }
+        }
+        let seat = if mover == Player::First { 1.0 } else { -1.0 };
+        for (hc, &rc) in h.iter_mut().zip(&rows[NI - 1]) {
+            *hc = add(*hc, mul(seat, rc));
+        }
+        z += seat * skip[NI - 1];
+        // The output: the products a group at a time, then summed one by one in unit order.
+        // (`black_box` keeps the compiler from splitting the groups to feed the sum from
+        // registers, which made it split them into pairs everywhere above.)
+        let mut q = [[0.0f32; 4]; C];
+        for ((qc, hc), oc) in q.iter_mut().zip(&h).zip(&out) {
+            for l in 0..4 {
+                qc[l] = oc[l] * hc[l].max(0.0);
+            }
+        }
+        for x in std::hint::black_box(q).as_flattened() {
+            z += x;
+        }
+        z
+    }
+
     /// The mover's chance of winning.
     #[inline]
     pub fn mover_value(&self, men: [u32; 2], mover: Player) -> f64 {
@@ -425,6 +621,54 @@ mod tests {
     use super::*;
     use crate::weights;
     use senet_rules::{Game, Kendall5, MoveList, Status};
+
+    /// The vector forms of the pass ([`NetEval::z_in`], [`NetEval::z_blocks`]) give the
+    /// numbers of the one-unit-at-a-time pass exactly, for every network size.
+    fn same_as_one_unit_at_a_time<const N: usize>() {
+        let mut rng = Pcg64Mcg::seed_from_u64(N as u64);
+        let mut net = NetEval::from_linear(&weights::KENDALL5, 5, "test");
+        let p: Vec<f32> = (0..params_of(N))
+            .map(|_| (rng.random::<f32>() - 0.5) * 2.0)
+            .collect();
+        if N == H {
+            net.p = p.clone();
+        }
+        let start = Kendall5::start(&senet_rules::Options::defaults(Kendall5::option_specs()));
+        let mut ms = MoveList::new();
+        let mut seen = 0;
+        for _ in 0..40 {
+            let mut g = start;
+            loop {
+                match g.status() {
+                    Status::Over(_) => break,
+                    Status::Throw(_) => {
+                        for mover in Player::BOTH {
+                            let men = g.men();
+                            let fast = net.z_of::<N>(&p, men, mover);
+                            let slow = net.z_any::<N>(&p, men, mover);
+                            assert_eq!(fast.to_bits(), slow.to_bits(), "{men:?} {mover:?}");
+                            seen += 1;
+                        }
+                        g.set_throw_unchecked(g.throw_dist().sample(rng.random()));
+                    }
+                    Status::Move(_) => {
+                        ms.clear();
+                        g.legal_moves(&mut ms);
+                        g.play_unchecked(ms[rng.random_range(0..ms.len())]);
+                    }
+                }
+            }
+        }
+        assert!(seen > 1000);
+    }
+
+    #[test]
+    fn the_vector_passes_are_the_one_unit_pass_to_the_bit() {
+        same_as_one_unit_at_a_time::<16>();
+        same_as_one_unit_at_a_time::<32>();
+        same_as_one_unit_at_a_time::<64>();
+        same_as_one_unit_at_a_time::<128>();
+    }
 
     #[test]
     fn a_fresh_network_is_close_to_the_linear_evaluator_it_starts_from() {

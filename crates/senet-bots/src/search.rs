@@ -386,8 +386,18 @@ impl<G: Game> Searcher<G> {
     }
 }
 
-/// Indexes into a move list, in search order.
-type Order = ArrayVec<u8, { senet_rules::game::MAX_MOVES }>;
+/// Indexes into a move list, in search order; `None` for the generator's order (most nodes:
+/// no list to build).
+type Order = Option<ArrayVec<u8, { senet_rules::game::MAX_MOVES }>>;
+
+/// The index of the `j`th move to search.
+#[inline(always)]
+fn nth(order: &Order, j: usize) -> usize {
+    match order {
+        Some(o) => o[j] as usize,
+        None => j,
+    }
+}
 
 struct Search<'a, G: Game, E> {
     e: &'a E,
@@ -425,7 +435,7 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
         // others are refuted cheaply.
         let order = self.order(g, &ms, maxer, self.opt.depth, None);
         let mut vals = vec![0.0; ms.len()];
-        for i in order.iter().map(|&i| i as usize) {
+        for i in (0..ms.len()).map(|j| nth(&order, j)) {
             let mut c = *g;
             c.play_unchecked(ms[i]);
             let (alpha, beta) = match (self.opt.exact_root, best) {
@@ -528,19 +538,24 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
     /// The order in which to search the moves: the cached best move first, then by a static
     /// look at the results (when the subtrees are deep enough to pay for it).
     fn order(&self, g: &G, ms: &MoveList, maxer: bool, depth: u32, hint: Option<Move>) -> Order {
-        // (Indexes as bytes: the list is returned by value at every node.)
-        let mut idx: Order = (0..ms.len() as u8).collect();
         if !self.opt.ordering || ms.len() < 2 {
-            return idx;
+            return None;
         }
         if depth < self.opt.order_depth.max(1) {
             // No static look: the cached best move (if any) first, the rest in generator
             // order (what sorting by the keys below would give, without computing them).
-            if let Some(h) = hint.and_then(|h| ms.iter().position(|&m| m == h)) {
-                idx[..=h].rotate_right(1);
-            }
-            return idx;
+            return match hint.and_then(|h| ms.iter().position(|&m| m == h)) {
+                Some(h) if h > 0 => {
+                    let mut idx: ArrayVec<u8, { senet_rules::game::MAX_MOVES }> =
+                        (0..ms.len() as u8).collect();
+                    idx[..=h].rotate_right(1);
+                    Some(idx)
+                }
+                _ => None,
+            };
         }
+        // (Indexes as bytes: the list is returned by value.)
+        let mut idx: ArrayVec<u8, { senet_rules::game::MAX_MOVES }> = (0..ms.len() as u8).collect();
         let mut key: ArrayVec<f64, { senet_rules::game::MAX_MOVES }> = ArrayVec::new();
         for &m in ms {
             if Some(m) == hint {
@@ -558,7 +573,7 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
         } else {
             idx.sort_by(|&a, &b| key[a as usize].total_cmp(&key[b as usize]).then(a.cmp(&b)));
         }
-        idx
+        Some(idx)
     }
 
     /// A decision node: alpha-beta over the legal moves. Returns the value and the best move.
@@ -610,9 +625,9 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
         } else {
             f64::INFINITY
         };
-        let mut best_move = ms[order[0] as usize];
-        for &i in &order {
-            let m = ms[i as usize];
+        let mut best_move = ms[nth(&order, 0)];
+        for j in 0..ms.len() {
+            let m = ms[nth(&order, j)];
             let mut c = *g;
             c.play_unchecked(m);
             if let Some((first, t)) = turn {
@@ -696,12 +711,14 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
         }
         let order = self.order(c, &ms, maxer, depth, hint);
         let mut d = *c;
-        d.play_unchecked(ms[order[0] as usize]);
+        d.play_unchecked(ms[nth(&order, 0)]);
         (self.value(&d, depth, alpha, beta), false)
     }
 
     /// A chance node: the probability-weighted mean of the outcomes, with Star1 cut-offs and
-    /// (optionally) Star2 probing.
+    /// (optionally) Star2 probing. (Out of line: its bound arrays would otherwise make every
+    /// call of [`Search::value`], most of them leaves, set up a large frame.)
+    #[inline(never)]
     fn chance(&mut self, g: &G, p: Player, depth: u32, alpha: f64, beta: f64) -> f64 {
         if let (Some(v), _) = self.probe_table(g, depth, alpha, beta) {
             return v;

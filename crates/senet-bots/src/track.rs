@@ -90,6 +90,18 @@ fn few(mut m: u32) -> u32 {
 /// Throw values are below this (six sticks, none marked, move 7: H12).
 const MAX_THROW: usize = 8;
 
+/// `PASSES[d + 40]`: the bits below `d` for `0 < d < 7`, else none ([`TrackSpec::exposure`];
+/// `d` runs from -38 to 37).
+const PASSES: [u32; 128] = {
+    let mut t = [0u32; 128];
+    let mut d = 1;
+    while d < 7 {
+        t[d + 40] = (1 << d) - 1;
+        d += 1;
+    }
+    t
+};
+
 /// The squares 28-30, whose pieces the evaluator does not count as protected (they leave
 /// the board soon, and on most sheets they are safe or frozen anyway).
 const LAST_THREE: u32 = bit(28) | bit(29) | bit(30);
@@ -119,6 +131,13 @@ pub struct TrackSpec {
     /// not counted). A move that the 26 gate stops short lands on 26, which is then always
     /// safe (checked by [`TrackSpec::new`]).
     pub landing: [u32; MAX_THROW],
+    /// For each square `t`, the throw values `k` (as bit `7 - k`) whose forward moves land
+    /// on `t`: [`TrackSpec::landing`] by square.
+    lands_on: [u32; 32],
+    /// For each set of throw values (bit `7 - k` for `k`), the sum of their swings `2 k p`
+    /// over the throws in throw order: what a loop over the throws adding the swings of
+    /// those with an attack gives, the same numbers ([`TrackSpec::exposure`]).
+    swing: [f64; 1 << (MAX_THROW - 1)],
 }
 
 impl TrackSpec {
@@ -150,6 +169,32 @@ impl TrackSpec {
             }
             k += 1;
         }
+        let mut lands_on = [0u32; 32];
+        let mut t = 0;
+        while t < 32 {
+            let mut k = 1;
+            while k < MAX_THROW {
+                if landing[k] >> t & 1 != 0 {
+                    lands_on[t] |= 1 << (7 - k);
+                }
+                k += 1;
+            }
+            t += 1;
+        }
+        let mut swing = [0.0f64; 1 << (MAX_THROW - 1)];
+        let mut set = 0;
+        while set < swing.len() {
+            let (mut e, mut i) = (0.0f64, 0);
+            while i < spec.throws.len() {
+                let k = throws[i].0;
+                if set >> (7 - k) & 1 != 0 {
+                    e += throws[i].1 * 2.0 * k as f64;
+                }
+                i += 1;
+            }
+            swing[set] = e;
+            set += 1;
+        }
         TrackSpec {
             id: spec.rules.id(),
             throws,
@@ -159,6 +204,8 @@ impl TrackSpec {
             hit: spec.hit,
             pieces: PIECES,
             landing,
+            lands_on,
+            swing,
         }
     }
 
@@ -217,31 +264,63 @@ impl TrackSpec {
     /// The expected swing, in squares, of the best forward attack the side `att` can make on
     /// `def` with one throw (an exchange moves the attacker up by k and the defender back
     /// by k).
+    ///
+    /// Piece by piece of the defender's: the throws that attack a piece on `t` are the
+    /// distances to the attacker's pieces below it (at most 7), less those that do not land
+    /// on `t` and those that pass the defender's blockade; the swings of all the throws that
+    /// attack something come from a table, summed in throw order as a loop over the throws
+    /// would sum them.
     #[inline]
     fn exposure(&self, att: u32, def: u32) -> f64 {
-        let vulnerable = def & !protected(def) & !self.safe;
+        let mut vulnerable = def & !protected(def) & !self.safe;
         if vulnerable == 0 {
             return 0.0;
         }
         let wall = self.blockade(def);
-        let mut e = 0.0;
-        for &(k, p) in self.throws() {
+        // The defender's blockade is one run a..=z (five pieces make at most one run of
+        // three); another shape (more pieces) takes the general test.
+        let run = wall.checked_shr(wall.trailing_zeros()).unwrap_or(0);
+        if run & run.wrapping_add(1) != 0 {
+            return self.exposure_by_square(att, vulnerable, wall);
+        }
+        // An attack by k on t passes the run when t - k < z < t, i.e. for t > z when bit
+        // 7 - k <= 6 + z - t: the bits below d = 7 + z - t, for 0 < d < 7 (none below t, none
+        // without a blockade; t is never in the run: its pieces are protected).
+        let z7 = if wall == 0 {
+            -8
+        } else {
+            38 - wall.leading_zeros() as i32
+        };
+        let below = (att as u64) << 7;
+        let mut ks = 0u32;
+        while vulnerable != 0 {
+            let t = vulnerable.trailing_zeros();
+            vulnerable &= vulnerable - 1;
+            let d = z7 - t as i32;
+            ks |= (below >> t) as u32
+                & self.lands_on[t as usize & 31]
+                & !PASSES[(d + 40) as usize & 127];
+        }
+        self.swing[(ks & 0x7F) as usize]
+    }
+
+    /// [`TrackSpec::exposure`] square by square, for a blockade of any shape.
+    #[cold]
+    fn exposure_by_square(&self, att: u32, vulnerable: u32, wall: u32) -> f64 {
+        let mut ks = 0u32;
+        for &(k, _) in self.throws() {
             let mut cand = (att << k) & vulnerable & self.landing[k as usize & 7];
-            if wall != 0 && cand != 0 {
-                // Drop the attacks that would pass the defender's own blockade.
-                let mut c = cand;
-                while c != 0 {
-                    let t = c.trailing_zeros() as u8;
-                    c &= c - 1;
-                    if wall & between(t - k, t) != 0 {
-                        cand &= !bit(t);
-                    }
+            let mut c = cand;
+            while c != 0 {
+                let t = c.trailing_zeros() as u8;
+                c &= c - 1;
+                if wall & between(t - k, t) != 0 {
+                    cand &= !bit(t);
                 }
             }
-            // Branch-free: the throw's swing counts when some attack exists.
-            e += (p * 2.0 * k as f64) * (cand != 0) as u32 as f64;
+            ks |= ((cand != 0) as u32) << (7 - k);
         }
-        e
+        self.swing[(ks & 0x7F) as usize]
     }
 
     /// The board terms of the side owning `own` against `opp`: pieces protected by a
@@ -466,6 +545,78 @@ mod tests {
     use crate::eval::Evaluator;
     use crate::{dispatch, weights, EvalKind};
     use senet_rules::AnyGame;
+
+    /// [`TrackSpec::exposure`] as it was written before the table: a loop over the throws,
+    /// square by square over the attacks.
+    fn loop_exposure(sp: &TrackSpec, att: u32, def: u32) -> f64 {
+        let vulnerable = def & !protected(def) & !sp.safe;
+        if vulnerable == 0 {
+            return 0.0;
+        }
+        let wall = sp.blockade(def);
+        let mut e = 0.0;
+        for &(k, p) in sp.throws() {
+            let mut cand = (att << k) & vulnerable & sp.landing[k as usize & 7];
+            if wall != 0 && cand != 0 {
+                let mut c = cand;
+                while c != 0 {
+                    let t = c.trailing_zeros() as u8;
+                    c &= c - 1;
+                    if wall & between(t - k, t) != 0 {
+                        cand &= !bit(t);
+                    }
+                }
+            }
+            e += (p * 2.0 * k as f64) * (cand != 0) as u32 as f64;
+        }
+        e
+    }
+
+    #[test]
+    fn exposure_is_the_loop_over_the_throws_to_the_bit() {
+        let mut specs: Vec<&TrackSpec> = vec![&KENDALL5_SPEC, &KENDALL_SPEC];
+        specs.extend(SENAT_SPECS.iter());
+        specs.extend(HOUSES_SPECS.iter());
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for sp in specs {
+            for round in 0..40_000 {
+                // Up to five pieces a side (seven now and then: blockades of any shape), on
+                // distinct squares 1-30; runs of neighbours are common.
+                let most = if round % 10 == 0 { 7 } else { 5 };
+                let (mut a, mut d) = (0u32, 0u32);
+                for side in 0..2 {
+                    let n = 1 + next() % most;
+                    let mut s = (1 + next() % 30) as u8;
+                    for _ in 0..n {
+                        if next() % 3 != 0 {
+                            s = (1 + next() % 30) as u8;
+                        } else {
+                            s = s % 30 + 1;
+                        }
+                        if (a | d) & bit(s) == 0 {
+                            if side == 0 {
+                                a |= bit(s);
+                            } else {
+                                d |= bit(s);
+                            }
+                        }
+                    }
+                }
+                assert_eq!(
+                    sp.exposure(a, d).to_bits(),
+                    loop_exposure(sp, a, d).to_bits(),
+                    "{} {a:#x} {d:#x}",
+                    sp.id
+                );
+            }
+        }
+    }
 
     /// The landing table the evaluator wrote out before it read the rules (issue 17): 27 is
     /// never a landing square, the houses 28-30 only bear off, and with `stop_at_26` nothing

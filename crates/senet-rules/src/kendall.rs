@@ -104,14 +104,17 @@ pub const SPEC: RaceSpec = RaceSpec {
     },
 };
 
-static RULES: RaceRules = RaceRules::new(SPEC);
+/// The rules with their move tables: a constant (not a `static`), so that code built in
+/// other crates sees its value and folds the spec's fields into the generator.
+const RULES: &RaceRules = &RaceRules::new(SPEC);
 
 impl crate::race::Sheet for Sheet {
     const NAME: &'static str = "kendall";
     const OPTIONS: &'static [OptionSpec] = &OPTIONS;
 
+    #[inline(always)]
     fn rules(_variant: u8) -> &'static RaceRules {
-        &RULES
+        RULES
     }
 }
 

@@ -158,7 +158,9 @@ pub const fn spec(variant: u8) -> RaceSpec {
 }
 
 /// The rules for each choice of the two options.
-static RULES: [RaceRules; 4] = [
+///
+/// A constant (not a `static`), so that code built in other crates sees its values.
+const RULES: &[RaceRules; 4] = &[
     RaceRules::new(spec(0)),
     RaceRules::new(spec(1)),
     RaceRules::new(spec(2)),
@@ -169,6 +171,7 @@ impl crate::race::Sheet for Sheet {
     const NAME: &'static str = "senat";
     const OPTIONS: &'static [OptionSpec] = &OPTIONS;
 
+    #[inline(always)]
     fn rules(variant: u8) -> &'static RaceRules {
         &RULES[variant as usize & 3]
     }
