@@ -239,7 +239,7 @@ pub fn train_rules(
         #[allow(unreachable_patterns)]
         _ => {
             return Err(format!(
-                "{rules} has no trainable evaluator yet (the track rule sets have one)"
+                "{rules} has no linear evaluator to train (the track rule sets have one); use --net"
             ))
         }
     };
@@ -349,7 +349,7 @@ pub fn train_net_rules(
         #[allow(unreachable_patterns)]
         _ => {
             return Err(format!(
-                "{rules} has no trainable evaluator yet (the track rule sets have one)"
+                "{rules} has no network to train (the track rule sets, pyramid and parker have one)"
             ))
         }
     };

@@ -138,7 +138,8 @@ pub enum BotCommand {
     },
     /// Train a track evaluator by TD(λ) self-play; prints the weights as Rust source.
     Train {
-        /// Rule set ID (kendall or kendall5).
+        /// Rule set ID: a track rule set (kendall, kendall5, senat, houses), or with --net also
+        /// pyramid or parker.
         #[arg(long)]
         rules: String,
         /// Self-play games.
@@ -148,7 +149,8 @@ pub enum BotCommand {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Start from the tuned weights instead of the hand-set ones (with --net: from the
-        /// network in use instead of the linear evaluator).
+        /// network in use instead of the linear evaluator, or on pyramid and parker the
+        /// hand-set one).
         #[arg(long)]
         resume: bool,
         /// Train the network evaluator and print its weights file (for

@@ -288,3 +288,44 @@ fn solve_builds_a_table_the_bots_read() {
     assert!(text.contains("| kendall5 | 2v2 | expectimax:3 |"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `senet train --net` on pyramid and parker writes a network file the bots read
+/// (`SENET_NETS`), starting from the hand-set evaluator; without `--net` it says what to use.
+#[test]
+fn train_net_writes_pyramid_and_parker_networks_the_bots_read() {
+    let dir = std::env::temp_dir().join(format!("senet-train-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for rules in ["pyramid", "parker"] {
+        let (code, out, err) = senet(&["train", "--rules", rules, "--net", "--games", "30"]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.starts_with("senet-fnet/1\n"), "{out:.80}");
+        assert!(out.contains("30 self-play games from the hand-set evaluator"));
+        std::fs::write(dir.join(format!("{rules}.txt")), &out).unwrap();
+        let (code, _, err) = senet(&["train", "--rules", rules, "--games", "30"]);
+        assert_ne!(code, 0);
+        assert!(err.contains("use --net"), "{err}");
+    }
+    // The bots play with the file given by SENET_NETS.
+    let out = Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args([
+            "match",
+            "--rules",
+            "parker",
+            "--a",
+            "greedy@tuned",
+            "--b",
+            "greedy@hand",
+        ])
+        .args(["--pairs", "5", "--seed", "1", "--json"])
+        .env("SENET_NETS", &dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["games"], 10);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
