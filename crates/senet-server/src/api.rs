@@ -25,13 +25,14 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, MethodRouter};
 use axum::Extension;
 use axum::Router;
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter as GovLimiter};
 use senet_bots::analysis::PositionValue;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::time::Duration;
 use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 
 /// Limits of the HTTP layer.
@@ -42,8 +43,8 @@ pub struct Limits {
     /// API requests per second per client address, sustained (429 beyond); 0 turns the
     /// limit off.
     pub per_second: f64,
-    /// API requests a client address may make in a burst.
-    pub burst: f64,
+    /// API requests a client address may make in a burst (at least 1).
+    pub burst: u32,
     /// Proxies whose `X-Forwarded-For` header names the client: for a request from one of
     /// these addresses, the client is the header's last address that is not a trusted
     /// proxy. Empty: the client is the connection's peer address.
@@ -64,7 +65,7 @@ impl Default for Limits {
         Limits {
             body_bytes: 16 * 1024,
             per_second: 50.0,
-            burst: 200.0,
+            burst: 200,
             trusted_proxies: Vec::new(),
             max_connections: 512,
             header_timeout: Duration::from_secs(10),
@@ -74,34 +75,43 @@ impl Default for Limits {
     }
 }
 
-/// A token bucket per client address.
+/// The rate limit per client address: `governor`'s keyed GCRA limiter (a token bucket
+/// without a timer per client), `Limits::per_second` sustained with bursts of
+/// `Limits::burst`.
 struct RateLimiter {
-    limits: Limits,
-    buckets: Mutex<HashMap<IpAddr, (f64, Instant)>>,
+    /// `None`: no limit (`per_second` 0).
+    gov: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    /// The proxies whose `X-Forwarded-For` names the client ([`Limits::trusted_proxies`]).
+    trusted_proxies: Vec<IpAddr>,
 }
 
 impl RateLimiter {
+    fn new(limits: &Limits) -> RateLimiter {
+        let burst = NonZeroU32::new(limits.burst.max(1)).unwrap_or(NonZeroU32::MIN);
+        let gov = (limits.per_second > 0.0).then(|| {
+            // One request's worth of time, kept between a nanosecond and a day so that any
+            // positive rate gives a quota.
+            let period = Duration::try_from_secs_f64(1.0 / limits.per_second)
+                .unwrap_or(Duration::MAX)
+                .clamp(Duration::from_nanos(1), Duration::from_secs(86_400));
+            let quota = Quota::with_period(period)
+                .unwrap_or(Quota::per_second(NonZeroU32::MIN))
+                .allow_burst(burst);
+            GovLimiter::keyed(quota)
+        });
+        RateLimiter {
+            gov,
+            trusted_proxies: limits.trusted_proxies.clone(),
+        }
+    }
+
     fn allow(&self, ip: IpAddr) -> bool {
-        if self.limits.per_second <= 0.0 {
-            return true;
-        }
-        let now = Instant::now();
-        let mut b = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
-        if b.len() > 100_000 {
+        let Some(gov) = &self.gov else { return true };
+        if gov.len() > 100_000 {
             // Forget clients whose bucket has refilled: they lose nothing.
-            let (rate, burst) = (self.limits.per_second, self.limits.burst);
-            b.retain(|_, (t, at)| *t + now.duration_since(*at).as_secs_f64() * rate < burst);
+            gov.retain_recent();
         }
-        let (tokens, at) = b.entry(ip).or_insert((self.limits.burst, now));
-        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * self.limits.per_second)
-            .min(self.limits.burst);
-        *at = now;
-        if *tokens >= 1.0 {
-            *tokens -= 1.0;
-            true
-        } else {
-            false
-        }
+        gov.check_key(&ip).is_ok()
     }
 }
 
@@ -931,7 +941,7 @@ async fn not_found(method: Method, uri: axum::http::Uri) -> Response {
 }
 
 async fn limit(State(s): State<AppState>, mut req: Request, next: Next) -> Response {
-    let ip = client_of(&req, &s.limiter.limits.trusted_proxies);
+    let ip = client_of(&req, &s.limiter.trusted_proxies);
     req.extensions_mut().insert(ClientAddr(ip));
     if req.uri().path().starts_with("/api/") && !s.limiter.allow(ip) {
         return error(
@@ -994,10 +1004,7 @@ api_routes! {
 pub fn router(svc: Arc<Service>, limits: Limits) -> Router {
     let state = AppState {
         svc,
-        limiter: Arc::new(RateLimiter {
-            limits: limits.clone(),
-            buckets: Mutex::new(HashMap::new()),
-        }),
+        limiter: Arc::new(RateLimiter::new(&limits)),
     };
     let app = Router::new()
         .route("/", get(web::page))
@@ -1015,4 +1022,40 @@ pub fn router(svc: Arc<Service>, limits: Limits) -> Router {
             limits.request_timeout,
         ))
         .with_state(state)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each client address has its own bucket of `burst` requests, refilled at `per_second`;
+    /// a limit of 0 lets everything through, and any positive rate (however small or large)
+    /// makes a quota.
+    #[test]
+    fn the_rate_limiter_keeps_a_bucket_per_client_that_refills() {
+        let l = RateLimiter::new(&Limits {
+            per_second: 20.0,
+            burst: 2,
+            ..Limits::default()
+        });
+        let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "::1".parse().unwrap());
+        assert!(l.allow(a) && l.allow(a));
+        assert!(!l.allow(a), "the burst is spent");
+        assert!(l.allow(b), "another client has its own bucket");
+        std::thread::sleep(Duration::from_millis(60));
+        assert!(l.allow(a), "one request's worth refilled after 50 ms");
+        let off = RateLimiter::new(&Limits {
+            per_second: 0.0,
+            ..Limits::default()
+        });
+        assert!((0..1000).all(|_| off.allow(a)));
+        for rate in [1e-300, 1e-6, 1e12, f64::MAX] {
+            let l = RateLimiter::new(&Limits {
+                per_second: rate,
+                burst: 1,
+                ..Limits::default()
+            });
+            assert!(l.allow(a), "rate {rate}: the first request passes");
+        }
+    }
 }

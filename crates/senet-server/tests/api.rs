@@ -768,7 +768,7 @@ async fn lists_static_files_openapi_and_unknown_paths() {
 async fn the_rate_limit_answers_429_and_leaves_pages_alone() {
     let a = app_with(Limits {
         per_second: 0.001,
-        burst: 3.0,
+        burst: 3,
         ..Limits::default()
     });
     for _ in 0..3 {
@@ -984,7 +984,7 @@ async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_rate_limit() {
     // The requests come from 127.0.0.1 (no peer address in these tests).
     let limits = Limits {
         per_second: 0.001,
-        burst: 2.0,
+        burst: 2,
         ..Limits::default()
     };
     let proxied = app_with(Limits {

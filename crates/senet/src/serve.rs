@@ -19,8 +19,8 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 50.0, value_name = "N")]
     rate: f64,
     /// API requests one client address may make in a burst.
-    #[arg(long, default_value_t = 200.0, value_name = "N")]
-    burst: f64,
+    #[arg(long, default_value_t = 200, value_name = "N")]
+    burst: u32,
     /// A reverse proxy's address (repeatable): for its requests the client address is read
     /// from the X-Forwarded-For header it sets.
     #[arg(long = "trusted-proxy", value_name = "IP")]
@@ -42,7 +42,7 @@ fn limits(a: &ServeArgs) -> Result<senet_server::Limits, String> {
             a.rate
         ));
     }
-    if !(a.burst.is_finite() && a.burst >= 1.0) {
+    if a.burst == 0 {
         return Err(format!(
             "--burst must be at least 1 request, got {}",
             a.burst
@@ -162,7 +162,7 @@ mod tests {
             "2.5",
         ])
         .unwrap();
-        assert_eq!((l.per_second, l.burst, l.max_connections), (5.0, 20.0, 64));
+        assert_eq!((l.per_second, l.burst, l.max_connections), (5.0, 20, 64));
         assert_eq!(
             l.trusted_proxies,
             [
@@ -172,7 +172,7 @@ mod tests {
         );
         assert_eq!(l.header_timeout, Duration::from_millis(2500));
         let d = parse(&[]).unwrap();
-        assert_eq!((d.per_second, d.burst), (50.0, 200.0));
+        assert_eq!((d.per_second, d.burst), (50.0, 200));
         assert!(d.trusted_proxies.is_empty());
         for (args, needle) in [
             (&["--rate=-1"][..], "--rate must be"),
