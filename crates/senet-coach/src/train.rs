@@ -17,9 +17,7 @@ use senet_bots::eval::{sigmoid, terminal_value, Evaluator};
 use senet_bots::exact::Table;
 use senet_bots::fnet::{FeatNet, Features};
 use senet_bots::mcts::turn_value;
-use senet_bots::net::{
-    forward, params_of, NetEval, EH, END_PIECES, H, NI, NP, P_B, P_C, P_SKIP, P_V,
-};
+use senet_bots::net::{forward, params_of, NetEval, EH, END_PIECES, H, NI, P_B, P_C, P_SKIP, P_V};
 use senet_bots::track::{TrackEval, TrackGame, FEATURES, NF};
 use senet_rules::{Game, Move, MoveList, Player, Status};
 
@@ -525,16 +523,70 @@ pub fn export_endgame(
     Ok(data.len() as u64)
 }
 
-/// Trains the network for the track game `start` belongs to, starting from `init`, by
-/// TD(λ) self-play: each decision is greedy with the current network (a whole turn, with a
-/// small chance of a random move), and after each throw position every parameter moves
-/// toward the value of the next throw position (or the result) along its eligibility trace.
-/// Seeded: the same options give the same network.
-pub fn train_net<G: TrackGame>(start: &G, init: &NetEval, opt: &TrainOptions) -> NetEval {
+/// What the TD(λ) self-play trainer ([`td_train`]) needs of a network.
+trait TdNet<G: Game>: Evaluator<G> + Clone {
+    /// The parameters, in the layout of the gradients.
+    fn params_mut(&mut self) -> &mut [f32];
+    /// The chance that `p`, about to throw in `g`, wins; with `grad`, also adds `sign` times
+    /// the gradient of that chance to it.
+    fn mover_v(&self, g: &G, p: Player, grad: Option<(&mut [f32], f32)>) -> f32;
+}
+
+impl<G: TrackGame> TdNet<G> for NetEval {
+    fn params_mut(&mut self) -> &mut [f32] {
+        &mut self.p
+    }
+
+    fn mover_v(&self, g: &G, p: Player, grad: Option<(&mut [f32], f32)>) -> f32 {
+        let x = self.inputs(g.masks(), p);
+        let (z, h) = self.forward(&x);
+        let v = sigmoid(z as f64) as f32;
+        if let Some((grad, sign)) = grad {
+            let d = v * (1.0 - v) * sign;
+            grad[P_B] += d;
+            for k in 0..H {
+                grad[P_V + k] += d * h[k].max(0.0);
+                if h[k] > 0.0 {
+                    let dh = d * self.p[P_V + k];
+                    grad[P_C + k] += dh;
+                    for &(i, xi) in &x {
+                        grad[i as usize * H + k] += dh * xi;
+                    }
+                }
+            }
+            for &(i, xi) in &x {
+                grad[P_SKIP + i as usize] += d * xi;
+            }
+        }
+        v
+    }
+}
+
+impl<G: Features> TdNet<G> for FeatNet<G> {
+    fn params_mut(&mut self) -> &mut [f32] {
+        &mut self.p
+    }
+
+    fn mover_v(&self, g: &G, p: Player, grad: Option<(&mut [f32], f32)>) -> f32 {
+        let x = FeatNet::inputs(g, p);
+        let (z, h) = self.forward(&x);
+        let v = sigmoid(z as f64) as f32;
+        if let Some((grad, sign)) = grad {
+            self.add_gradient(grad, &x, &h, v * (1.0 - v) * sign);
+        }
+        v
+    }
+}
+
+/// TD(λ) self-play from `init`, as TD-Gammon was trained: each decision is greedy with the
+/// current network (a whole turn, with chance `epsilon` of a random move), and after each
+/// throw position every parameter moves toward the value of the next throw position (or the
+/// result) along its eligibility trace. Seeded: the same options give the same network.
+fn td_train<G: Game, N: TdNet<G>>(start: &G, init: &N, opt: &TrainOptions) -> N {
     let mut net = init.clone();
     let mut rng = Pcg64Mcg::seed_from_u64(opt.seed);
     let mut ms = MoveList::new();
-    let mut trace = vec![0.0f32; NP];
+    let mut trace = vec![0.0f32; net.params_mut().len()];
     let lambda = opt.lambda as f32;
     for game in 0..opt.games {
         let alpha = (opt.alpha * (1.0 - 0.9 * game as f64 / opt.games.max(1) as f64)) as f32;
@@ -544,44 +596,24 @@ pub fn train_net<G: TrackGame>(start: &G, init: &NetEval, opt: &TrainOptions) ->
         loop {
             play_decisions(&mut g, &net, opt.epsilon, &mut rng, &mut ms);
             // A throw position or the end: a TD step, values from the first player's side.
-            let (y, x, mover) = match g.status() {
-                Status::Over(o) => (terminal_value(&o) as f32, None, Player::First),
-                Status::Throw(p) => {
-                    let x = net.inputs(g.masks(), p);
-                    let v = sigmoid(net.forward(&x).0 as f64) as f32;
-                    let y = if p == Player::First { v } else { 1.0 - v };
-                    (y, Some(x), p)
-                }
+            let first = |p: Player, v: f32| if p == Player::First { v } else { 1.0 - v };
+            let (y, mover) = match g.status() {
+                Status::Over(o) => (terminal_value(&o) as f32, None),
+                Status::Throw(p) => (first(p, net.mover_v(&g, p, None)), Some(p)),
                 Status::Move(_) => unreachable!("decisions were played above"),
             };
             if let Some(py) = prev {
                 let step = alpha * (y - py);
-                for (w, t) in net.p.iter_mut().zip(&trace) {
+                for (w, t) in net.params_mut().iter_mut().zip(&trace) {
                     *w += step * t;
                 }
             }
-            let Some(x) = x else { break };
+            let Some(p) = mover else { break };
             // The gradient of the first player's value, added to the decayed trace.
-            let (z, h) = net.forward(&x);
-            let v = sigmoid(z as f64) as f32;
-            let d = v * (1.0 - v) * if mover == Player::First { 1.0 } else { -1.0 };
             trace.iter_mut().for_each(|t| *t *= lambda);
-            trace[P_B] += d;
-            for k in 0..H {
-                let a = h[k].max(0.0);
-                trace[P_V + k] += d * a;
-                if h[k] > 0.0 {
-                    let dh = d * net.p[P_V + k];
-                    trace[P_C + k] += dh;
-                    for &(i, xi) in &x {
-                        trace[i as usize * H + k] += dh * xi;
-                    }
-                }
-            }
-            for &(i, xi) in &x {
-                trace[P_SKIP + i as usize] += d * xi;
-            }
-            prev = Some(if mover == Player::First { v } else { 1.0 - v });
+            let sign = if p == Player::First { 1.0 } else { -1.0 };
+            let v = net.mover_v(&g, p, Some((&mut trace, sign)));
+            prev = Some(first(p, v));
             let t = g.throw_dist().sample(rng.random());
             g.set_throw_unchecked(t);
         }
@@ -589,57 +621,20 @@ pub fn train_net<G: TrackGame>(start: &G, init: &NetEval, opt: &TrainOptions) ->
     net
 }
 
+/// Trains the network for the track game `start` belongs to, starting from `init`, by
+/// TD(λ) self-play ([`td_train`]).
+pub fn train_net<G: TrackGame>(start: &G, init: &NetEval, opt: &TrainOptions) -> NetEval {
+    td_train(start, init, opt)
+}
+
 /// Trains the network of `pyramid` or `parker` ([`senet_bots::fnet`]) from `init` by TD(λ)
-/// self-play, as [`train_net`] does for the track games: greedy whole turns with the current
-/// network (chance `epsilon` of a random move), a TD step after each throw position toward
-/// the value of the next one (or the result). Seeded: the same options give the same network.
+/// self-play ([`td_train`], as for the track games).
 pub fn train_feature_net<G: Features>(
     start: &G,
     init: &FeatNet<G>,
     opt: &TrainOptions,
 ) -> FeatNet<G> {
-    let mut net = init.clone();
-    let mut rng = Pcg64Mcg::seed_from_u64(opt.seed);
-    let mut ms = MoveList::new();
-    let mut trace = vec![0.0f32; FeatNet::<G>::NP];
-    let lambda = opt.lambda as f32;
-    for game in 0..opt.games {
-        let alpha = (opt.alpha * (1.0 - 0.9 * game as f64 / opt.games.max(1) as f64)) as f32;
-        let mut g = *start;
-        trace.iter_mut().for_each(|t| *t = 0.0);
-        let mut prev: Option<f32> = None;
-        loop {
-            play_decisions(&mut g, &net, opt.epsilon, &mut rng, &mut ms);
-            // A throw position or the end: a TD step, values from the first player's side.
-            let (y, x, mover) = match g.status() {
-                Status::Over(o) => (terminal_value(&o) as f32, None, Player::First),
-                Status::Throw(p) => {
-                    let x = FeatNet::inputs(&g, p);
-                    let v = sigmoid(net.forward(&x).0 as f64) as f32;
-                    let y = if p == Player::First { v } else { 1.0 - v };
-                    (y, Some(x), p)
-                }
-                Status::Move(_) => unreachable!("decisions were played above"),
-            };
-            if let Some(py) = prev {
-                let step = alpha * (y - py);
-                for (w, t) in net.p.iter_mut().zip(&trace) {
-                    *w += step * t;
-                }
-            }
-            let Some(x) = x else { break };
-            // The gradient of the first player's value, added to the decayed trace.
-            let (z, h) = net.forward(&x);
-            let v = sigmoid(z as f64) as f32;
-            let d = v * (1.0 - v) * if mover == Player::First { 1.0 } else { -1.0 };
-            trace.iter_mut().for_each(|t| *t *= lambda);
-            net.add_gradient(&mut trace, &x, &h, d);
-            prev = Some(if mover == Player::First { v } else { 1.0 - v });
-            let t = g.throw_dist().sample(rng.random());
-            g.set_throw_unchecked(t);
-        }
-    }
-    net
+    td_train(start, init, opt)
 }
 
 /// Options of [`train_endgame`].
