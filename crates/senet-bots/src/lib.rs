@@ -251,10 +251,18 @@ impl Level {
     /// pairs: rushing pyramids off and taking every capture ends games it is behind in), so
     /// the beginner there is `sloppy:5`, the casual level's greedy with one move in twenty at
     /// random: 53.2% against random, 47.9% against casual (4000 pairs each, `docs/levels.md`).
+    /// And for `strong` on `parker`, which searches with the hand-set evaluator: with the
+    /// trained network, depth hardly counts there (`expert` scored 50.3% [49.4, 51.2] against
+    /// that `strong` over 4000 pairs, 50.7% against `expectimax:1`), so the step from `strong`
+    /// to `expert` is the network: `expert` scores 60.8% [58.7, 62.9] against this `strong`
+    /// (1000 pairs, `docs/bots.md`).
     pub fn spec_for(self, rules: senet_rules::RuleSet) -> (BotKind, EvalKind) {
         match (self, rules) {
             (Level::Beginner, senet_rules::RuleSet::Pyramid) => {
                 (BotKind::Sloppy(5), EvalKind::Hand)
+            }
+            (Level::Strong, senet_rules::RuleSet::Parker) => {
+                (BotKind::Expectimax(2), EvalKind::Hand)
             }
             _ => self.spec(),
         }

@@ -370,3 +370,31 @@ fn pyramid_beginner_is_sloppy_and_a_spec_borrowing_a_level_keeps_its_own_search(
         );
     }
 }
+
+/// `strong` on parker searches with the hand-set evaluator (the step to `expert` there is the
+/// trained network); elsewhere `strong` uses the trained one.
+#[test]
+fn parker_strong_searches_with_the_hand_set_evaluator() {
+    let pos = positions(40);
+    let parker: Vec<&AnyGame> = pos
+        .iter()
+        .filter(|g| g.rules() == RuleSet::Parker)
+        .collect();
+    assert!(parker.len() > 10);
+    let (mut strong, mut hand) = (bot("strong"), bot("expectimax:2:10000@hand"));
+    let mut tuned = bot("expectimax:2:10000");
+    let mut differs = false;
+    for (i, g) in parker.iter().enumerate() {
+        let s = strong.choose(g, i as u64);
+        assert_eq!(s, hand.choose(g, i as u64), "{g}");
+        differs |= s.scores != tuned.choose(g, i as u64).scores;
+    }
+    assert!(
+        differs,
+        "the trained evaluator values the positions otherwise"
+    );
+    assert_eq!(
+        senet_bots::Level::Strong.spec_for(RuleSet::Pyramid),
+        senet_bots::Level::Strong.spec()
+    );
+}
