@@ -553,6 +553,10 @@ pub trait Notation {
     /// The move string of a legal move, e.g. `10-13`, `28-off`, `pass`.
     fn move_string(&self, m: Move) -> String;
 
+    /// A few move strings in this rule set's notation, for help texts: `9-13, 28-off, pass`
+    /// on the 30-square tracks, `f3-c3, e1-f1, pass` on parker's cells.
+    fn example_moves(&self) -> &'static str;
+
     /// The JSON value of a square in this rule set's coordinates (`from` and `to` of a move).
     fn square_name(&self, sq: u8) -> String {
         match sq {

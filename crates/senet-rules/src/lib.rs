@@ -317,6 +317,10 @@ impl Game for AnyGame {
 }
 
 impl Notation for AnyGame {
+    fn example_moves(&self) -> &'static str {
+        forward!(self, g => g.example_moves())
+    }
+
     fn move_string(&self, m: Move) -> String {
         forward!(self, g => g.move_string(m))
     }

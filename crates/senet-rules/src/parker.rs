@@ -958,6 +958,10 @@ impl Game for Parker {
 }
 
 impl Notation for Parker {
+    fn example_moves(&self) -> &'static str {
+        "f3-c3, e1-f1, pass" // cells: columns a-j, rows 1-3
+    }
+
     fn move_string(&self, m: Move) -> String {
         if m.is_pass() {
             "pass".into()

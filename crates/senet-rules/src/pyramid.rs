@@ -914,6 +914,10 @@ impl Game for Pyramid {
 }
 
 impl Notation for Pyramid {
+    fn example_moves(&self) -> &'static str {
+        "5-8, 29-off, pass"
+    }
+
     fn move_string(&self, m: Move) -> String {
         // The die is implied: `to - from`, or the square's number for a bear-off (Y7), so
         // from-to is unique among the legal moves.

@@ -1082,6 +1082,14 @@ impl<S: Sheet> Game for Race<S> {
 }
 
 impl<S: Sheet> Notation for Race<S> {
+    fn example_moves(&self) -> &'static str {
+        if self.spec().leftover {
+            "9-13, 28-off, decline, pass" // S10: leftover steps may be declined
+        } else {
+            "9-13, 28-off, pass"
+        }
+    }
+
     fn move_string(&self, m: Move) -> String {
         if m.is_pass() {
             "pass".into()

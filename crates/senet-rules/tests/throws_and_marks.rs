@@ -62,3 +62,44 @@ fn every_special_square_has_a_short_mark() {
             .all(|c| c.mark.is_none() || c.special.is_some()));
     }
 }
+
+/// The example moves the terminal's help shows are written as the rule set writes its moves:
+/// each one (but `pass`) is played in some seeded random game of that rule set.
+#[test]
+fn every_rule_sets_example_moves_are_moves_it_plays() {
+    use senet_rules::{MoveList, Notation, Status};
+    for &r in RuleSet::ALL {
+        let examples = start(r, &[]).example_moves();
+        let mut seen = std::collections::HashSet::new();
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 32) as u32
+        };
+        for _ in 0..300 {
+            let mut g = start(r, &[]);
+            let mut ms = MoveList::new();
+            loop {
+                match g.status() {
+                    Status::Over(_) => break,
+                    Status::Throw(_) => {
+                        let t = g.throw_dist().sample(next());
+                        g.set_throw_unchecked(t);
+                    }
+                    Status::Move(_) => {
+                        ms.clear();
+                        g.legal_moves(&mut ms);
+                        let m = ms[next() as usize % ms.len()];
+                        seen.insert(g.move_string(m));
+                        g.play_unchecked(m);
+                    }
+                }
+            }
+        }
+        for e in examples.split(", ").filter(|e| *e != "pass") {
+            assert!(seen.contains(e), "{r:?}: {e} is not a move it plays");
+        }
+    }
+}

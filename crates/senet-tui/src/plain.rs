@@ -15,7 +15,7 @@ pub const HELP: &str = "\
 commands (one per line):
   Enter, t, throw     throw (when it is your throw); on your move, Enter plays the first move listed
   throw N             use your own throw N (e.g. 4, or 3-5 for two dice)
-  MOVE or SQUARE      play a move (e.g. 9-13, 28-off, pass), or the only move from a square
+  MOVE or SQUARE      play a move (e.g. {moves}), or the only move from a square
   hint                the expert bot's move and every move's win chance
   review, a           after the game: every decision's win chance lost, luck, summary
   undo                take back your last decision (against a bot)
@@ -327,7 +327,10 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
         };
         match (word.to_ascii_lowercase().as_str(), self.s.status()) {
             ("quit" | "q", _) => return Ok(false),
-            ("help" | "?", _) => self.line(HELP)?,
+            ("help" | "?", _) => {
+                let examples = self.s.game().example_moves();
+                self.line(&HELP.replace("{moves}", examples))?
+            }
             ("board" | "b", _) => self.board(true)?,
             ("moves" | "m", _) => self.moves()?,
             ("rules" | "r", _) => {

@@ -791,7 +791,7 @@ pub const HELP: &[&str] = &[
     "t, Space, Enter   throw (when it is your throw)",
     "← → ↑ ↓, Tab      choose among the legal moves (highlighted on the board)",
     "Enter             play the chosen move",
-    "0-9 …             type a square (or a whole move like 28-off) to choose its move",
+    "0-9 …             type a square (or a whole move like {move}) to choose its move",
     "h                 hint: the expert bot's move, every move's win chance beside it",
     "a                 after the game: the review (win chance lost per decision, luck)",
     "u                 undo your last decision (against a bot)",
@@ -812,9 +812,17 @@ fn draw_overlay(f: &mut Frame, area: Rect, app: &App, s: &Session) {
     match &app.overlay {
         Overlay::None => {}
         Overlay::Help => {
-            let w = HELP.iter().map(|l| l.chars().count()).max().unwrap_or(20) as u16 + 4;
-            let r = centered(area, w, HELP.len() as u16 + 2);
-            let lines: Vec<Line> = HELP.iter().map(|l| Line::from(*l)).collect();
+            // The example move in the rule set's own notation.
+            let example = s
+                .game()
+                .example_moves()
+                .split(", ")
+                .nth(1)
+                .unwrap_or("pass");
+            let help: Vec<String> = HELP.iter().map(|l| l.replace("{move}", example)).collect();
+            let w = help.iter().map(|l| l.chars().count()).max().unwrap_or(20) as u16 + 4;
+            let r = centered(area, w, help.len() as u16 + 2);
+            let lines: Vec<Line> = help.into_iter().map(Line::from).collect();
             f.render_widget(Clear, r);
             f.render_widget(
                 Paragraph::new(lines).block(
