@@ -263,7 +263,7 @@ pub fn train_net_rules(
     resume: bool,
 ) -> Result<String, String> {
     use senet_bots::weights;
-    use senet_rules::AnyGame;
+    use senet_rules::{AnyGame, RuleSet};
     fn run<G: TrackGame>(
         g: &G,
         lin: &TrackEval,
@@ -306,11 +306,12 @@ pub fn train_net_rules(
         let net = train_feature_net(g, &init, opt);
         Ok(net.to_text(&comment(start, check(g, &net, 2000, 99))))
     }
+    // The first line of the weights file's comment: what it was trained from and how well.
     let comment = |before: f64, after: f64| {
-        let from = if resume {
-            "the network in use"
-        } else {
-            "the hand-set evaluator"
+        let from = match (resume, rules) {
+            (true, _) => "the network in use",
+            (false, RuleSet::Pyramid | RuleSet::Parker) => "the hand-set evaluator",
+            (false, _) => "the linear evaluator",
         };
         format!(
             "{rules}: senet train --rules {rules} --net{} --games {} --seed {} --alpha {}\n\
@@ -351,23 +352,7 @@ pub fn train_net_rules(
             ))
         }
     };
-    let from = if resume {
-        "the network in use"
-    } else {
-        "the linear evaluator"
-    };
-    Ok(net.to_text(&format!(
-        "{rules}: senet train --rules {rules} --net{} --games {} --seed {} --alpha {}\n\
-         {} self-play games from {from}, lambda {}, epsilon {}\n\
-         mean squared error on 2000 greedy games: before {before:.5}, after {after:.5}",
-        if resume { " --resume" } else { "" },
-        opt.games,
-        opt.seed,
-        opt.alpha,
-        opt.games,
-        opt.lambda,
-        opt.epsilon,
-    )))
+    Ok(net.to_text(&comment(before, after)))
 }
 
 /// The network in use for `rules` and its 3-piece exact table from `dir` (default as for

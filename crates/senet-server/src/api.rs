@@ -87,7 +87,7 @@ struct RateLimiter {
 
 impl RateLimiter {
     fn new(limits: &Limits) -> RateLimiter {
-        let burst = NonZeroU32::new(limits.burst.max(1)).unwrap_or(NonZeroU32::MIN);
+        let burst = NonZeroU32::new(limits.burst).unwrap_or(NonZeroU32::MIN);
         let gov = (limits.per_second > 0.0).then(|| {
             // One request's worth of time, kept between a nanosecond and a day so that any
             // positive rate gives a quota.
