@@ -227,6 +227,24 @@ impl NetEval {
     /// [`NetEval::forward`] reads, and what the trainers compute gradients for.
     #[inline]
     pub fn inputs(&self, men: [u32; 2], mover: Player) -> Inputs {
+        self.inputs_with(men, mover, TrackSpec::terms)
+    }
+
+    /// The endgame network's inputs: [`NetEval::inputs`] with the board terms of
+    /// [`TrackSpec::end_terms`] (on `houses` the exposure counts the squares a piece sent
+    /// back loses, H3; elsewhere the same inputs).
+    #[inline]
+    pub fn end_inputs(&self, men: [u32; 2], mover: Player) -> Inputs {
+        self.inputs_with(men, mover, TrackSpec::end_terms)
+    }
+
+    #[inline(always)]
+    fn inputs_with(
+        &self,
+        men: [u32; 2],
+        mover: Player,
+        terms: impl Fn(&TrackSpec, u32, u32) -> [f64; 4],
+    ) -> Inputs {
         let mut x = Inputs::new();
         let (own, opp) = match mover {
             Player::First => (men[0], men[1]),
@@ -242,7 +260,7 @@ impl NetEval {
             if off > 0 {
                 x.push((base + 29 + off, 1.0));
             }
-            for (k, t) in self.spec.terms(a, b).into_iter().enumerate() {
+            for (k, t) in terms(self.spec, a, b).into_iter().enumerate() {
                 if t != 0.0 {
                     x.push((base + 35 + k as u8, t as f32));
                 }
@@ -321,7 +339,9 @@ impl NetEval {
         self.end.as_ref().map(|p| (p.len() - NI - 1) / (NI + 2))
     }
 
-    /// [`NetEval::mover_z`] with the parameters `p` of a network of `N` hidden units.
+    /// [`NetEval::mover_z`] with the parameters `p` of a network of `N` hidden units: the
+    /// main network's size ([`H`]) takes the inputs of [`NetEval::inputs`], the endgame
+    /// networks' sizes those of [`NetEval::end_inputs`].
     #[inline(always)]
     fn z_of<const N: usize>(&self, p: &[f32], men: [u32; 2], mover: Player) -> f32 {
         const _: () = assert!(H == 16);
@@ -331,8 +351,8 @@ impl NetEval {
         }
     }
 
-    /// [`NetEval::z_of`] for the endgame networks (more units than vector registers): the
-    /// inputs listed first, then the hidden units sixteen at a time, each block summing every
+    /// [`NetEval::z_of`] for the endgame networks (more units than vector registers, and the
+    /// board terms of [`TrackSpec::end_terms`]): the inputs listed first, then the hidden units sixteen at a time, each block summing every
     /// input before the next block starts. Each unit's sum takes the same steps in the same
     /// order as one unit at a time, so the numbers are the same.
     #[inline(never)]
@@ -377,7 +397,7 @@ impl NetEval {
                 ones.push(i as u8);
                 z += skip[i];
             }
-            terms[side] = self.spec.terms(a, b);
+            terms[side] = self.spec.end_terms(a, b);
         }
         for (side, t) in terms.iter().enumerate() {
             for (k, &x) in t.iter().enumerate() {
@@ -463,7 +483,11 @@ impl NetEval {
             if off > 0 {
                 one(&mut h, &mut z, base + 29 + off);
             }
-            terms[side] = self.spec.terms(a, b);
+            terms[side] = if N == H {
+                self.spec.terms(a, b)
+            } else {
+                self.spec.end_terms(a, b)
+            };
         }
         for (side, t) in terms.iter().enumerate() {
             for (k, &x) in t.iter().enumerate() {

@@ -19,7 +19,7 @@
 
 use crate::eval::{sigmoid, Evaluator};
 use senet_rules::race::{Gate, Hit, RaceRules, RaceSpec, PIECES};
-use senet_rules::track::{between, bit, protected, runs, runs3_in_rows};
+use senet_rules::track::{between, bit, lowest_empty, protected, runs, runs3_in_rows};
 use senet_rules::{houses, kendall, kendall5, senat};
 use senet_rules::{Game, Houses, Kendall, Kendall5, Player, Senat, Status};
 
@@ -321,6 +321,55 @@ impl TrackSpec {
             ks |= ((cand != 0) as u32) << (7 - k);
         }
         self.swing[(ks & 0x7F) as usize]
+    }
+
+    /// The expected swing, in squares, of the best forward attack the side `att` can make on
+    /// `def` with one throw, valuing a hit as what the rule set's hit does ([`TrackSpec::hit`]):
+    /// a swap as [`TrackSpec::exposure`] does (the attacker gains `k`, the defender loses
+    /// `k`); a send-back (H3) as the attacker's `k` plus the squares the defender's piece on
+    /// `t` loses by going back to the lowest empty square after the move. For each throw the
+    /// attack with the largest swing counts. The endgame networks' term
+    /// ([`TrackSpec::end_terms`]).
+    fn hit_exposure(&self, att: u32, def: u32) -> f64 {
+        if matches!(self.hit, Hit::Swap) {
+            return self.exposure(att, def);
+        }
+        let vulnerable = def & !protected(def) & !self.safe;
+        if vulnerable == 0 {
+            return 0.0;
+        }
+        let wall = self.blockade(def);
+        let occupied = att | def;
+        let mut e = 0.0;
+        for &(k, p) in self.throws() {
+            let mut cand = (att << k) & vulnerable & self.landing[k as usize & 7];
+            let mut best = 0i32;
+            while cand != 0 {
+                let t = cand.trailing_zeros() as u8;
+                cand &= cand - 1;
+                if wall & between(t - k, t) != 0 {
+                    continue;
+                }
+                // After the move the mover's square is empty and `t` is the mover's.
+                let to = lowest_empty(occupied & !bit(t - k));
+                best = best.max(k as i32 + t as i32 - to as i32);
+            }
+            e += p * best as f64;
+        }
+        e
+    }
+
+    /// [`TrackSpec::terms`] with the exposure of [`TrackSpec::hit_exposure`]: the same
+    /// numbers where a hit is a swap; where it sends the piece back (`houses`, H3) the
+    /// exposure counts the squares the piece loses. The endgame networks' inputs (the main
+    /// networks were trained on [`TrackSpec::terms`]).
+    #[inline]
+    pub fn end_terms(&self, own: u32, opp: u32) -> [f64; 4] {
+        let mut t = self.terms(own, opp);
+        if !matches!(self.hit, Hit::Swap) {
+            t[3] = self.hit_exposure(opp, own) / 10.0;
+        }
+        t
     }
 
     /// The board terms of the side owning `own` against `opp`: pieces protected by a
@@ -832,5 +881,43 @@ mod tests {
         assert_eq!(HOUSES_SPEC.hit, Hit::SendBack);
         assert_eq!(HOUSES_SPECS[1].hit, Hit::Swap);
         assert_eq!(KENDALL_SPEC.hit, Hit::Swap);
+    }
+
+    /// H3 in the endgame networks' terms: on `houses` a hit sends the piece back to the
+    /// lowest empty square, and the exposure counts the squares it loses there; where a hit
+    /// is a swap (K3, R3, houses' `swap`) the endgame terms are the main terms.
+    #[test]
+    fn h3_endgame_exposure_counts_the_squares_a_piece_sent_back_loses() {
+        // The second player's lone piece on 20 under attack from 17 by a 3 (4 in 16): the
+        // attacker gains 3, the piece goes back to 1 (the lowest empty square once 17 is
+        // left) and loses 19.
+        let (att, def) = (bit(17) | bit(29), bit(20) | bit(30));
+        let p3 = 4.0 / 16.0;
+        assert_eq!(HOUSES_SPEC.terms(def, att)[3], 2.0 * 3.0 * p3 / 10.0);
+        assert_eq!(HOUSES_SPEC.end_terms(def, att)[3], (3.0 + 19.0) * p3 / 10.0);
+        // With square 1 taken it goes to 2; with 17 the lowest empty after the move, to 17.
+        let on1 = att | bit(1);
+        assert_eq!(HOUSES_SPEC.end_terms(def, on1)[3], (3.0 + 18.0) * p3 / 10.0);
+        // (the defender's own pieces on 1-16 protect each other)
+        let low = def | (bit(17) - 2);
+        assert_eq!(HOUSES_SPEC.end_terms(low, att)[3], (3.0 + 3.0) * p3 / 10.0);
+        // Of two pieces in reach of one throw the farther from the start is the one to hit.
+        let two = bit(20) | bit(12);
+        let both = bit(17) | bit(9);
+        let x = HOUSES_SPEC.end_terms(two, both)[3];
+        assert_eq!(x, (3.0 + 19.0) * p3 / 10.0);
+        // Swaps: the endgame terms are the terms, on random positions.
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for sp in [&KENDALL_SPEC, &KENDALL5_SPEC, &SENAT_SPEC, &HOUSES_SPECS[1]] {
+            for _ in 0..2000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Two disjoint sets of squares 1-30.
+                let (a, b) = ((x as u32) & 0x7FFF_FFFE, ((x >> 32) as u32) & 0x7FFF_FFFE);
+                let b = b & !a;
+                assert_eq!(sp.end_terms(a, b), sp.terms(a, b));
+            }
+        }
     }
 }

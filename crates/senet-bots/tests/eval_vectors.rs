@@ -1,8 +1,9 @@
 //! The evaluators' inputs pinned to committed numbers (`tests/vectors/evals.txt`): positions
 //! from seeded random games of every rule set with its default options, each with what the
 //! evaluators compute from it: for the track games the board terms of both sides
-//! ([`TrackSpec::terms`], which the network reads too) and the feature difference of the
-//! linear evaluator; for `pyramid` and `parker` the hand-set evaluator's points for either
+//! ([`TrackSpec::terms`], which the network reads too), the feature difference of the
+//! linear evaluator and the endgame networks' board terms of both sides
+//! ([`TrackSpec::end_terms`], added with issue 18's send-back exposure on `houses`); for `pyramid` and `parker` the hand-set evaluator's points for either
 //! player to throw.
 //!
 //! The numbers were written by the evaluators as they were when they restated the rules
@@ -24,7 +25,8 @@ fn spec_of<G: TrackGame>(g: &G) -> &'static TrackSpec {
     g.track_spec()
 }
 
-/// Board terms of both sides, then the feature difference for the player to throw.
+/// Board terms of both sides, the feature difference for the player to throw, then the
+/// endgame networks' board terms of both sides.
 fn track_numbers<G: TrackGame>(g: &G) -> Vec<f64> {
     let spec = spec_of(g);
     let [a, b] = g.masks();
@@ -32,6 +34,8 @@ fn track_numbers<G: TrackGame>(g: &G) -> Vec<f64> {
     v.extend(spec.terms(a, b));
     v.extend(spec.terms(b, a));
     v.extend(spec.features([a, b], TrackEval::thrower(g)));
+    v.extend(spec.end_terms(a, b));
+    v.extend(spec.end_terms(b, a));
     v
 }
 

@@ -22,7 +22,7 @@ use senet_bots::track::{TrackEval, TrackGame, FEATURES, NF};
 use senet_rules::{Game, Move, MoveList, Player, Status};
 
 /// Options of a training run.
-#[derive(Copy, Clone, Debug)]
+#[derive(Clone, Debug)]
 pub struct TrainOptions {
     /// Self-play games.
     pub games: u32,
@@ -34,6 +34,10 @@ pub struct TrainOptions {
     pub epsilon: f64,
     /// Seed of the throws and the exploration.
     pub seed: u64,
+    /// Exact tables: with them a self-play game of the network trainers ([`td_train`]) ends
+    /// at the first position they cover, whose exact value is the last target (issue 18's
+    /// "targets at the edge of the tables"; the endgame network values what lies inside).
+    pub tables: Option<std::sync::Arc<senet_bots::exact::Tables>>,
 }
 
 impl Default for TrainOptions {
@@ -44,6 +48,7 @@ impl Default for TrainOptions {
             lambda: 0.7,
             epsilon: 0.02,
             seed: 1,
+            tables: None,
         }
     }
 }
@@ -313,11 +318,19 @@ pub fn train_net_rules(
             (false, RuleSet::Pyramid | RuleSet::Parker) => "the hand-set evaluator",
             (false, _) => "the linear evaluator",
         };
+        let exact = match &opt.tables {
+            Some(t) => format!(
+                ", each ending where the exact tables cover it ({})",
+                t.source(rules)
+            ),
+            None => String::new(),
+        };
         format!(
-            "{rules}: senet train --rules {rules} --net{} --games {} --seed {} --alpha {}\n\
-             {} self-play games from {from}, lambda {}, epsilon {}\n\
+            "{rules}: senet train --rules {rules} --net{}{} --games {} --seed {} --alpha {}\n\
+             {} self-play games from {from}{exact}, lambda {}, epsilon {}\n\
              mean squared error on 2000 greedy games: before {before:.5}, after {after:.5}",
             if resume { " --resume" } else { "" },
+            if opt.tables.is_some() { " --exact" } else { "" },
             opt.games,
             opt.seed,
             opt.alpha,
@@ -487,7 +500,7 @@ pub fn export_endgame(
     )?;
     let mut rec = Vec::with_capacity(EXPORT_SLOTS * 5 + 5);
     for (i, &(own, opp, y)) in data.iter().enumerate() {
-        let x = net.inputs([own, opp], Player::First);
+        let x = net.end_inputs([own, opp], Player::First);
         if x.len() > EXPORT_SLOTS {
             return Err(std::io::Error::other(format!(
                 "a position has {} inputs, more than the {EXPORT_SLOTS} slots",
@@ -582,9 +595,14 @@ fn td_train<G: Game, N: TdNet<G>>(start: &G, init: &N, opt: &TrainOptions) -> N 
             play_decisions(&mut g, &net, opt.epsilon, &mut rng, &mut ms);
             // A throw position or the end: a TD step, values from the first player's side.
             let first = |p: Player, v: f32| if p == Player::First { v } else { 1.0 - v };
+            let exact = || opt.tables.as_ref().and_then(|t| t.value(&g));
             let (y, mover) = match g.status() {
                 Status::Over(o) => (terminal_value(&o) as f32, None),
-                Status::Throw(p) => (first(p, net.mover_v(&g, p, None)), Some(p)),
+                Status::Throw(p) => match exact() {
+                    // The first player's exact chance: the game ends here for the trainer.
+                    Some(v) => (v as f32, None),
+                    None => (first(p, net.mover_v(&g, p, None)), Some(p)),
+                },
                 Status::Move(_) => unreachable!("decisions were played above"),
             };
             if let Some(py) = prev {
@@ -669,7 +687,7 @@ fn endgame_fit(net: &NetEval, p: &[f32], data: &[(u32, u32, f32)]) -> EndgameFit
         if !held_out(i) {
             continue;
         }
-        let x = net.inputs([own, opp], Player::First);
+        let x = net.end_inputs([own, opp], Player::First);
         let v = sigmoid(forward::<EH>(p, &x).0 as f64);
         let e = (v - y as f64).abs();
         n += 1;
@@ -753,7 +771,7 @@ pub fn train_endgame(
             } else {
                 ([opp, own], Player::Second)
             };
-            let x = net.inputs(men, mover);
+            let x = net.end_inputs(men, mover);
             let (z, h) = forward::<EH>(&p, &x);
             let v = sigmoid(z as f64) as f32;
             // The gradient of the log-likelihood with respect to the output before the sigmoid.
@@ -822,7 +840,7 @@ mod tests {
             }
             assert_eq!(
                 x.as_slice(),
-                net.inputs([own, opp], Player::First).as_slice()
+                net.end_inputs([own, opp], Player::First).as_slice()
             );
             let at = EXPORT_SLOTS * 5;
             assert_eq!(f32::from_le_bytes(r[at..at + 4].try_into().unwrap()), y);
@@ -830,6 +848,77 @@ mod tests {
             held += r[at + 4] as usize;
         }
         assert!(held > 0);
+    }
+
+    /// A network that counts the positions the trainer values and fails on any the tables
+    /// cover.
+    #[derive(Clone)]
+    struct Spy {
+        net: NetEval,
+        tables: Option<std::sync::Arc<senet_bots::exact::Tables>>,
+        valued: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    }
+
+    impl<G: TrackGame> Evaluator<G> for Spy {
+        fn eval(&self, g: &G) -> f64 {
+            self.net.eval(g)
+        }
+        fn name(&self) -> &'static str {
+            "spy"
+        }
+    }
+
+    impl<G: TrackGame> TdNet<G> for Spy {
+        fn params_mut(&mut self) -> &mut [f32] {
+            &mut self.net.p
+        }
+        fn mover_v(&self, g: &G, p: Player, grad: Option<(&mut [f32], f32)>) -> f32 {
+            if let Some(t) = &self.tables {
+                assert_eq!(
+                    t.value(g),
+                    None,
+                    "a covered position was valued by the network"
+                );
+            }
+            self.valued
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            TdNet::<G>::mover_v(&self.net, g, p, grad)
+        }
+    }
+
+    /// Issue 18's targets at the edge of the tables: with tables, self-play games end at the
+    /// first covered position (the network never values one) and its exact value is the last
+    /// target, so training differs from training without them.
+    #[test]
+    fn exact_targets_end_self_play_games_at_the_tables() {
+        let (table, _) = Table::build(senet_rules::RuleSet::Kendall5, 2, &mut |_| {}).unwrap();
+        let tables = std::sync::Arc::new(senet_bots::exact::Tables::from_tables(vec![table]));
+        use senet_rules::Kendall5;
+        let start = Kendall5::start(&senet_rules::Options::defaults(Kendall5::option_specs()));
+        let run = |tables: Option<std::sync::Arc<senet_bots::exact::Tables>>| {
+            let spy = Spy {
+                net: weights::KENDALL5_NET.clone(),
+                tables: tables.clone(),
+                valued: Default::default(),
+            };
+            let opt = TrainOptions {
+                games: 60,
+                tables,
+                ..Default::default()
+            };
+            let out = td_train(&start, &spy, &opt);
+            (
+                out.net.p,
+                spy.valued.load(std::sync::atomic::Ordering::Relaxed),
+            )
+        };
+        let (with, n_with) = run(Some(tables));
+        let (without, n_without) = run(None);
+        assert!(
+            n_with < n_without,
+            "{n_with} vs {n_without} positions valued"
+        );
+        assert_ne!(with, without);
     }
 
     #[test]

@@ -168,7 +168,12 @@ pub enum BotCommand {
         /// Passes over the table's positions (with --endgame).
         #[arg(long, default_value_t = 20)]
         epochs: u32,
-        /// Where the tables are (with --endgame; default as for `senet solve`).
+        /// With --net on a stick rule set: end each self-play game where the exact tables
+        /// cover it, with the exact value as the last target (the tables from --dir or the
+        /// default directory, else the 2-piece ones built in memory).
+        #[arg(long, requires = "net")]
+        exact: bool,
+        /// Where the tables are (with --endgame or --exact; default as for `senet solve`).
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
         /// With --endgame: instead of training, write the training data (the network's
@@ -382,6 +387,7 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             alpha,
             endgame,
             epochs,
+            exact,
             dir,
             export,
         } => {
@@ -413,6 +419,16 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
                 ..Default::default()
             };
             opt.alpha = alpha.unwrap_or(opt.alpha);
+            if exact {
+                if !senet_bots::exact::RULE_SETS.contains(&r) {
+                    return Err(bad(format!(
+                        "--exact: {r} has no exact tables (kendall, kendall5, senat and houses have)"
+                    )));
+                }
+                let dir = dir.or_else(senet_bots::exact::default_dir);
+                let tables = senet_bots::exact::Tables::new(dir, senet_bots::exact::BUILTIN_PIECES);
+                opt.tables = Some(std::sync::Arc::new(tables));
+            }
             if net {
                 senet_coach::train::train_net_rules(r, &opt, resume).map_err(bad)
             } else {
