@@ -233,7 +233,8 @@ impl Level {
     /// - `casual`: `greedy`, one decision ahead with the hand-set terms of the rule set's
     ///   evaluator (beats `random` by far);
     /// - `strong`: `expectimax:2` with the trained evaluator within the level's node budget
-    ///   ([`Level::budget`]), a clear step above `greedy`;
+    ///   ([`Level::budget`]), a clear step above `greedy` (on some rule sets another bot:
+    ///   [`Level::spec_for`]);
     /// - `expert`: up to [`EXPERT_DEPTH`] throws deep within its budget (`mcts:1000` is no
     ///   stronger and slower), answering exactly at the endgame positions that the exact
     ///   tables cover ([`exact::Tables::global`]).
@@ -256,20 +257,25 @@ impl Level {
     /// that `strong` over 4000 pairs, 50.7% against `expectimax:1`), so the step from `strong`
     /// to `expert` is the network: `expert` scores 60.8% [58.7, 62.9] against this `strong`
     /// (1000 pairs, `docs/bots.md`).
+    /// And for `strong` on `kendall` and `kendall5`, which is the trained network one decision
+    /// ahead (`greedy@tuned`): there each throw of depth adds under a point (`expectimax:2`
+    /// against `expectimax:1` 50.8% and 51.0%, `docs/bots.md`), so `expert` against a `strong`
+    /// of `expectimax:2` was no step a player could feel, nor one a match could show (kendall:
+    /// 50.55% [48.37, 52.73] over 1000 pairs); the network is the step from `casual`
+    /// (58.7% [58.0, 59.4] and 58.4% [57.8, 59.1] against `greedy`, 10,000 pairs) and the
+    /// search the step to `expert`.
     pub fn spec_for(self, rules: senet_rules::RuleSet) -> (BotKind, EvalKind) {
+        use senet_rules::RuleSet as R;
         match (self, rules) {
-            (Level::Beginner, senet_rules::RuleSet::Pyramid) => {
-                (BotKind::Sloppy(5), EvalKind::Hand)
-            }
-            (Level::Strong, senet_rules::RuleSet::Parker) => {
-                (BotKind::Expectimax(2), EvalKind::Hand)
-            }
+            (Level::Beginner, R::Pyramid) => (BotKind::Sloppy(5), EvalKind::Hand),
+            (Level::Strong, R::Parker) => (BotKind::Expectimax(2), EvalKind::Hand),
+            (Level::Strong, R::Kendall | R::Kendall5) => (BotKind::Greedy, EvalKind::Tuned),
             _ => self.spec(),
         }
     }
 
     /// The level's search budget in nodes on a rule set (`None`: a greedy level, whose one
-    /// turn is bounded by the rules). The search levels deepen iteratively up to their depth
+    /// turn is bounded by the rules, as `strong` on `kendall` and `kendall5`). The search levels deepen iteratively up to their depth
     /// within it, so every move is answered in bounded time; the budgets were set from the
     /// measured cost of a node on each rule set so that on one core of the 2-core
     /// development machine `strong` stays under 20 ms and `expert` under 250 ms at the 99th
@@ -282,10 +288,10 @@ impl Level {
             R::Pyramid => (20_000, 300_000),
             R::Parker => (10_000, 150_000),
         };
-        match self {
-            Level::Beginner | Level::Casual => None,
-            Level::Strong => Some(strong),
-            Level::Expert => Some(expert),
+        match (self, self.spec_for(rules).0) {
+            (_, BotKind::Greedy | BotKind::Sloppy(_)) => None,
+            (Level::Expert, _) => Some(expert),
+            _ => Some(strong),
         }
     }
 }

@@ -398,3 +398,33 @@ fn parker_strong_searches_with_the_hand_set_evaluator() {
         senet_bots::Level::Strong.spec()
     );
 }
+
+/// `strong` on kendall and kendall5 is the trained network one decision ahead, without a
+/// budget (the step to `expert` is the search); on the other stick rule sets it searches.
+#[test]
+fn kendall_strong_is_the_trained_network_one_decision_ahead() {
+    use senet_bots::{BotKind, EvalKind, Level};
+    let pos = positions(40);
+    let mut n = 0;
+    for rules in [RuleSet::Kendall, RuleSet::Kendall5] {
+        assert_eq!(
+            Level::Strong.spec_for(rules),
+            (BotKind::Greedy, EvalKind::Tuned)
+        );
+        assert_eq!(Level::Strong.budget(rules), None);
+        let (mut strong, mut greedy) = (bot("strong"), bot("greedy@tuned"));
+        for (i, g) in pos.iter().filter(|g| g.rules() == rules).enumerate() {
+            assert_eq!(
+                strong.choose(g, i as u64),
+                greedy.choose(g, i as u64),
+                "{g}"
+            );
+            n += 1;
+        }
+    }
+    assert!(n > 20);
+    for rules in [RuleSet::Senat, RuleSet::Houses] {
+        assert_eq!(Level::Strong.spec_for(rules), Level::Strong.spec());
+        assert_eq!(Level::Strong.budget(rules), Some(20_000));
+    }
+}
