@@ -251,7 +251,8 @@ impl Level {
     /// `pyramid`, where greedy with the generic evaluator loses to `random` (29.9% over 1000
     /// pairs: rushing pyramids off and taking every capture ends games it is behind in), so
     /// the beginner there is `sloppy:5`, the casual level's greedy with one move in twenty at
-    /// random: 53.2% against random, 47.9% against casual (4000 pairs each, `docs/levels.md`).
+    /// random: 53.2% against random, 47.9% against casual (4000 pairs each, `docs/bots.md`,
+    /// Levels).
     /// And for `strong` on `parker`, which searches with the hand-set evaluator: with the
     /// trained network, depth hardly counts there (`expert` scored 50.3% [49.4, 51.2] against
     /// that `strong` over 4000 pairs, 50.7% against `expectimax:1`), so the step from `strong`
