@@ -3,7 +3,7 @@
 //! the mover's win chance, and the hint with every legal move's win chance.
 
 use crate::{BotSpec, Level};
-use senet_rules::{AnyGame, Game, Move, Status};
+use senet_rules::{AnyGame, Game, Move, RuleSet, Status};
 use std::sync::OnceLock;
 
 /// The levels offered to people, weakest first (the ids of [`Level::ALL`]).
@@ -92,14 +92,20 @@ pub fn hint(g: &AnyGame, seed: u64) -> Result<Hint, String> {
     })
 }
 
-/// What a bot name stands for: a level names its bot (`strong` is an `expectimax:N` bot).
-pub fn describe(bot: &str) -> String {
+/// What a bot name stands for on `rules`: a level names the bot it plays there (`strong` is
+/// an `expectimax:2` bot within its node budget, on `kendall` `greedy@tuned`:
+/// [`Level::spec_for`]).
+pub fn describe(bot: &str, rules: RuleSet) -> String {
     match bot.parse::<BotSpec>() {
         Ok(spec) => match spec.level {
-            Some(_) => {
+            Some(l) => {
+                let (kind, eval) = l.spec_for(rules);
                 let plain = BotSpec {
+                    kind,
+                    eval,
                     level: None,
-                    ..spec
+                    budget: l.budget(rules),
+                    points: spec.points,
                 };
                 format!("a bot level: {plain}")
             }
@@ -112,7 +118,7 @@ pub fn describe(bot: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use senet_rules::{MoveList, RuleSet, Throw};
+    use senet_rules::{MoveList, Throw};
 
     #[test]
     fn chooses_a_legal_move_for_every_level_and_rejects_unknown_levels() {
@@ -156,7 +162,22 @@ mod tests {
         assert!(sorted.windows(2).all(|w| w[0].1 >= w[1].1));
         assert_eq!(h.chance(h.best), Some(sorted[0].1));
         assert_eq!(hint(&g, 3).unwrap(), h, "deterministic");
-        assert!(describe("strong").starts_with("a bot level: expectimax:"));
-        assert_eq!(describe("greedy"), "the bot greedy");
+        assert_eq!(
+            describe("strong", RuleSet::Senat),
+            "a bot level: expectimax:2:20000"
+        );
+        assert_eq!(
+            describe("strong", RuleSet::Kendall),
+            "a bot level: greedy@tuned"
+        );
+        assert_eq!(
+            describe("strong", RuleSet::Parker),
+            "a bot level: expectimax:2:10000@hand"
+        );
+        assert_eq!(
+            describe("beginner", RuleSet::Pyramid),
+            "a bot level: sloppy:5"
+        );
+        assert_eq!(describe("greedy", RuleSet::Kendall), "the bot greedy");
     }
 }

@@ -985,7 +985,7 @@ fn draw_form(f: &mut Frame, area: Rect, app: &App, form: &SetupForm) {
             if opp == "human" {
                 "hot-seat: two people at this terminal".into()
             } else {
-                senet_bots::play::describe(opp)
+                senet_bots::play::describe(opp, rules)
             },
         ),
         (
