@@ -6,7 +6,7 @@ The data comes from `senet train --rules RULES --endgame --export FILE` (every p
 `senet_coach::train::export_endgame`), so this script needs no knowledge of the input layout.
 It writes a weights file for `crates/senet-bots/src/nets/RULES-end.txt` (or for the folder
 named by `SENET_NETS`, to try it without rebuilding): one hidden layer of H rectified units
-(32, 64 or 128), a linear skip connection from the inputs and a sigmoid output, the mover's
+(32, 64, 128, 256 or 512), a linear skip connection from the inputs and a sigmoid output, the mover's
 win chance; the layout `senet_bots::net` reads.
 
     senet solve kendall5 --pieces 3 --dir T
@@ -222,7 +222,7 @@ def report(args, epoch, f, t0):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("data", help="file written by senet train --endgame --export")
-    ap.add_argument("--hidden", type=int, default=128, choices=[32, 64, 128])
+    ap.add_argument("--hidden", type=int, default=128, choices=[32, 64, 128, 256, 512])
     ap.add_argument("--epochs", type=int, default=200)
     ap.add_argument("--batch", type=int, default=16384)
     ap.add_argument("--lr", type=float, default=3e-3)

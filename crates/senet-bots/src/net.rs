@@ -53,7 +53,7 @@ pub const EH: usize = 32;
 
 /// The sizes (hidden units) an endgame network may have: a weights file names its size in its
 /// header (`scripts/train_endgame.py` trains the larger ones).
-pub const END_SIZES: [usize; 3] = [32, 64, 128];
+pub const END_SIZES: [usize; 5] = [32, 64, 128, 256, 512];
 
 /// Number of parameters of a network with `n` hidden units (the same layout as the main
 /// network's: `NI x n` hidden weights, `NI` skip weights, `n` hidden biases, `n` output
@@ -162,7 +162,7 @@ impl NetEval {
             .ok_or_else(|| {
                 format!(
                     "endgame weights file starts with {head:?}: expected a header naming \
-                     H=32, H=64 or H=128 hidden units"
+                     H=32, H=64, H=128, H=256 or H=512 hidden units"
                 )
             })?;
         Self::parse_params_of(spec, text, hidden)
@@ -324,10 +324,14 @@ impl NetEval {
         const P32: usize = params_of(32);
         const P64: usize = params_of(64);
         const P128: usize = params_of(128);
+        const P256: usize = params_of(256);
+        const P512: usize = params_of(512);
         match p.len() {
             P32 => self.z_of::<32>(p, men, mover),
             P64 => self.z_of::<64>(p, men, mover),
             P128 => self.z_of::<128>(p, men, mover),
+            P256 => self.z_of::<256>(p, men, mover),
+            P512 => self.z_of::<512>(p, men, mover),
             // `parse_end_params` admits no other size; a hand-built `end` of another size is
             // ignored rather than read out of bounds.
             _ => self.z_of::<H>(&self.p, men, mover),
@@ -352,9 +356,10 @@ impl NetEval {
     }
 
     /// [`NetEval::z_of`] for the endgame networks (more units than vector registers, and the
-    /// board terms of [`TrackSpec::end_terms`]): the inputs listed first, then the hidden units sixteen at a time, each block summing every
-    /// input before the next block starts. Each unit's sum takes the same steps in the same
-    /// order as one unit at a time, so the numbers are the same.
+    /// board terms of [`TrackSpec::end_terms`]): the inputs listed first, then the hidden
+    /// units sixteen at a time, each block summing every input before the next block starts.
+    /// Each unit's sum takes the same steps in the same order as one unit at a time, so the
+    /// numbers are the same.
     #[inline(never)]
     fn z_blocks<const N: usize>(&self, p: &[f32], men: [u32; 2], mover: Player) -> f32 {
         type Q = [f32; 4];
@@ -692,6 +697,8 @@ mod tests {
         same_as_one_unit_at_a_time::<32>();
         same_as_one_unit_at_a_time::<64>();
         same_as_one_unit_at_a_time::<128>();
+        same_as_one_unit_at_a_time::<256>();
+        same_as_one_unit_at_a_time::<512>();
     }
 
     #[test]

@@ -941,7 +941,7 @@ mod tests {
         // A size that is not one of END_SIZES is refused with a message saying which are.
         let odd = NetEval::params_text(net.spec, &p[..params_of(48)], "odd");
         let e = NetEval::parse_end_params(net.spec, &odd).unwrap_err();
-        assert!(e.contains("H=32, H=64 or H=128"), "{e}");
+        assert!(e.contains("H=32, H=64, H=128, H=256 or H=512"), "{e}");
     }
 
     #[test]
