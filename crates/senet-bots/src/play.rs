@@ -162,22 +162,18 @@ mod tests {
         assert!(sorted.windows(2).all(|w| w[0].1 >= w[1].1));
         assert_eq!(h.chance(h.best), Some(sorted[0].1));
         assert_eq!(hint(&g, 3).unwrap(), h, "deterministic");
-        assert_eq!(
-            describe("strong", RuleSet::Senat),
-            "a bot level: expectimax:2:20000"
-        );
-        assert_eq!(
-            describe("strong", RuleSet::Kendall),
-            "a bot level: greedy@tuned"
-        );
-        assert_eq!(
-            describe("strong", RuleSet::Parker),
-            "a bot level: expectimax:2:10000@hand"
-        );
-        assert_eq!(
-            describe("beginner", RuleSet::Pyramid),
-            "a bot level: sloppy:5"
-        );
-        assert_eq!(describe("greedy", RuleSet::Kendall), "the bot greedy");
+        for (bot, rules, what) in [
+            ("strong", RuleSet::Senat, "a bot level: expectimax:2:20000"),
+            ("strong", RuleSet::Kendall, "a bot level: greedy@tuned"),
+            (
+                "strong",
+                RuleSet::Parker,
+                "a bot level: expectimax:2:10000@hand",
+            ),
+            ("beginner", RuleSet::Pyramid, "a bot level: sloppy:5"),
+            ("greedy", RuleSet::Kendall, "the bot greedy"),
+        ] {
+            assert_eq!(describe(bot, rules), what, "{bot} on {rules}");
+        }
     }
 }

@@ -309,31 +309,33 @@ impl TrackSpec {
     fn exposure_by_square(&self, att: u32, vulnerable: u32, wall: u32) -> f64 {
         let mut ks = 0u32;
         for &(k, _) in self.throws() {
-            let mut cand = (att << k) & vulnerable & self.landing[k as usize & 7];
-            let mut c = cand;
-            while c != 0 {
-                let t = c.trailing_zeros() as u8;
-                c &= c - 1;
-                if wall & between(t - k, t) != 0 {
-                    cand &= !bit(t);
-                }
-            }
-            ks |= ((cand != 0) as u32) << (7 - k);
+            ks |= ((self.attacked(att, vulnerable, wall, k) != 0) as u32) << (7 - k);
         }
         self.swing[(ks & 0x7F) as usize]
     }
 
-    /// The expected swing, in squares, of the best forward attack the side `att` can make on
-    /// `def` with one throw, valuing a hit as what the rule set's hit does ([`TrackSpec::hit`]):
-    /// a swap as [`TrackSpec::exposure`] does (the attacker gains `k`, the defender loses
-    /// `k`); a send-back (H3) as the attacker's `k` plus the squares the defender's piece on
-    /// `t` loses by going back to the lowest empty square after the move. For each throw the
-    /// attack with the largest swing counts. The endgame networks' term
-    /// ([`TrackSpec::end_terms`]).
-    fn hit_exposure(&self, att: u32, def: u32) -> f64 {
-        if matches!(self.hit, Hit::Swap) {
-            return self.exposure(att, def);
+    /// The squares of `vulnerable` that a forward move by `k` from a square of `att` lands on
+    /// without passing `wall` (the defender's blockade).
+    #[inline]
+    fn attacked(&self, att: u32, vulnerable: u32, wall: u32, k: u8) -> u32 {
+        let mut cand = (att << k) & vulnerable & self.landing[k as usize & 7];
+        let mut c = cand;
+        while c != 0 {
+            let t = c.trailing_zeros() as u8;
+            c &= c - 1;
+            if wall & between(t - k, t) != 0 {
+                cand &= !bit(t);
+            }
         }
+        cand
+    }
+
+    /// The expected swing, in squares, of the best forward attack the side `att` can make on
+    /// `def` with one throw where a hit sends the piece back (H3): the attacker's `k` plus the
+    /// squares the defender's piece on `t` loses by going back to the lowest empty square
+    /// after the move; for each throw the attack with the largest swing counts. The endgame
+    /// networks' exposure on such rule sets ([`TrackSpec::end_terms`]).
+    fn sent_back_exposure(&self, att: u32, def: u32) -> f64 {
         let vulnerable = def & !protected(def) & !self.safe;
         if vulnerable == 0 {
             return 0.0;
@@ -342,14 +344,11 @@ impl TrackSpec {
         let occupied = att | def;
         let mut e = 0.0;
         for &(k, p) in self.throws() {
-            let mut cand = (att << k) & vulnerable & self.landing[k as usize & 7];
+            let mut cand = self.attacked(att, vulnerable, wall, k);
             let mut best = 0i32;
             while cand != 0 {
                 let t = cand.trailing_zeros() as u8;
                 cand &= cand - 1;
-                if wall & between(t - k, t) != 0 {
-                    continue;
-                }
                 // After the move the mover's square is empty and `t` is the mover's.
                 let to = lowest_empty(occupied & !bit(t - k));
                 best = best.max(k as i32 + t as i32 - to as i32);
@@ -359,17 +358,17 @@ impl TrackSpec {
         e
     }
 
-    /// [`TrackSpec::terms`] with the exposure of [`TrackSpec::hit_exposure`]: the same
-    /// numbers where a hit is a swap; where it sends the piece back (`houses`, H3) the
-    /// exposure counts the squares the piece loses. The endgame networks' inputs (the main
-    /// networks were trained on [`TrackSpec::terms`]).
+    /// [`TrackSpec::terms`] with the exposure valued as the rule set's hit does
+    /// ([`TrackSpec::hit`]): the same numbers where a hit is a swap; where it sends the piece
+    /// back (`houses`, H3) the exposure counts the squares the piece loses
+    /// ([`TrackSpec::sent_back_exposure`]). The endgame networks' inputs (the main networks
+    /// were trained on [`TrackSpec::terms`]).
     #[inline]
     pub fn end_terms(&self, own: u32, opp: u32) -> [f64; 4] {
-        let mut t = self.terms(own, opp);
-        if !matches!(self.hit, Hit::Swap) {
-            t[3] = self.hit_exposure(opp, own) / 10.0;
+        match self.hit {
+            Hit::Swap => self.terms(own, opp),
+            Hit::SendBack => self.terms_with(own, opp, |a, d| self.sent_back_exposure(a, d)),
         }
-        t
     }
 
     /// The board terms of the side owning `own` against `opp`: pieces protected by a
@@ -378,6 +377,13 @@ impl TrackSpec {
     /// squares.
     #[inline(always)]
     pub fn terms(&self, own: u32, opp: u32) -> [f64; 4] {
+        self.terms_with(own, opp, |a, d| self.exposure(a, d))
+    }
+
+    /// [`TrackSpec::terms`] with the expected swing of an attack given by `exposure(att,
+    /// def)`, in squares.
+    #[inline(always)]
+    fn terms_with(&self, own: u32, opp: u32, exposure: impl FnOnce(u32, u32) -> f64) -> [f64; 4] {
         let protected = few(protected(own) & !LAST_THREE) as f64;
         let wall = self.blockade(own);
         let (mut behind, mut walled) = (0.0, 0.0);
@@ -387,7 +393,7 @@ impl TrackSpec {
                 few(opp & ((1u32 << first) - 1) & !((1u32 << first.saturating_sub(6)) - 1)) as f64;
             walled = few(wall) as f64;
         }
-        let exposure = self.exposure(opp, own) / 10.0;
+        let exposure = exposure(opp, own) / 10.0;
         [protected, walled, behind, exposure]
     }
 

@@ -595,10 +595,9 @@ fn td_train<G: Game, N: TdNet<G>>(start: &G, init: &N, opt: &TrainOptions) -> N 
             play_decisions(&mut g, &net, opt.epsilon, &mut rng, &mut ms);
             // A throw position or the end: a TD step, values from the first player's side.
             let first = |p: Player, v: f32| if p == Player::First { v } else { 1.0 - v };
-            let exact = || opt.tables.as_ref().and_then(|t| t.value(&g));
             let (y, mover) = match g.status() {
                 Status::Over(o) => (terminal_value(&o) as f32, None),
-                Status::Throw(p) => match exact() {
+                Status::Throw(p) => match opt.tables.as_ref().and_then(|t| t.value(&g)) {
                     // The first player's exact chance: the game ends here for the trainer.
                     Some(v) => (v as f32, None),
                     None => (first(p, net.mover_v(&g, p, None)), Some(p)),
