@@ -63,6 +63,11 @@ pub enum EvalKind {
     Linear,
     /// The generic census evaluator, whatever the rule set.
     Census,
+    /// On `kendall5`, the reference network that issue 18's strength bar is measured
+    /// against: the main network of 2026-11-22 alone (no endgame network), frozen in
+    /// `nets/kendall5-ref.txt` and never replaced by `$SENET_NETS`, so that a retrained
+    /// network can play it in one match (elsewhere the same as `Tuned`).
+    Reference,
 }
 
 /// Runs `$body` with `$g` bound to the concrete game inside an [`AnyGame`] and `$e` to the
@@ -84,6 +89,10 @@ macro_rules! dispatch {
                 let $e = &*$crate::weights::KENDALL5_NET;
                 $body
             }
+            (senet_rules::AnyGame::Kendall5($g), K::Reference) => {
+                let $e = &*$crate::weights::KENDALL5_REF;
+                $body
+            }
             (senet_rules::AnyGame::Kendall5($g), K::Linear) => {
                 let $e = &$crate::weights::KENDALL5;
                 $body
@@ -92,7 +101,7 @@ macro_rules! dispatch {
                 let $e = &$crate::weights::KENDALL5_HAND;
                 $body
             }
-            (senet_rules::AnyGame::Kendall($g), K::Tuned) => {
+            (senet_rules::AnyGame::Kendall($g), K::Tuned | K::Reference) => {
                 let $e = &*$crate::weights::KENDALL_NET;
                 $body
             }
@@ -104,7 +113,7 @@ macro_rules! dispatch {
                 let $e = &$crate::weights::KENDALL_HAND;
                 $body
             }
-            (senet_rules::AnyGame::Senat($g), K::Tuned) => {
+            (senet_rules::AnyGame::Senat($g), K::Tuned | K::Reference) => {
                 let $e = $crate::weights::net_for(&$crate::weights::SENAT_NETS, $g);
                 $body
             }
@@ -116,7 +125,7 @@ macro_rules! dispatch {
                 let $e = &$crate::weights::SENAT_HAND;
                 $body
             }
-            (senet_rules::AnyGame::Houses($g), K::Tuned) => {
+            (senet_rules::AnyGame::Houses($g), K::Tuned | K::Reference) => {
                 let $e = $crate::weights::net_for(&$crate::weights::HOUSES_NETS, $g);
                 $body
             }
@@ -128,7 +137,7 @@ macro_rules! dispatch {
                 let $e = &$crate::weights::HOUSES_HAND;
                 $body
             }
-            (senet_rules::AnyGame::Pyramid($g), K::Tuned) => match &*$crate::weights::PYRAMID_NET {
+            (senet_rules::AnyGame::Pyramid($g), K::Tuned | K::Reference) => match &*$crate::weights::PYRAMID_NET {
                 Some($e) => $body,
                 None => {
                     let $e = &$crate::pyramid::PYRAMID;
@@ -139,7 +148,7 @@ macro_rules! dispatch {
                 let $e = &$crate::pyramid::PYRAMID;
                 $body
             }
-            (senet_rules::AnyGame::Parker($g), K::Tuned) => match &*$crate::weights::PARKER_NET {
+            (senet_rules::AnyGame::Parker($g), K::Tuned | K::Reference) => match &*$crate::weights::PARKER_NET {
                 Some($e) => $body,
                 None => {
                     let $e = &$crate::parker::PARKER;
@@ -352,7 +361,7 @@ impl FromStr for BotSpec {
                     expectimax:N:NODES (at most N throws deep within NODES nodes), mcts:N \
                     (N iterations), sloppy:N (greedy, with N% of its moves random), or the \
                     levels beginner, casual, strong, expert; add \
-                    @census or @hand to use another evaluator, and +points to play for the \
+                    @census, @hand, @linear or @ref to use another evaluator, and +points to play for the \
                     points of series play where the rule set scores";
         let (s, points) = match s.trim().strip_suffix("+points") {
             Some(rest) => (rest, true),
@@ -364,10 +373,11 @@ impl FromStr for BotSpec {
             Some((n, "hand")) => (n, Some(EvalKind::Hand)),
             Some((n, "tuned")) => (n, Some(EvalKind::Tuned)),
             Some((n, "linear")) => (n, Some(EvalKind::Linear)),
+            Some((n, "ref")) => (n, Some(EvalKind::Reference)),
             Some((_, e)) => {
                 return Err(format!(
-                    "unknown evaluator {e:?} in bot {s:?}: use @census, @hand, @linear or @tuned"
-                ))
+                "unknown evaluator {e:?} in bot {s:?}: use @census, @hand, @linear, @ref or @tuned"
+            ))
             }
         };
         let number = |arg: &str, max: u32, what: &str| -> Result<u32, String> {
@@ -441,6 +451,7 @@ impl fmt::Display for BotSpec {
                 EvalKind::Hand => "@hand",
                 EvalKind::Census => "@census",
                 EvalKind::Linear => "@linear",
+                EvalKind::Reference => "@ref",
             })?;
         }
         if self.points {

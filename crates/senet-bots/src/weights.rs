@@ -110,6 +110,20 @@ pub static KENDALL5_NET: LazyLock<NetEval> = LazyLock::new(|| {
         "kendall5-net",
     )
 });
+/// `kendall5`, the reference network of issue 18's bar ([`crate::EvalKind::Reference`]): the
+/// main network of 2026-11-22, without an endgame network; not overridden by `$SENET_NETS`.
+pub static KENDALL5_REF: LazyLock<NetEval> = LazyLock::new(|| {
+    NetEval::parse(
+        &KENDALL5_SPEC,
+        include_str!("nets/kendall5-ref.txt"),
+        "kendall5-ref",
+    )
+    .unwrap_or_else(|e| {
+        // Never reached: the test `every_network_weights_file_parses` parses it.
+        eprintln!("senet-bots: the kendall5 reference weights do not parse ({e}); using the linear evaluator");
+        NetEval::from_linear(&KENDALL5, 1, "kendall5-ref")
+    })
+});
 /// `kendall`, the network.
 pub static KENDALL_NET: LazyLock<NetEval> = LazyLock::new(|| {
     net(
@@ -375,6 +389,7 @@ mod tests {
     fn every_network_weights_file_parses() {
         for (spec, text) in [
             (&KENDALL5_SPEC, include_str!("nets/kendall5.txt")),
+            (&KENDALL5_SPEC, include_str!("nets/kendall5-ref.txt")),
             (&KENDALL_SPEC, include_str!("nets/kendall.txt")),
             (&SENAT_SPEC, include_str!("nets/senat.txt")),
             (&HOUSES_SPEC, include_str!("nets/houses.txt")),

@@ -233,6 +233,7 @@ fn bot_names_parse_and_print() {
         "expectimax:2@linear",
         "greedy@tuned",
         "expectimax:1@hand",
+        "expectimax:3@ref",
         "expectimax:4:20000",
         "expectimax:2:1@census",
         "sloppy:25",
@@ -427,4 +428,59 @@ fn kendall_strong_is_the_trained_network_one_decision_ahead() {
         assert_eq!(Level::Strong.spec_for(rules), Level::Strong.spec());
         assert_eq!(Level::Strong.budget(rules), Some(20_000));
     }
+}
+
+/// `@ref` on kendall5 is the frozen reference network of issue 18's bar (the main network of
+/// 2026-11-22 alone, with no endgame network), whatever the network in use; elsewhere it is
+/// the tuned evaluator.
+#[test]
+fn ref_is_the_frozen_kendall5_network_of_the_bar() {
+    use senet_bots::eval::Evaluator;
+    use senet_bots::{dispatch, weights, EvalKind};
+    let reference = &*weights::KENDALL5_REF;
+    assert!(
+        reference.end.is_none(),
+        "the reference has no endgame network"
+    );
+    assert_eq!(
+        reference.p,
+        senet_bots::net::NetEval::parse_params(
+            reference.spec,
+            include_str!("../src/nets/kendall5-ref.txt")
+        )
+        .unwrap()
+    );
+    for &r in RuleSet::ALL {
+        let start = AnyGame::new(r, &[] as &[&str]).unwrap();
+        let positions: Vec<AnyGame> = with_game!(&start, g => corpus(g, 3, 20, false).into_iter().map(AnyGame::from).collect());
+        for g in &positions {
+            let got = dispatch!(g, EvalKind::Reference, gg, e => e.eval(gg));
+            let want = match g {
+                AnyGame::Kendall5(k) => reference.eval(k),
+                _ => dispatch!(g, EvalKind::Tuned, gg, e => e.eval(gg)),
+            };
+            assert_eq!(got, want, "{r}: {g}");
+        }
+    }
+    // In an endgame the network in use asks its endgame network; the reference does not.
+    let AnyGame::Kendall5(k) = AnyGame::new(RuleSet::Kendall5, &[] as &[&str]).unwrap() else {
+        unreachable!()
+    };
+    let end = AnyGame::Kendall5(
+        k.endgame(
+            [1 << 26 | 1 << 20, 1 << 25 | 1 << 14],
+            senet_rules::Player::First,
+        )
+        .unwrap(),
+    );
+    let tuned = dispatch!(&end, EvalKind::Tuned, gg, e => e.eval(gg));
+    let refd = dispatch!(&end, EvalKind::Reference, gg, e => e.eval(gg));
+    assert!(
+        weights::KENDALL5_NET.end.is_some() && tuned != refd,
+        "{tuned} {refd}"
+    );
+    let AnyGame::Kendall5(kg) = &end else {
+        unreachable!()
+    };
+    assert_eq!(refd, reference.eval(kg));
 }
