@@ -28,23 +28,50 @@ use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use senet_rules::Player;
 
-/// Hidden units.
+/// Hidden units of a fresh main network (`senet train --net --hidden N` starts one of another
+/// of the [`MAIN_SIZES`]).
 pub const H: usize = 16;
+/// The sizes (hidden units) a main network may have: a weights file names its size in its
+/// header.
+pub const MAIN_SIZES: [usize; 3] = [16, 32, 64];
 /// Inputs per side: 30 squares, 5 for the number of pieces off, 4 board terms.
 pub const SIDE: usize = 39;
 /// All inputs: both sides and the seat.
 pub const NI: usize = 2 * SIDE + 1;
-/// Offset of the skip weights (one per input, straight to the output) in the parameter
-/// vector: after the `NI x H` hidden weights, row by row (input `i`'s row starts at `i * H`).
-pub const P_SKIP: usize = NI * H;
-/// Offset of the [`H`] hidden biases in the parameter vector.
-pub const P_C: usize = P_SKIP + NI;
-/// Offset of the [`H`] output weights (hidden unit to output) in the parameter vector.
-pub const P_V: usize = P_C + H;
-/// Offset of the output bias, the last parameter.
-pub const P_B: usize = P_V + H;
-/// Number of parameters.
-pub const NP: usize = P_B + 1;
+/// Where the parts of a network of `n` hidden units are in its parameter vector: the `NI x n`
+/// hidden weights row by row (input `i`'s row starts at `i * n`), then the skip weights (one
+/// per input, straight to the output), the `n` hidden biases, the `n` output weights (hidden
+/// unit to output) and the output bias, the last parameter.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Hidden units.
+    pub n: usize,
+}
+
+impl Layout {
+    /// Offset of the skip weights.
+    pub const fn skip(self) -> usize {
+        NI * self.n
+    }
+    /// Offset of the hidden biases.
+    pub const fn c(self) -> usize {
+        self.skip() + NI
+    }
+    /// Offset of the output weights.
+    pub const fn v(self) -> usize {
+        self.c() + self.n
+    }
+    /// Offset of the output bias.
+    pub const fn b(self) -> usize {
+        self.v() + self.n
+    }
+    /// The layout of a parameter vector of `len` numbers.
+    pub const fn of_len(len: usize) -> Layout {
+        Layout {
+            n: (len - NI - 1) / (NI + 2),
+        }
+    }
+}
 
 /// Hidden units of an endgame network ([`NetEval::end`]) trained by
 /// `senet_coach::train::train_endgame`: more than the main network's, as it must fit exact
@@ -88,22 +115,34 @@ pub struct NetEval {
 }
 
 impl NetEval {
-    /// A network that computes exactly `lin` (the skip connection holds its weights, the
-    /// output weights are small random numbers, so the first value differs a little).
+    /// A network of [`H`] hidden units that computes exactly `lin` (the skip connection holds
+    /// its weights, the output weights are small random numbers, so the first value differs a
+    /// little).
     pub fn from_linear(lin: &TrackEval, seed: u64, label: &'static str) -> NetEval {
+        Self::from_linear_sized(lin, H, seed, label)
+    }
+
+    /// [`NetEval::from_linear`] with `hidden` hidden units (one of [`MAIN_SIZES`]).
+    pub fn from_linear_sized(
+        lin: &TrackEval,
+        hidden: usize,
+        seed: u64,
+        label: &'static str,
+    ) -> NetEval {
+        let l = Layout { n: hidden };
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
-        let mut p = vec![0.0f32; NP];
-        for x in &mut p[..P_SKIP] {
+        let mut p = vec![0.0f32; params_of(hidden)];
+        for x in &mut p[..l.skip()] {
             *x = (rng.random::<f32>() - 0.5) * 0.4;
         }
-        for x in &mut p[P_C..P_V] {
+        for x in &mut p[l.c()..l.v()] {
             *x = 0.1;
         }
-        for x in &mut p[P_V..P_B] {
+        for x in &mut p[l.v()..l.b()] {
             *x = (rng.random::<f32>() - 0.5) * 0.02;
         }
         let w = &lin.w;
-        let skip = &mut p[P_SKIP..P_C];
+        let skip = &mut p[l.skip()..l.c()];
         for (side, sign) in [(0, 1.0), (SIDE, -1.0)] {
             for s in 0..30 {
                 skip[side + s] = sign * w[s] as f32;
@@ -119,7 +158,7 @@ impl NetEval {
         skip[35 + 3] = w[F_EXPOSED_LATER] as f32;
         skip[SIDE + 35 + 3] = -w[F_EXPOSED_NOW] as f32;
         skip[NI - 1] = lin.bias as f32;
-        p[P_B] = w[F_TEMPO] as f32;
+        p[l.b()] = w[F_TEMPO] as f32;
         NetEval {
             spec: lin.spec,
             p,
@@ -142,14 +181,25 @@ impl NetEval {
         })
     }
 
-    /// The parameters of a weights file of the main network's shape.
+    /// The parameters of a main network's weights file: a network of any of the
+    /// [`MAIN_SIZES`], as its header says.
     pub fn parse_params(spec: &'static TrackSpec, text: &str) -> Result<Vec<f32>, String> {
-        Self::parse_params_of(spec, text, H)
+        Self::parse_sized(spec, text, &MAIN_SIZES, "weights file")
     }
 
     /// The parameters of an endgame network's weights file: a network of any of the
     /// [`END_SIZES`], as its header says.
     pub fn parse_end_params(spec: &'static TrackSpec, text: &str) -> Result<Vec<f32>, String> {
+        Self::parse_sized(spec, text, &END_SIZES, "endgame weights file")
+    }
+
+    /// The parameters of a weights file whose header names one of `sizes`.
+    fn parse_sized(
+        spec: &'static TrackSpec,
+        text: &str,
+        sizes: &[usize],
+        what: &str,
+    ) -> Result<Vec<f32>, String> {
         let head = text
             .lines()
             .find(|l| !l.trim().is_empty() && !l.starts_with('#'))
@@ -158,11 +208,12 @@ impl NetEval {
             .split_whitespace()
             .find_map(|t| t.strip_prefix("H="))
             .and_then(|h| h.parse::<usize>().ok())
-            .filter(|h| END_SIZES.contains(h))
+            .filter(|h| sizes.contains(h))
             .ok_or_else(|| {
+                let names: Vec<String> = sizes.iter().map(|n| format!("H={n}")).collect();
                 format!(
-                    "endgame weights file starts with {head:?}: expected a header naming \
-                     H=32, H=64, H=128, H=256 or H=512 hidden units"
+                    "{what} starts with {head:?}: expected a header naming {} hidden units",
+                    names.join(", ")
                 )
             })?;
         Self::parse_params_of(spec, text, hidden)
@@ -271,13 +322,21 @@ impl NetEval {
         x
     }
 
+    /// The hidden units of the main network, one of [`MAIN_SIZES`].
+    pub fn hidden(&self) -> usize {
+        Layout::of_len(self.p.len()).n
+    }
+
     /// The output of the main network (`p`) before the sigmoid for inputs `x` (from
-    /// [`NetEval::inputs`]), and the hidden units' inputs (before the rectifier): the mover's
-    /// win chance is the sigmoid of the output. The trainers' forward pass; the search uses a
-    /// fused one.
-    #[inline]
-    pub fn forward(&self, x: &[(u8, f32)]) -> (f32, [f32; H]) {
-        forward::<H>(&self.p, x)
+    /// [`NetEval::inputs`]): the mover's win chance is its sigmoid. The trainers compute it
+    /// with [`forward`] (which also gives the hidden units); the search uses a fused pass.
+    pub fn forward_z(&self, x: &[(u8, f32)]) -> f32 {
+        match self.hidden() {
+            16 => forward::<16>(&self.p, x).0,
+            32 => forward::<32>(&self.p, x).0,
+            64 => forward::<64>(&self.p, x).0,
+            _ => 0.0,
+        }
     }
 }
 
@@ -312,7 +371,24 @@ impl NetEval {
         // The endgame network values the endgames, where there is one.
         match &self.end {
             Some(e) if at_most_three(men[0]) && at_most_three(men[1]) => self.end_z(e, men, mover),
-            _ => self.z_of::<H>(&self.p, men, mover),
+            _ => self.main_z(men, mover),
+        }
+    }
+
+    /// The main network's output before the sigmoid, by its size (one of [`MAIN_SIZES`]).
+    #[inline(always)]
+    fn main_z(&self, men: [u32; 2], mover: Player) -> f32 {
+        const _: () = assert!(MAIN_SIZES.len() == 3 && MAIN_SIZES[2] == 64);
+        const P16: usize = params_of(16);
+        const P32: usize = params_of(32);
+        const P64: usize = params_of(64);
+        match self.p.len() {
+            P16 => self.z_in::<4>(&self.p, men, mover),
+            P32 => self.z_in::<8>(&self.p, men, mover),
+            P64 => self.z_in::<16>(&self.p, men, mover),
+            // `parse_params` admits no other size; a hand-built `p` of another size values
+            // every position at one half rather than read out of bounds.
+            _ => 0.0,
         }
     }
 
@@ -327,35 +403,23 @@ impl NetEval {
         const P256: usize = params_of(256);
         const P512: usize = params_of(512);
         match p.len() {
-            P32 => self.z_of::<32>(p, men, mover),
-            P64 => self.z_of::<64>(p, men, mover),
-            P128 => self.z_of::<128>(p, men, mover),
-            P256 => self.z_of::<256>(p, men, mover),
-            P512 => self.z_of::<512>(p, men, mover),
+            P32 => self.z_blocks::<32>(p, men, mover),
+            P64 => self.z_blocks::<64>(p, men, mover),
+            P128 => self.z_blocks::<128>(p, men, mover),
+            P256 => self.z_blocks::<256>(p, men, mover),
+            P512 => self.z_blocks::<512>(p, men, mover),
             // `parse_end_params` admits no other size; a hand-built `end` of another size is
             // ignored rather than read out of bounds.
-            _ => self.z_of::<H>(&self.p, men, mover),
+            _ => self.main_z(men, mover),
         }
     }
 
     /// The number of hidden units of the endgame network, if there is one.
     pub fn end_hidden(&self) -> Option<usize> {
-        self.end.as_ref().map(|p| (p.len() - NI - 1) / (NI + 2))
+        self.end.as_ref().map(|p| Layout::of_len(p.len()).n)
     }
 
-    /// [`NetEval::mover_z`] with the parameters `p` of a network of `N` hidden units: the
-    /// main network's size ([`H`]) takes the inputs of [`NetEval::inputs`], the endgame
-    /// networks' sizes those of [`NetEval::end_inputs`].
-    #[inline(always)]
-    fn z_of<const N: usize>(&self, p: &[f32], men: [u32; 2], mover: Player) -> f32 {
-        const _: () = assert!(H == 16);
-        match N {
-            16 => self.z_in::<4>(p, men, mover),
-            _ => self.z_blocks::<N>(p, men, mover),
-        }
-    }
-
-    /// [`NetEval::z_of`] for the endgame networks (more units than vector registers, and the
+    /// The endgame networks' output before the sigmoid (more units than vector registers, and the
     /// board terms of [`TrackSpec::end_terms`]): the inputs listed first, then the hidden
     /// units sixteen at a time, each block summing every input before the next block starts.
     /// Each unit's sum takes the same steps in the same order as one unit at a time, so the
@@ -451,10 +515,15 @@ impl NetEval {
     }
 
     /// [`NetEval::mover_z`] with the parameters `p` of a network of `N` hidden units, one
-    /// unit at a time: the pass as first written, the reference the tests hold the faster
-    /// forms to, to the bit.
+    /// unit at a time (with the board terms of the endgame networks where `END`): the pass
+    /// as first written, the reference the tests hold the faster forms to, to the bit.
     #[cfg(test)]
-    fn z_any<const N: usize>(&self, p: &[f32], men: [u32; 2], mover: Player) -> f32 {
+    fn z_any<const N: usize, const END: bool>(
+        &self,
+        p: &[f32],
+        men: [u32; 2],
+        mover: Player,
+    ) -> f32 {
         // The parameters by part (one bounds check each, none in the loops below).
         let (w, tail) = p.split_at(NI * N);
         let rows: &[[f32; N]] = w.as_chunks::<N>().0;
@@ -488,10 +557,10 @@ impl NetEval {
             if off > 0 {
                 one(&mut h, &mut z, base + 29 + off);
             }
-            terms[side] = if N == H {
-                self.spec.terms(a, b)
-            } else {
+            terms[side] = if END {
                 self.spec.end_terms(a, b)
+            } else {
+                self.spec.terms(a, b)
             };
         }
         for (side, t) in terms.iter().enumerate() {
@@ -517,7 +586,8 @@ impl NetEval {
         z
     }
 
-    /// [`NetEval::z_of`] for `4 * C` hidden units, the units in groups of four (written so
+    /// The main network's output before the sigmoid for `4 * C` hidden units, the units in
+    /// groups of four (written so
     /// that the compiler keeps each group in one vector register): every unit's sum takes
     /// the same steps in the same order as one unit at a time, so the numbers are the same.
     #[inline(always)]
@@ -653,13 +723,15 @@ mod tests {
 
     /// The vector forms of the pass ([`NetEval::z_in`], [`NetEval::z_blocks`]) give the
     /// numbers of the one-unit-at-a-time pass exactly, for every network size.
-    fn same_as_one_unit_at_a_time<const N: usize>() {
+    fn same_as_one_unit_at_a_time<const N: usize, const END: bool>() {
         let mut rng = Pcg64Mcg::seed_from_u64(N as u64);
         let mut net = NetEval::from_linear(&weights::KENDALL5, 5, "test");
         let p: Vec<f32> = (0..params_of(N))
             .map(|_| (rng.random::<f32>() - 0.5) * 2.0)
             .collect();
-        if N == H {
+        if END {
+            net.end = Some(p.clone());
+        } else {
             net.p = p.clone();
         }
         let start = Kendall5::start(&senet_rules::Options::defaults(Kendall5::option_specs()));
@@ -673,8 +745,12 @@ mod tests {
                     Status::Throw(_) => {
                         for mover in Player::BOTH {
                             let men = g.men();
-                            let fast = net.z_of::<N>(&p, men, mover);
-                            let slow = net.z_any::<N>(&p, men, mover);
+                            let fast = if END {
+                                net.end_z(&p, men, mover)
+                            } else {
+                                net.main_z(men, mover)
+                            };
+                            let slow = net.z_any::<N, END>(&p, men, mover);
                             assert_eq!(fast.to_bits(), slow.to_bits(), "{men:?} {mover:?}");
                             seen += 1;
                         }
@@ -693,12 +769,14 @@ mod tests {
 
     #[test]
     fn the_vector_passes_are_the_one_unit_pass_to_the_bit() {
-        same_as_one_unit_at_a_time::<16>();
-        same_as_one_unit_at_a_time::<32>();
-        same_as_one_unit_at_a_time::<64>();
-        same_as_one_unit_at_a_time::<128>();
-        same_as_one_unit_at_a_time::<256>();
-        same_as_one_unit_at_a_time::<512>();
+        same_as_one_unit_at_a_time::<16, false>();
+        same_as_one_unit_at_a_time::<32, false>();
+        same_as_one_unit_at_a_time::<32, true>();
+        same_as_one_unit_at_a_time::<64, false>();
+        same_as_one_unit_at_a_time::<64, true>();
+        same_as_one_unit_at_a_time::<128, true>();
+        same_as_one_unit_at_a_time::<256, true>();
+        same_as_one_unit_at_a_time::<512, true>();
     }
 
     #[test]
@@ -716,7 +794,7 @@ mod tests {
                     let b = net.eval(&g);
                     // The search's fused forward pass agrees with the trainer's.
                     let (men, p) = (g.men(), TrackEval::thrower(&g));
-                    let z = net.forward(&net.inputs(men, p)).0;
+                    let z = net.forward_z(&net.inputs(men, p));
                     assert!((net.mover_z(men, p) - z).abs() < 1e-4);
                     assert!((a - b).abs() < 0.1, "linear {a} vs net {b}");
                     g.set_throw_unchecked(g.throw_dist().sample(rng.random()));

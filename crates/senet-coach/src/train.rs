@@ -17,7 +17,7 @@ use senet_bots::eval::{sigmoid, terminal_value, Evaluator};
 use senet_bots::exact::Table;
 use senet_bots::fnet::{FeatNet, Features};
 use senet_bots::mcts::turn_value;
-use senet_bots::net::{forward, params_of, NetEval, EH, END_PIECES, H, NI, P_B, P_C, P_SKIP, P_V};
+use senet_bots::net::{forward, params_of, Layout, NetEval, EH, END_PIECES, H, NI};
 use senet_bots::track::{TrackEval, TrackGame, FEATURES, NF};
 use senet_rules::{Game, Move, MoveList, Player, Status};
 
@@ -38,6 +38,9 @@ pub struct TrainOptions {
     /// at the first position they cover, whose exact value is the last target (issue 18's
     /// "targets at the edge of the tables"; the endgame network values what lies inside).
     pub tables: Option<std::sync::Arc<senet_bots::exact::Tables>>,
+    /// Hidden units of a fresh track network (one of `senet_bots::net::MAIN_SIZES`; a
+    /// resumed network keeps its own).
+    pub hidden: usize,
 }
 
 impl Default for TrainOptions {
@@ -49,6 +52,7 @@ impl Default for TrainOptions {
             epsilon: 0.02,
             seed: 1,
             tables: None,
+            hidden: H,
         }
     }
 }
@@ -279,7 +283,7 @@ pub fn train_net_rules(
         let init = if resume {
             cur.clone()
         } else {
-            NetEval::from_linear(lin, opt.seed, cur.label)
+            NetEval::from_linear_sized(lin, opt.hidden, opt.seed, cur.label)
         };
         let net = train_net(g, &init, opt);
         let before = if resume {
@@ -537,27 +541,38 @@ impl<G: TrackGame> TdNet<G> for NetEval {
 
     fn mover_v(&self, g: &G, p: Player, grad: Option<(&mut [f32], f32)>) -> f32 {
         let x = self.inputs(g.masks(), p);
-        let (z, h) = self.forward(&x);
-        let v = sigmoid(z as f64) as f32;
-        if let Some((grad, sign)) = grad {
-            let d = v * (1.0 - v) * sign;
-            grad[P_B] += d;
-            for k in 0..H {
-                grad[P_V + k] += d * h[k].max(0.0);
-                if h[k] > 0.0 {
-                    let dh = d * self.p[P_V + k];
-                    grad[P_C + k] += dh;
-                    for &(i, xi) in &x {
-                        grad[i as usize * H + k] += dh * xi;
-                    }
+        match self.hidden() {
+            32 => net_value::<32>(&self.p, &x, grad),
+            64 => net_value::<64>(&self.p, &x, grad),
+            _ => net_value::<H>(&self.p, &x, grad),
+        }
+    }
+}
+
+/// The mover's chance of a track network of `N` hidden units with parameters `p` on inputs
+/// `x`; with `grad`, also adds `sign` times its gradient to it.
+fn net_value<const N: usize>(p: &[f32], x: &[(u8, f32)], grad: Option<(&mut [f32], f32)>) -> f32 {
+    let l = Layout { n: N };
+    let (z, h) = forward::<N>(p, x);
+    let v = sigmoid(z as f64) as f32;
+    if let Some((grad, sign)) = grad {
+        let d = v * (1.0 - v) * sign;
+        grad[l.b()] += d;
+        for k in 0..N {
+            grad[l.v() + k] += d * h[k].max(0.0);
+            if h[k] > 0.0 {
+                let dh = d * p[l.v() + k];
+                grad[l.c() + k] += dh;
+                for &(i, xi) in x {
+                    grad[i as usize * N + k] += dh * xi;
                 }
             }
-            for &(i, xi) in &x {
-                grad[P_SKIP + i as usize] += d * xi;
-            }
         }
-        v
+        for &(i, xi) in x {
+            grad[l.skip() + i as usize] += d * xi;
+        }
     }
+    v
 }
 
 impl<G: Features> TdNet<G> for FeatNet<G> {
@@ -711,14 +726,15 @@ fn endgame_init(net: &NetEval, rng: &mut Pcg64Mcg) -> Vec<f32> {
     for x in &mut p[..skip0] {
         *x = (rng.random::<f32>() - 0.5) * 0.2;
     }
-    p[skip0..c0].copy_from_slice(&net.p[P_SKIP..P_C]);
+    let main = Layout::of_len(net.p.len());
+    p[skip0..c0].copy_from_slice(&net.p[main.skip()..main.c()]);
     for x in &mut p[c0..c0 + EH] {
         *x = 0.1;
     }
     for x in &mut p[c0 + EH..c0 + 2 * EH] {
         *x = (rng.random::<f32>() - 0.5) * 0.02;
     }
-    p[c0 + 2 * EH] = net.p[P_B];
+    p[c0 + 2 * EH] = net.p[main.b()];
     p
 }
 
@@ -803,6 +819,81 @@ mod tests {
     use super::*;
     use senet_bots::weights;
     use senet_rules::track::bit;
+
+    /// The TD trainer's gradient of the mover's chance, at every main network size: each
+    /// part of the parameter vector (hidden weights, skip weights, hidden biases, output
+    /// weights, output bias) against a central difference.
+    #[test]
+    fn the_td_gradient_is_the_derivative_at_every_main_network_size() {
+        let g = senet_rules::Kendall5::start(&senet_rules::Options::defaults(
+            senet_rules::Kendall5::option_specs(),
+        ));
+        let g = g
+            .endgame(
+                [
+                    bit(3) | bit(9) | bit(17) | bit(22),
+                    bit(5) | bit(12) | bit(25),
+                ],
+                Player::First,
+            )
+            .unwrap();
+        for n in senet_bots::net::MAIN_SIZES {
+            let mut net = NetEval::from_linear_sized(&weights::KENDALL5, n, 7, "test");
+            // Larger output weights than a fresh network's, so that every part counts.
+            let l = Layout { n };
+            let mut rng = Pcg64Mcg::seed_from_u64(n as u64);
+            for x in &mut net.p[l.v()..l.b()] {
+                *x = rng.random::<f32>() - 0.5;
+            }
+            let mut grad = vec![0.0f32; net.p.len()];
+            let v = TdNet::<senet_rules::Kendall5>::mover_v(
+                &net,
+                &g,
+                Player::First,
+                Some((&mut grad, 1.0)),
+            );
+            // The trainer's value is the search's.
+            let searched = net.mover_value(g.masks(), Player::First);
+            assert!(
+                (v as f64 - searched).abs() < 1e-5,
+                "{n} units: {v} vs {searched}"
+            );
+            let x = net.inputs(g.masks(), Player::First);
+            let live = (0..n)
+                .find(|&k| forward_hidden(&net, &x, k) > 0.1)
+                .expect("a live unit");
+            let some_input = x[0].0 as usize;
+            for i in [
+                some_input * n + live,
+                l.skip() + some_input,
+                l.c() + live,
+                l.v() + live,
+                l.b(),
+            ] {
+                let eps = 1e-2f32;
+                let at = |d: f32| {
+                    let mut q = net.clone();
+                    q.p[i] += d;
+                    TdNet::<senet_rules::Kendall5>::mover_v(&q, &g, Player::First, None) as f64
+                };
+                let numeric = (at(eps) - at(-eps)) / (2.0 * eps as f64);
+                assert!(
+                    (numeric - grad[i] as f64).abs() < 1e-3 * (1.0 + numeric.abs()),
+                    "{n} units, parameter {i}: {numeric} vs {}",
+                    grad[i]
+                );
+            }
+        }
+    }
+
+    /// The input of hidden unit `k` of `net` (before the rectifier) for inputs `x`.
+    fn forward_hidden(net: &NetEval, x: &[(u8, f32)], k: usize) -> f32 {
+        let l = Layout { n: net.hidden() };
+        net.p[l.c() + k]
+            + x.iter()
+                .map(|&(i, v)| v * net.p[i as usize * l.n + k])
+                .sum::<f32>()
+    }
 
     #[test]
     fn exported_endgame_data_holds_the_networks_inputs_and_the_exact_values() {
@@ -940,7 +1031,11 @@ mod tests {
         // A size that is not one of END_SIZES is refused with a message saying which are.
         let odd = NetEval::params_text(net.spec, &p[..params_of(48)], "odd");
         let e = NetEval::parse_end_params(net.spec, &odd).unwrap_err();
-        assert!(e.contains("H=32, H=64, H=128, H=256 or H=512"), "{e}");
+        assert!(e.contains("H=32, H=64, H=128, H=256, H=512"), "{e}");
+        // The main network's file admits the main sizes only.
+        let big = NetEval::params_text(net.spec, &vec![0.0; params_of(128)], "big");
+        let e = NetEval::parse_params(net.spec, &big).unwrap_err();
+        assert!(e.contains("H=16, H=32, H=64 hidden"), "{e}");
     }
 
     #[test]

@@ -173,6 +173,10 @@ pub enum BotCommand {
         /// default directory, else the 2-piece ones built in memory).
         #[arg(long, requires = "net")]
         exact: bool,
+        /// With --net on a track rule set, without --resume: hidden units of the fresh
+        /// network (16, 32 or 64; a resumed network keeps its size).
+        #[arg(long, requires = "net", conflicts_with = "resume")]
+        hidden: Option<usize>,
         /// Where the tables are (with --endgame or --exact; default as for `senet solve`).
         #[arg(long)]
         dir: Option<std::path::PathBuf>,
@@ -388,6 +392,7 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             endgame,
             epochs,
             exact,
+            hidden,
             dir,
             export,
         } => {
@@ -419,6 +424,15 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
                 ..Default::default()
             };
             opt.alpha = alpha.unwrap_or(opt.alpha);
+            if let Some(h) = hidden {
+                if !senet_bots::net::MAIN_SIZES.contains(&h) {
+                    return Err(bad(format!(
+                        "--hidden must be one of {:?}, got {h}",
+                        senet_bots::net::MAIN_SIZES
+                    )));
+                }
+                opt.hidden = h;
+            }
             if exact {
                 if !senet_bots::exact::RULE_SETS.contains(&r) {
                     return Err(bad(format!(
