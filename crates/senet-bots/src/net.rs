@@ -10,8 +10,8 @@
 //!   stuck behind it, exposure to the opponent's best attack; [`TrackSpec::terms`]);
 //! - one input: +1 when the mover is the first player, -1 otherwise (the seat advantage).
 //!
-//! It has one hidden layer of [`H`] rectified units, a sigmoid output (the mover's chance of
-//! winning), and a linear skip connection from the inputs to the output. The skip
+//! It has one hidden layer of rectified units (16, 32 or 64: [`MAIN_SIZES`], named in the
+//! weights file's header), a sigmoid output (the mover's chance of winning), and a linear skip connection from the inputs to the output. The skip
 //! connection starts as the trained linear evaluator ([`crate::track::TrackEval`]), so
 //! training starts from that evaluator's play and the hidden units learn what it misses.
 //!
