@@ -11,9 +11,10 @@
 //! - one input: +1 when the mover is the first player, -1 otherwise (the seat advantage).
 //!
 //! It has one hidden layer of rectified units (16, 32 or 64: [`MAIN_SIZES`], named in the
-//! weights file's header), a sigmoid output (the mover's chance of winning), and a linear skip connection from the inputs to the output. The skip
-//! connection starts as the trained linear evaluator ([`crate::track::TrackEval`]), so
-//! training starts from that evaluator's play and the hidden units learn what it misses.
+//! weights file's header), a sigmoid output (the mover's chance of winning), and a linear
+//! skip connection from the inputs to the output. The skip connection starts as the trained
+//! linear evaluator ([`crate::track::TrackEval`]), so training starts from that evaluator's
+//! play and the hidden units learn what it misses.
 //!
 //! The weights are text files in `src/nets/` (`senet train --net` writes one), read once on
 //! first use.
@@ -259,7 +260,7 @@ impl NetEval {
 
     /// Parameters as a weights file's text (the hidden units follow from their number).
     pub fn params_text(spec: &TrackSpec, p: &[f32], comment: &str) -> String {
-        let hidden = (p.len() - NI - 1) / (NI + 2);
+        let hidden = Layout::of_len(p.len()).n;
         let mut s = String::new();
         for l in comment.lines() {
             s.push_str(&format!("# {l}\n"));
