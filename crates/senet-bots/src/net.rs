@@ -123,13 +123,20 @@ impl NetEval {
         Self::from_linear_sized(lin, H, seed, label)
     }
 
-    /// [`NetEval::from_linear`] with `hidden` hidden units (one of [`MAIN_SIZES`]).
+    /// [`NetEval::from_linear`] with `hidden` hidden units.
+    ///
+    /// # Panics
+    /// If `hidden` is not one of [`MAIN_SIZES`] (the command line checks it first).
     pub fn from_linear_sized(
         lin: &TrackEval,
         hidden: usize,
         seed: u64,
         label: &'static str,
     ) -> NetEval {
+        assert!(
+            MAIN_SIZES.contains(&hidden),
+            "a main network has {MAIN_SIZES:?} hidden units, not {hidden}"
+        );
         let l = Layout { n: hidden };
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
         let mut p = vec![0.0f32; params_of(hidden)];

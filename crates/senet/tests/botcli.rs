@@ -329,3 +329,46 @@ fn train_net_writes_pyramid_and_parker_networks_the_bots_read() {
     assert_eq!(v["games"], 10);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `senet train --net --hidden 32` starts a 32-unit track network whose file the bots read
+/// (`SENET_NETS`); a size the network has no pass for is refused with the sizes it has.
+#[test]
+fn train_net_hidden_writes_a_larger_network_the_bots_read() {
+    let (code, out, err) = senet(&[
+        "train", "--rules", "kendall5", "--net", "--hidden", "32", "--games", "20",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("senet-net/1 kendall5 H=32 NI=79\n"),
+        "{out:.300}"
+    );
+    let dir = std::env::temp_dir().join(format!("senet-train-hidden-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("kendall5.txt"), &out).unwrap();
+    let played = Command::new(env!("CARGO_BIN_EXE_senet"))
+        .args([
+            "match",
+            "--rules",
+            "kendall5",
+            "--a",
+            "expectimax:1",
+            "--b",
+            "greedy",
+        ])
+        .args(["--pairs", "3", "--seed", "1", "--json"])
+        .env("SENET_NETS", &dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&played.stderr);
+    assert!(played.status.success(), "{stderr}");
+    assert!(!stderr.contains("do not parse"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let (code, _, err) = senet(&[
+        "train", "--rules", "kendall5", "--net", "--hidden", "48", "--games", "20",
+    ]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("--hidden must be one of [16, 32, 64], got 48"),
+        "{err}"
+    );
+}
