@@ -100,7 +100,7 @@ pub type Inputs = ArrayVec<(u8, f32), 40>;
 /// the positions the exact endgame tables cover ([`crate::exact`]).
 pub const END_PIECES: u32 = 3;
 
-/// The network: its parameters in one vector (see the `P_*` offsets).
+/// The network: its parameters in one vector (laid out as [`Layout`] says).
 #[derive(Clone, Debug)]
 pub struct NetEval {
     /// The movement rules.
@@ -283,7 +283,7 @@ impl NetEval {
 
     /// The non-zero inputs of a position with `mover` about to throw (the pieces as bitboards,
     /// bit `s` for square `s`, first player's first), in the layout of the module docs: what
-    /// [`NetEval::forward`] reads, and what the trainers compute gradients for.
+    /// [`forward`] reads, and what the trainers compute gradients for.
     #[inline]
     pub fn inputs(&self, men: [u32; 2], mover: Player) -> Inputs {
         self.inputs_with(men, mover, TrackSpec::terms)
@@ -334,23 +334,12 @@ impl NetEval {
     pub fn hidden(&self) -> usize {
         Layout::of_len(self.p.len()).n
     }
-
-    /// The output of the main network (`p`) before the sigmoid for inputs `x` (from
-    /// [`NetEval::inputs`]): the mover's win chance is its sigmoid. The trainers compute it
-    /// with [`forward`] (which also gives the hidden units); the search uses a fused pass.
-    pub fn forward_z(&self, x: &[(u8, f32)]) -> f32 {
-        match self.hidden() {
-            16 => forward::<16>(&self.p, x).0,
-            32 => forward::<32>(&self.p, x).0,
-            64 => forward::<64>(&self.p, x).0,
-            _ => 0.0,
-        }
-    }
 }
 
-/// The output of the network with parameters `p` (laid out as [`NetEval::p`], see the `P_*`
-/// offsets) before the sigmoid for inputs `x`, and the hidden units' inputs: as
-/// [`NetEval::forward`], for parameters being trained outside a `NetEval`.
+/// The output of a network of `N` hidden units with parameters `p` (laid out as [`Layout`]
+/// says) before the sigmoid for inputs `x` (from [`NetEval::inputs`] or
+/// [`NetEval::end_inputs`]), and the hidden units' inputs: the trainers' forward pass (the
+/// search uses fused ones).
 #[inline]
 pub fn forward<const N: usize>(p: &[f32], x: &[(u8, f32)]) -> (f32, [f32; N]) {
     let (skip0, c0) = (NI * N, NI * N + NI);
@@ -802,7 +791,7 @@ mod tests {
                     let b = net.eval(&g);
                     // The search's fused forward pass agrees with the trainer's.
                     let (men, p) = (g.men(), TrackEval::thrower(&g));
-                    let z = net.forward_z(&net.inputs(men, p));
+                    let z = forward::<H>(&net.p, &net.inputs(men, p)).0;
                     assert!((net.mover_z(men, p) - z).abs() < 1e-4);
                     assert!((a - b).abs() < 0.1, "linear {a} vs net {b}");
                     g.set_throw_unchecked(g.throw_dist().sample(rng.random()));

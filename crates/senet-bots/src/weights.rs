@@ -31,23 +31,33 @@ fn net(
         overridden(&format!("{}.txt", spec.id), text),
         overridden(&format!("{}-end.txt", spec.id), end),
     );
-    let (text, end) = (text.as_str(), end.as_str());
-    if text.trim().is_empty() {
-        return NetEval::from_linear(lin, 1, label);
-    }
-    let mut net = NetEval::parse(spec, text, label).unwrap_or_else(|e| {
-        // Never reached with the committed files (a test parses each); play on with the
-        // linear evaluator's values rather than stop.
-        eprintln!("senet-bots: the {label} weights do not parse ({e}); using the linear evaluator");
-        NetEval::from_linear(lin, 1, label)
-    });
+    let mut net = main_net(spec, &text, lin, label);
     if !end.trim().is_empty() {
-        match NetEval::parse_end_params(spec, end) {
+        match NetEval::parse_end_params(spec, &end) {
             Ok(p) => net.end = Some(p),
             Err(e) => eprintln!("senet-bots: the {label} endgame weights do not parse ({e})"),
         }
     }
     net
+}
+
+/// The main network in `text` (no endgame network), or, where the file is empty, one started
+/// from the linear evaluator `lin`.
+fn main_net(
+    spec: &'static crate::track::TrackSpec,
+    text: &str,
+    lin: &TrackEval,
+    label: &'static str,
+) -> NetEval {
+    if text.trim().is_empty() {
+        return NetEval::from_linear(lin, 1, label);
+    }
+    NetEval::parse(spec, text, label).unwrap_or_else(|e| {
+        // Never reached with the committed files (a test parses each); play on with the
+        // linear evaluator's values rather than stop.
+        eprintln!("senet-bots: the {label} weights do not parse ({e}); using the linear evaluator");
+        NetEval::from_linear(lin, 1, label)
+    })
 }
 
 /// The text of the weights file `name` in the folder `$SENET_NETS`, if it is set and the file
@@ -113,16 +123,12 @@ pub static KENDALL5_NET: LazyLock<NetEval> = LazyLock::new(|| {
 /// `kendall5`, the reference network of issue 18's bar ([`crate::EvalKind::Reference`]): the
 /// main network of 2026-11-22, without an endgame network; not overridden by `$SENET_NETS`.
 pub static KENDALL5_REF: LazyLock<NetEval> = LazyLock::new(|| {
-    NetEval::parse(
+    main_net(
         &KENDALL5_SPEC,
         include_str!("nets/kendall5-ref.txt"),
+        &KENDALL5,
         "kendall5-ref",
     )
-    .unwrap_or_else(|e| {
-        // Never reached: the test `every_network_weights_file_parses` parses it.
-        eprintln!("senet-bots: the kendall5 reference weights do not parse ({e}); using the linear evaluator");
-        NetEval::from_linear(&KENDALL5, 1, "kendall5-ref")
-    })
 });
 /// `kendall`, the network.
 pub static KENDALL_NET: LazyLock<NetEval> = LazyLock::new(|| {

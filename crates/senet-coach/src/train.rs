@@ -722,19 +722,19 @@ fn endgame_fit(net: &NetEval, p: &[f32], data: &[(u32, u32, f32)]) -> EndgameFit
 /// small random hidden weights.
 fn endgame_init(net: &NetEval, rng: &mut Pcg64Mcg) -> Vec<f32> {
     let mut p = vec![0.0f32; params_of(EH)];
-    let (skip0, c0) = (NI * EH, NI * EH + NI);
-    for x in &mut p[..skip0] {
+    let l = Layout { n: EH };
+    for x in &mut p[..l.skip()] {
         *x = (rng.random::<f32>() - 0.5) * 0.2;
     }
     let main = Layout::of_len(net.p.len());
-    p[skip0..c0].copy_from_slice(&net.p[main.skip()..main.c()]);
-    for x in &mut p[c0..c0 + EH] {
+    p[l.skip()..l.c()].copy_from_slice(&net.p[main.skip()..main.c()]);
+    for x in &mut p[l.c()..l.v()] {
         *x = 0.1;
     }
-    for x in &mut p[c0 + EH..c0 + 2 * EH] {
+    for x in &mut p[l.v()..l.b()] {
         *x = (rng.random::<f32>() - 0.5) * 0.02;
     }
-    p[c0 + 2 * EH] = net.p[main.b()];
+    p[l.b()] = net.p[main.b()];
     p
 }
 
@@ -791,21 +791,20 @@ pub fn train_endgame(
             let v = sigmoid(z as f64) as f32;
             // The gradient of the log-likelihood with respect to the output before the sigmoid.
             let g = alpha * (y - v);
-            let (skip0, c0) = (NI * EH, NI * EH + NI);
-            let (v0, b0) = (c0 + EH, c0 + 2 * EH);
-            p[b0] += g;
+            let l = Layout { n: EH };
+            p[l.b()] += g;
             for k in 0..EH {
                 if h[k] > 0.0 {
-                    let dh = g * p[v0 + k];
-                    p[v0 + k] += g * h[k];
-                    p[c0 + k] += dh;
+                    let dh = g * p[l.v() + k];
+                    p[l.v() + k] += g * h[k];
+                    p[l.c() + k] += dh;
                     for &(i, xi) in &x {
                         p[i as usize * EH + k] += dh * xi;
                     }
                 }
             }
             for &(i, xi) in &x {
-                p[skip0 + i as usize] += g * xi;
+                p[l.skip() + i as usize] += g * xi;
             }
         }
         progress(epoch + 1);

@@ -4,10 +4,18 @@ use serde_json::Value;
 use std::process::Command;
 
 fn senet(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_senet"))
-        .args(args)
-        .output()
-        .expect("run senet");
+    senet_in(args, Command::new(env!("CARGO_BIN_EXE_senet")))
+}
+
+/// [`senet`] with the weights files of the folder `nets` (`SENET_NETS`).
+fn senet_with_nets(args: &[&str], nets: &std::path::Path) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_senet"));
+    cmd.env("SENET_NETS", nets);
+    senet_in(args, cmd)
+}
+
+fn senet_in(args: &[&str], mut cmd: Command) -> (i32, String, String) {
+    let out = cmd.args(args).output().expect("run senet");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -306,8 +314,8 @@ fn train_net_writes_pyramid_and_parker_networks_the_bots_read() {
         assert!(err.contains("use --net"), "{err}");
     }
     // The bots play with the file given by SENET_NETS.
-    let out = Command::new(env!("CARGO_BIN_EXE_senet"))
-        .args([
+    let (code, out, err) = senet_with_nets(
+        &[
             "match",
             "--rules",
             "parker",
@@ -315,17 +323,16 @@ fn train_net_writes_pyramid_and_parker_networks_the_bots_read() {
             "greedy@tuned",
             "--b",
             "greedy@hand",
-        ])
-        .args(["--pairs", "5", "--seed", "1", "--json"])
-        .env("SENET_NETS", &dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+            "--pairs",
+            "5",
+            "--seed",
+            "1",
+            "--json",
+        ],
+        &dir,
     );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["games"], 10);
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -345,8 +352,8 @@ fn train_net_hidden_writes_a_larger_network_the_bots_read() {
     let dir = std::env::temp_dir().join(format!("senet-train-hidden-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("kendall5.txt"), &out).unwrap();
-    let played = Command::new(env!("CARGO_BIN_EXE_senet"))
-        .args([
+    let (code, _, err) = senet_with_nets(
+        &[
             "match",
             "--rules",
             "kendall5",
@@ -354,14 +361,16 @@ fn train_net_hidden_writes_a_larger_network_the_bots_read() {
             "expectimax:1",
             "--b",
             "greedy",
-        ])
-        .args(["--pairs", "3", "--seed", "1", "--json"])
-        .env("SENET_NETS", &dir)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&played.stderr);
-    assert!(played.status.success(), "{stderr}");
-    assert!(!stderr.contains("do not parse"), "{stderr}");
+            "--pairs",
+            "3",
+            "--seed",
+            "1",
+            "--json",
+        ],
+        &dir,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("do not parse"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
     let (code, _, err) = senet(&[
         "train", "--rules", "kendall5", "--net", "--hidden", "48", "--games", "20",
