@@ -425,6 +425,11 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             };
             opt.alpha = alpha.unwrap_or(opt.alpha);
             if let Some(h) = hidden {
+                if matches!(r, RuleSet::Pyramid | RuleSet::Parker) {
+                    return Err(bad(format!(
+                        "--hidden: {r}'s network has one size (--hidden is for the track rule sets)"
+                    )));
+                }
                 if !senet_bots::net::MAIN_SIZES.contains(&h) {
                     return Err(bad(format!(
                         "--hidden must be one of {:?}, got {h}",

@@ -380,4 +380,13 @@ fn train_net_hidden_writes_a_larger_network_the_bots_read() {
         err.contains("--hidden must be one of [16, 32, 64], got 48"),
         "{err}"
     );
+    // pyramid's and parker's networks have one size: --hidden is refused, not ignored.
+    let (code, _, err) = senet(&[
+        "train", "--rules", "pyramid", "--net", "--hidden", "32", "--games", "5",
+    ]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("--hidden: pyramid's network has one size"),
+        "{err}"
+    );
 }
