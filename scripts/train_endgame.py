@@ -13,6 +13,18 @@ win chance; the layout `senet_bots::net` reads.
     senet train --rules kendall5 --endgame --dir T --export kendall5.data
     python3 scripts/train_endgame.py kendall5.data --hidden 128 --epochs 200 --out kendall5-end.txt
 
+Positions met in play can weigh more than the table's uniform mix (issue 18: the bots'
+errors come from the positions games reach): `senet train --rules R --endgame --export P
+--played N --seed S` writes those met in N endgames played as `senet ladder --errors` plays
+them (seed S; measure on others) and those one move on, and `--extra P --extra-repeat K`
+trains on each of them K more times per epoch; `--init WEIGHTS` starts from a network instead
+of at random (to fine-tune one, with a lower --lr):
+
+    senet train --rules houses --endgame --export played.data --played 20000 --seed 1001
+    python3 scripts/train_endgame.py houses.data --hidden 256 --epochs 20 --lr 1e-3 \
+        --init crates/senet-bots/src/nets/houses-end.txt --extra played.data --extra-repeat 3 \
+        --out houses-end.txt
+
 Every 64th position is held out of training (as the Rust trainer does); the fit on those is
 printed and written into the file's comment. With PyTorch it runs on a GPU when PyTorch sees
 one (a few minutes on one); without PyTorch (or with `--backend numpy`) it trains the same
@@ -53,6 +65,23 @@ def read_data(path):
     return rules, ni, data
 
 
+def read_init(path, rules, ni, h):
+    """The parameters of a weights file this script wrote (or `senet_bots::net` reads), to
+    start from: w (NI x H), skip, c, v, b."""
+    with open(path) as f:
+        lines = [l for l in f.read().splitlines() if l and not l.startswith("#")]
+    head = lines[0].split()
+    want = ["senet-net/1", rules, f"H={h}", f"NI={ni}"]
+    if head != want:
+        sys.exit(f"{path}: header {' '.join(head)!r}, --init needs {' '.join(want)!r}")
+    flat = np.array([float(t) for l in lines[1:] for t in l.split()], dtype=np.float32)
+    if len(flat) != ni * h + ni + 2 * h + 1:
+        sys.exit(f"{path}: {len(flat)} parameters, H={h} NI={ni} has {ni * h + ni + 2 * h + 1}")
+    w, rest = flat[:ni * h].reshape(ni, h), flat[ni * h:]
+    return {"w": w, "skip": rest[:ni], "c": rest[ni:ni + h], "v": rest[ni + h:ni + 2 * h],
+            "b": rest[ni + 2 * h:]}
+
+
 def dense(data, ni, device):
     """The inputs as a dense matrix (an unused slot, index 255, goes to a dropped column)."""
     n, slots = data["idx"].shape
@@ -64,48 +93,59 @@ def dense(data, ni, device):
     return x[:, :ni].contiguous()
 
 
-def train_torch(args, ni, data):
-    """Trains with PyTorch; returns the flat parameters (the layout `senet_bots::net` reads),
-    the fit on the held-out positions and the device."""
+def train_torch(args, ni, data, train, helds, init):
+    """Trains with PyTorch on the positions `train` (indices into `data`, a position as often
+    as it is to be seen per epoch); returns the flat parameters (the layout `senet_bots::net`
+    reads), the fit on each held-out set of `helds` (name, indices) and the device."""
     torch.manual_seed(args.seed)
     device = "cuda" if torch.cuda.is_available() else "cpu"
     x = dense(data, ni, device)
     y = torch.from_numpy(np.ascontiguousarray(data["y"])).to(device)
-    held = torch.from_numpy(np.ascontiguousarray(data["held"]).astype(bool)).to(device)
-    xt, yt = x[~held], y[~held]
-    xh, yh = x[held], y[held]
-    del x
+    tr = torch.from_numpy(train).to(device)
+    hs = [(name, torch.from_numpy(i).to(device)) for name, i in helds]
     seat = ni - 1  # +1 for the first player, -1 for the second: no rule depends on it here
 
     h = args.hidden
-    w = torch.nn.Parameter(torch.randn(ni, h, device=device) * 0.3)
-    c = torch.nn.Parameter(torch.full((h,), 0.1, device=device))
-    v = torch.nn.Parameter(torch.randn(h, device=device) * 0.02)
-    skip = torch.nn.Parameter(torch.zeros(ni, device=device))
-    b = torch.nn.Parameter(torch.zeros((), device=device))
+    if init is None:
+        w = torch.nn.Parameter(torch.randn(ni, h, device=device) * 0.3)
+        c = torch.nn.Parameter(torch.full((h,), 0.1, device=device))
+        v = torch.nn.Parameter(torch.randn(h, device=device) * 0.02)
+        skip = torch.nn.Parameter(torch.zeros(ni, device=device))
+        b = torch.nn.Parameter(torch.zeros((), device=device))
+    else:
+        t = lambda k: torch.nn.Parameter(torch.from_numpy(init[k].copy()).to(device))
+        w, c, v, skip = t("w"), t("c"), t("v"), t("skip")
+        b = torch.nn.Parameter(torch.tensor(float(init["b"][0]), device=device))
     params = [w, c, v, skip, b]
 
     def z_of(xb):
         return torch.relu(xb @ w + c) @ v + xb @ skip + b
 
     def fit():
+        out = []
         with torch.no_grad():
-            chunk = 1 << 20
-            p = torch.sigmoid(torch.cat([z_of(xh[i:i + chunk]) for i in range(0, len(xh), chunk)]))
-            e = (p - yh).abs()
-            return e.pow(2).mean().sqrt().item(), e.mean().item(), e.max().item(), len(xh)
+            for _, hi in hs:
+                if len(hi) == 0:
+                    out.append((float("nan"), float("nan"), float("nan"), 0))
+                    continue
+                chunk = 1 << 20
+                p = torch.sigmoid(torch.cat([z_of(x[hi[i:i + chunk]]) for i in range(0, len(hi), chunk)]))
+                e = (p - y[hi]).abs()
+                out.append((e.pow(2).mean().sqrt().item(), e.mean().item(), e.max().item(), len(hi)))
+        return out
 
     opt = torch.optim.Adam(params, lr=args.lr)
-    steps_per_epoch = (len(xt) + args.batch - 1) // args.batch
-    sched = torch.optim.lr_scheduler.OneCycleLR(
-        opt, max_lr=args.lr, total_steps=args.epochs * steps_per_epoch, pct_start=0.05
-    )
+    steps_per_epoch = (len(tr) + args.batch - 1) // args.batch
+    if args.epochs > 0:
+        sched = torch.optim.lr_scheduler.OneCycleLR(
+            opt, max_lr=args.lr, total_steps=args.epochs * steps_per_epoch, pct_start=0.05
+        )
     t0 = time.time()
     for epoch in range(args.epochs):
-        order = torch.randperm(len(xt), device=device)
+        order = tr[torch.randperm(len(tr), device=device)]
         for s in range(steps_per_epoch):
             i = order[s * args.batch:(s + 1) * args.batch]
-            xb, yb = xt[i], yt[i]
+            xb, yb = x[i], y[i]
             # Each position from a seat drawn at random.
             flip = torch.rand(len(i), device=device) < 0.5
             xb[:, seat] = torch.where(flip, -xb[:, seat], xb[:, seat])
@@ -115,7 +155,7 @@ def train_torch(args, ni, data):
             opt.step()
             sched.step()
         if epoch % 10 == 9 or epoch == args.epochs - 1:
-            report(args, epoch, fit(), t0)
+            report(args, epoch, helds, fit(), t0)
     flat = torch.cat([w.reshape(-1), skip, c, v, b.reshape(1)]).detach().cpu().numpy()
     return flat, fit(), device
 
@@ -133,7 +173,7 @@ def one_cycle(step, total, max_lr, pct=0.05):
     return cos(hi, final, f), cos(0.85, 0.95, f)
 
 
-def train_numpy(args, ni, data):
+def train_numpy(args, ni, data, train, helds, init):
     """The same network and training as `train_torch`, with NumPy on the CPU."""
     rng = np.random.default_rng(args.seed)
     n, slots = data["idx"].shape
@@ -144,20 +184,20 @@ def train_numpy(args, ni, data):
     np.put_along_axis(x, idx, data["val"], axis=1)
     x = x[:, :ni]
     y = np.ascontiguousarray(data["y"])
-    held = data["held"].astype(bool)
-    train = np.flatnonzero(~held)
-    xh, yh = x[held], y[held]
     seat = ni - 1
 
     h = args.hidden
     f32 = np.float32
-    params = {
-        "w": (rng.standard_normal((ni, h)) * 0.3).astype(f32),
-        "c": np.full(h, 0.1, dtype=f32),
-        "v": (rng.standard_normal(h) * 0.02).astype(f32),
-        "skip": np.zeros(ni, dtype=f32),
-        "b": np.zeros(1, dtype=f32),
-    }
+    if init is None:
+        params = {
+            "w": (rng.standard_normal((ni, h)) * 0.3).astype(f32),
+            "c": np.full(h, 0.1, dtype=f32),
+            "v": (rng.standard_normal(h) * 0.02).astype(f32),
+            "skip": np.zeros(ni, dtype=f32),
+            "b": np.zeros(1, dtype=f32),
+        }
+    else:
+        params = {k: p.astype(f32).copy() for k, p in init.items()}
     m1 = {k: np.zeros_like(p) for k, p in params.items()}
     m2 = {k: np.zeros_like(p) for k, p in params.items()}
 
@@ -166,9 +206,15 @@ def train_numpy(args, ni, data):
         return np.maximum(xb @ p["w"] + p["c"], 0) @ p["v"] + xb @ p["skip"] + p["b"][0]
 
     def fit():
-        z = np.concatenate([z_of(xh[i:i + (1 << 20)]) for i in range(0, len(xh), 1 << 20)])
-        e = np.abs(1 / (1 + np.exp(-z.astype(np.float64))) - yh)
-        return float(np.sqrt((e * e).mean())), float(e.mean()), float(e.max()), len(xh)
+        out = []
+        for _, hi in helds:
+            if len(hi) == 0:
+                out.append((float("nan"), float("nan"), float("nan"), 0))
+                continue
+            z = np.concatenate([z_of(x[hi[i:i + (1 << 20)]]) for i in range(0, len(hi), 1 << 20)])
+            e = np.abs(1 / (1 + np.exp(-z.astype(np.float64))) - y[hi])
+            out.append((float(np.sqrt((e * e).mean())), float(e.mean()), float(e.max()), len(hi)))
+        return out
 
     steps_per_epoch = (len(train) + args.batch - 1) // args.batch
     total = args.epochs * steps_per_epoch
@@ -203,17 +249,19 @@ def train_numpy(args, ni, data):
                 c1, c2 = 1 - beta1 ** step, 1 - 0.999 ** step
                 p[k] -= (lr / c1 * m1[k] / (np.sqrt(m2[k] / c2) + 1e-8)).astype(f32)
         if epoch % 10 == 9 or epoch == args.epochs - 1:
-            report(args, epoch, fit(), t0)
+            report(args, epoch, helds, fit(), t0)
     p = params
     flat = np.concatenate([p["w"].reshape(-1), p["skip"], p["c"], p["v"], p["b"]])
     return flat, fit(), "cpu (numpy)"
 
 
-def report(args, epoch, f, t0):
-    rms, mae, mx, _ = f
+def report(args, epoch, helds, fits, t0):
+    parts = [
+        f"{name} rms {rms:.5f} mean abs {mae:.5f} max {mx:.4f}"
+        for (name, _), (rms, mae, mx, _) in zip(helds, fits)
+    ]
     print(
-        f"H={args.hidden} epoch {epoch + 1}: held-out rms {rms:.5f} mean abs {mae:.5f} "
-        f"max {mx:.4f} ({time.time() - t0:.0f} s)",
+        f"H={args.hidden} epoch {epoch + 1}: held-out {'; '.join(parts)} ({time.time() - t0:.0f} s)",
         file=sys.stderr,
         flush=True,
     )
@@ -233,8 +281,30 @@ def main():
         default="auto",
         help="auto: PyTorch if it is installed, else NumPy",
     )
+    ap.add_argument(
+        "--init",
+        metavar="WEIGHTS",
+        help="start from this weights file (its size must be --hidden) instead of at random",
+    )
+    ap.add_argument(
+        "--extra",
+        metavar="DATA",
+        help="positions met in play (senet train --endgame --export F --played N), "
+        "trained on besides the table's",
+    )
+    ap.add_argument(
+        "--extra-repeat",
+        type=int,
+        default=1,
+        metavar="K",
+        help="times per epoch each --extra position is trained on (default 1)",
+    )
     ap.add_argument("--out", required=True, help="weights file to write")
     args = ap.parse_args()
+    if args.extra_repeat < 1:
+        sys.exit(f"--extra-repeat must be at least 1, got {args.extra_repeat}")
+    if args.epochs < 0:
+        sys.exit(f"--epochs must be at least 0, got {args.epochs}")
 
     backend = args.backend
     if backend == "auto":
@@ -242,15 +312,38 @@ def main():
     if backend == "torch" and torch is None:
         sys.exit("--backend torch: PyTorch is not installed (--backend numpy needs only NumPy)")
     rules, ni, data = read_data(args.data)
-    train = train_torch if backend == "torch" else train_numpy
-    flat, (rms, mae, mx, n), device = train(args, ni, data)
+    held = data["held"].astype(bool)
+    train_idx = np.flatnonzero(~held)
+    helds = [("table", np.flatnonzero(held))]
+    if args.extra:
+        extra_rules, extra_ni, extra = read_data(args.extra)
+        if (extra_rules, extra_ni) != (rules, ni):
+            sys.exit(f"{args.extra}: {extra_rules} NI={extra_ni}, {args.data} is {rules} NI={ni}")
+        base = len(data)
+        data = np.concatenate([data, extra])
+        eheld = extra["held"].astype(bool)
+        train_idx = np.concatenate([train_idx] + [base + np.flatnonzero(~eheld)] * args.extra_repeat)
+        helds.append(("played", base + np.flatnonzero(eheld)))
     h = args.hidden
+    init = read_init(args.init, rules, ni, h) if args.init else None
+    train = train_torch if backend == "torch" else train_numpy
+    flat, fits, device = train(args, ni, data, train_idx, helds, init)
+    rms, mae, mx, n = fits[0]
+    how = ""
+    if args.init:
+        how += f" --init {args.init}"
+    if args.extra:
+        how += f" --extra {args.extra} --extra-repeat {args.extra_repeat}"
     lines = [
         f"# {rules} endgame network (at most 3 pieces of each side on the board): "
         f"scripts/train_endgame.py --hidden {h} --epochs {args.epochs} --batch {args.batch} "
-        f"--lr {args.lr} --seed {args.seed} --backend {backend}",
+        f"--lr {args.lr} --seed {args.seed} --backend {backend}{how}",
         f"# supervised on the exact values of {rules}-3.senet-exact (senet train --endgame --export), on {device}",
         f"# win chance error after: rms {rms:.5f}, mean abs {mae:.5f}, max {mx:.4f} on {n} held-out positions",
+    ] + [
+        f"# on the held-out positions met in play: rms {r:.5f}, mean abs {a:.5f}, max {m:.4f} ({k})"
+        for r, a, m, k in fits[1:]
+    ] + [
         f"senet-net/1 {rules} H={h} NI={ni}",
     ]
     for k in range(0, len(flat), 8):

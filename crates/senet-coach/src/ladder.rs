@@ -454,6 +454,51 @@ impl ErrorRate {
     }
 }
 
+/// Plays endgame `i` of `seed` the way [`exact_errors`] measures a bot: seeded `greedy`
+/// self-play from `start` until `table` covers the position (both sides with at most its
+/// pieces on the board, a throw pending); from there `bot` plays both sides to the end.
+/// `visit` sees every position from that one on before its throw is drawn or its move made,
+/// with the move `bot` chose where one is to be made.
+pub fn play_endgame(
+    start: &AnyGame,
+    table: &senet_bots::exact::Table,
+    bot: &BotSpec,
+    seed: u64,
+    i: u64,
+    mut visit: impl FnMut(&AnyGame, Option<senet_rules::Move>),
+) {
+    let mut rng = Pcg64Mcg::seed_from_u64(mix(seed, i));
+    let mut greedy = "greedy".parse::<BotSpec>().expect("bot").build();
+    let mut b = bot.build();
+    let mut g = *start;
+    let mut inside = false;
+    let mut k = 0u64;
+    loop {
+        match g.status() {
+            Status::Over(_) => break,
+            Status::Throw(_) => {
+                inside = inside || table.lookup(&g).is_some();
+                if inside {
+                    visit(&g, None);
+                }
+                let t = g.throw_dist().sample(rng.next_u32());
+                g.set_throw_unchecked(t);
+            }
+            Status::Move(_) => {
+                k += 1;
+                let m = if !inside {
+                    greedy.choose(&g, mix(seed, k)).best
+                } else {
+                    let m = b.choose(&g, mix(mix(seed, i), k)).best;
+                    visit(&g, Some(m));
+                    m
+                };
+                g.play_unchecked(m);
+            }
+        }
+    }
+}
+
 /// The win chance lost per decision by `bot` on the endgames of `rules`, measured against
 /// the exact tables. `starts` endgames are reached by seeded `greedy` self-play from the
 /// start until the position is covered (both sides with at most the tables' pieces on the
@@ -476,53 +521,31 @@ pub fn exact_errors(
     let per_start: Vec<(u64, f64, u64)> = (0..starts as u64)
         .into_par_iter()
         .map(|i| {
-            let mut rng = Pcg64Mcg::seed_from_u64(mix(seed, i));
-            let mut greedy = "greedy".parse::<BotSpec>().expect("bot").build();
-            let mut b = spec.build();
-            let mut g = start;
-            let mut inside = false;
             let (mut n, mut loss, mut wrong) = (0u64, 0.0f64, 0u64);
-            let mut k = 0u64;
-            loop {
-                match g.status() {
-                    Status::Over(_) => break,
-                    Status::Throw(_) => {
-                        inside = inside || table.lookup(&g).is_some();
-                        let t = g.throw_dist().sample(rng.next_u32());
-                        g.set_throw_unchecked(t);
-                    }
-                    Status::Move(p) => {
-                        k += 1;
-                        let mut ms = MoveList::new();
-                        g.legal_moves(&mut ms);
-                        let m = if !inside {
-                            greedy.choose(&g, mix(seed, k)).best
-                        } else {
-                            let m = b.choose(&g, mix(mix(seed, i), k)).best;
-                            if ms.len() > 1 {
-                                if let Some(vals) = tables.move_values(&g) {
-                                    let mine = |v: f64| {
-                                        if p == senet_rules::Player::First {
-                                            v
-                                        } else {
-                                            1.0 - v
-                                        }
-                                    };
-                                    let best =
-                                        vals.iter().map(|x| mine(x.1)).fold(0.0f64, f64::max);
-                                    let got =
-                                        vals.iter().find(|x| x.0 == m).map_or(best, |x| mine(x.1));
-                                    n += 1;
-                                    loss += best - got;
-                                    wrong += (best - got > 1e-6) as u64;
-                                }
-                            }
-                            m
-                        };
-                        g.play_unchecked(m);
-                    }
+            play_endgame(&start, table, &spec, seed, i, |g, m| {
+                let (Some(m), Status::Move(p)) = (m, g.status()) else {
+                    return;
+                };
+                let mut ms = MoveList::new();
+                g.legal_moves(&mut ms);
+                if ms.len() < 2 {
+                    return;
                 }
-            }
+                if let Some(vals) = tables.move_values(g) {
+                    let mine = |v: f64| {
+                        if p == senet_rules::Player::First {
+                            v
+                        } else {
+                            1.0 - v
+                        }
+                    };
+                    let best = vals.iter().map(|x| mine(x.1)).fold(0.0f64, f64::max);
+                    let got = vals.iter().find(|x| x.0 == m).map_or(best, |x| mine(x.1));
+                    n += 1;
+                    loss += best - got;
+                    wrong += (best - got > 1e-6) as u64;
+                }
+            });
             (n, loss, wrong)
         })
         .collect();

@@ -411,16 +411,31 @@ pub fn export_endgame_rules(
     rules: senet_rules::RuleSet,
     dir: Option<std::path::PathBuf>,
     path: &std::path::Path,
+    played: Option<(u64, &senet_bots::BotSpec, u64)>,
 ) -> Result<String, String> {
     let (net, table) = endgame_table(rules, dir)?;
     let file = std::fs::File::create(path)
         .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
     let mut out = std::io::BufWriter::new(file);
-    let n = export_endgame(net, &table, &mut out)
+    let what = match played {
+        Some((games, bot, seed)) => {
+            let data = played_endgames(&table, bot, games, seed);
+            export_states(net, &data, &mut out).map(|n| {
+                (
+                    n,
+                    format!(
+                        " (met in {games} endgames {bot} played, seed {seed}, and one move on)"
+                    ),
+                )
+            })
+        }
+        None => export_endgame(net, &table, &mut out).map(|n| (n, String::new())),
+    };
+    let (n, how) = what
         .and_then(|n| std::io::Write::flush(&mut out).map(|()| n))
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(format!(
-        "{n} positions of {rules} written to {} (scripts/train_endgame.py trains on it)\n",
+        "{n} positions of {rules}{how} written to {} (scripts/train_endgame.py trains on it)\n",
         path.display()
     ))
 }
@@ -496,6 +511,16 @@ pub fn export_endgame(
             table.for_each_state(a, b, |own, opp, v| data.push((own, opp, v as f32)));
         }
     }
+    export_states(net, &data, out)
+}
+
+/// Writes `data` (side to throw's squares, the other side's, the side to throw's exact win
+/// chance) in [`export_endgame`]'s format; returns the positions written.
+pub fn export_states(
+    net: &NetEval,
+    data: &[(u32, u32, f32)],
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<u64> {
     writeln!(
         out,
         "senet-endgame-data/1 {} NI={NI} SLOTS={EXPORT_SLOTS} N={}",
@@ -523,6 +548,74 @@ pub fn export_endgame(
         out.write_all(&rec)?;
     }
     Ok(data.len() as u64)
+}
+
+/// The side to throw's squares and the other side's in `g`, if `g` awaits a throw of a rule
+/// set with exact tables.
+fn throw_masks(g: &senet_rules::AnyGame) -> Option<(u32, u32)> {
+    use senet_rules::AnyGame as A;
+    let Status::Throw(p) = g.status() else {
+        return None;
+    };
+    let m = match g {
+        A::Kendall(x) => x.men(),
+        A::Kendall5(x) => x.men(),
+        A::Senat(x) => x.men(),
+        A::Houses(x) => x.men(),
+        _ => return None,
+    };
+    Some((m[p.index()], m[1 - p.index()]))
+}
+
+/// The endgame positions met in play, for a trainer that weights them (issue 18: the
+/// endgame network's errors cost most where games go): every position awaiting a throw
+/// that `bot` meets in `games` endgames played as [`crate::ladder::exact_errors`] plays
+/// them (the endgames of `seed`, which a measurement should not use), and every position
+/// one throw and one move on from one of them, the first a search from there values. Each
+/// once, in the order met, as (side to throw's squares, the other side's, its exact win
+/// chance); only positions `table` covers.
+pub fn played_endgames(
+    table: &Table,
+    bot: &senet_bots::BotSpec,
+    games: u64,
+    seed: u64,
+) -> Vec<(u32, u32, f32)> {
+    use rayon::prelude::*;
+    let start = senet_rules::AnyGame::new(table.rules(), &[] as &[&str]).expect("default game");
+    let per_game: Vec<Vec<(u32, u32)>> = (0..games)
+        .into_par_iter()
+        .map(|i| {
+            let mut met = Vec::new();
+            crate::ladder::play_endgame(&start, table, bot, seed, i, |g, m| {
+                if m.is_some() {
+                    return;
+                }
+                met.extend(throw_masks(g));
+                for &(t, _) in g.throw_dist().outcomes {
+                    let mut g2 = *g;
+                    g2.set_throw_unchecked(t);
+                    let mut ms = MoveList::new();
+                    g2.legal_moves(&mut ms);
+                    for &mv in ms.iter() {
+                        let mut g3 = g2;
+                        g3.play_unchecked(mv);
+                        met.extend(throw_masks(&g3));
+                    }
+                }
+            });
+            met
+        })
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for (own, opp) in per_game.into_iter().flatten() {
+        if seen.insert((own, opp)) {
+            if let Some(v) = table.side_to_throw(own, opp) {
+                out.push((own, opp, v as f32));
+            }
+        }
+    }
+    out
 }
 
 /// What the TD(λ) self-play trainer ([`td_train`]) needs of a network.
@@ -892,6 +985,42 @@ mod tests {
             + x.iter()
                 .map(|&(i, v)| v * net.p[i as usize * l.n + k])
                 .sum::<f32>()
+    }
+
+    /// `--played`: the positions met in the measured endgames, each once with its exact value,
+    /// and those one throw and one move on; the same seed gives the same positions.
+    #[test]
+    fn played_endgames_are_the_positions_met_in_play_and_one_move_on() {
+        let (table, _) = Table::build(senet_rules::RuleSet::Kendall5, 2, &mut |_| {}).unwrap();
+        let bot: senet_bots::BotSpec = "expectimax:1".parse().unwrap();
+        let data = played_endgames(&table, &bot, 30, 7);
+        assert_eq!(data, played_endgames(&table, &bot, 30, 7));
+        let mut seen = std::collections::HashSet::new();
+        for &(own, opp, y) in &data {
+            assert!(seen.insert((own, opp)), "a position written twice");
+            assert_eq!(table.side_to_throw(own, opp), Some(y as f64));
+        }
+        // Every position awaiting a throw in those endgames is there.
+        let start = senet_rules::AnyGame::new(table.rules(), &[] as &[&str]).unwrap();
+        let mut met = std::collections::HashSet::new();
+        for i in 0..30 {
+            crate::ladder::play_endgame(&start, &table, &bot, 7, i, |g, m| {
+                if m.is_none() {
+                    met.insert(throw_masks(g).unwrap());
+                }
+            });
+        }
+        assert!(met.len() > 30);
+        assert!(met.iter().all(|k| seen.contains(k)));
+        // And more: the positions one move on, which play did not reach.
+        assert!(
+            data.len() > 2 * met.len(),
+            "{} of {}",
+            data.len(),
+            met.len()
+        );
+        // Another seed, other endgames.
+        assert_ne!(data, played_endgames(&table, &bot, 30, 8));
     }
 
     #[test]

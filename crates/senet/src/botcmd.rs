@@ -185,6 +185,15 @@ pub enum BotCommand {
         /// scripts/train_endgame.py.
         #[arg(long, value_name = "FILE", requires = "endgame")]
         export: Option<std::path::PathBuf>,
+        /// With --export: write instead the positions met in N endgames played as `senet
+        /// ladder --errors` plays them (greedy until the tables cover the game, then --bot for
+        /// both sides; use a --seed the measurement does not) and every position one throw
+        /// and one move on from those: for scripts/train_endgame.py --extra.
+        #[arg(long, value_name = "N", requires = "export")]
+        played: Option<u64>,
+        /// The bot that plays the endgames of --played.
+        #[arg(long, default_value = "expectimax:2", requires = "played")]
+        bot: String,
     },
 }
 
@@ -395,10 +404,15 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             hidden,
             dir,
             export,
+            played,
+            bot,
         } => {
             let r: RuleSet = rules.parse()?;
             if let Some(path) = export {
-                return senet_coach::train::export_endgame_rules(r, dir, &path).map_err(bad);
+                let b = spec(&bot)?;
+                let played = played.map(|n| (n, &b, seed));
+                return senet_coach::train::export_endgame_rules(r, dir, &path, played)
+                    .map_err(bad);
             }
             if let Some(a) = alpha.filter(|a| !(*a > 0.0 && *a < 1.0)) {
                 return Err(bad(format!("--alpha must lie between 0 and 1, got {a}")));

@@ -1,0 +1,109 @@
+"""scripts/train_endgame.py, the endgame networks' trainer: its data files, starting from a
+weights file (--init) and weighting the positions met in play (--extra, --extra-repeat)."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import REPO
+
+SCRIPT = REPO / "scripts" / "train_endgame.py"
+NI, SLOTS, H = 6, 20, 32
+REC = np.dtype([("idx", np.uint8, SLOTS), ("val", "<f4", SLOTS), ("y", "<f4"), ("held", np.uint8)])
+
+
+def write_data(path, rows):
+    """A data file in `senet train --endgame --export`'s format: rows of (inputs {index:
+    value}, exact value, held out)."""
+    data = np.zeros(len(rows), dtype=REC)
+    data["idx"] = 255
+    for r, (x, y, held) in enumerate(rows):
+        for k, (i, v) in enumerate(sorted(x.items())):
+            data["idx"][r, k] = i
+            data["val"][r, k] = v
+        data["y"][r] = y
+        data["held"][r] = held
+    with open(path, "wb") as f:
+        f.write(f"senet-endgame-data/1 kendall5 NI={NI} SLOTS={SLOTS} N={len(rows)}\n".encode())
+        data.tofile(f)
+
+
+def run(*args):
+    r = subprocess.run(
+        [sys.executable, str(SCRIPT), *map(str, args), "--hidden", str(H), "--backend", "numpy"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
+    return r
+
+
+def params(path):
+    lines = [l for l in path.read_text().splitlines() if l and not l.startswith("#")]
+    assert lines[0] == f"senet-net/1 kendall5 H={H} NI={NI}"
+    flat = np.array([float(t) for l in lines[1:] for t in l.split()])
+    assert len(flat) == NI * H + NI + 2 * H + 1
+    return flat
+
+
+def value(flat, x):
+    """The network's win chance for the inputs `x` (the layout `senet_bots::net` reads)."""
+    w = flat[: NI * H].reshape(NI, H)
+    skip, c, v, b = np.split(flat[NI * H :], [NI, NI + H, NI + 2 * H])
+    xs = np.zeros(NI)
+    for i, t in x.items():
+        xs[i] = t
+    z = np.maximum(xs @ w + c, 0) @ v + xs @ skip + b[0]
+    return 1 / (1 + np.exp(-z))
+
+
+# The seat input (the last) is flipped at random in training, as no rule depends on it.
+A = {0: 1.0, NI - 1: 1.0}
+B = {1: 1.0, NI - 1: 1.0}
+
+
+@pytest.fixture
+def table(tmp_path):
+    path = tmp_path / "table.data"
+    write_data(path, [(A, 0.2, k % 8 == 0) for k in range(64)] + [(B, 0.6, k % 8 == 0) for k in range(64)])
+    return path
+
+
+def test_init_starts_from_the_weights_file(tmp_path, table):
+    first = tmp_path / "first.txt"
+    run(table, "--epochs", "5", "--batch", "16", "--out", first)
+    again = tmp_path / "again.txt"
+    run(table, "--epochs", "0", "--init", first, "--out", again)
+    assert np.array_equal(params(first), params(again))
+    assert "--init" in again.read_text().splitlines()[0]
+    # A file of another size is refused, saying why.
+    other = tmp_path / "other.txt"
+    other.write_text(first.read_text().replace(f"H={H} ", "H=64 "))
+    bad = subprocess.run(
+        [sys.executable, str(SCRIPT), str(table), "--hidden", str(H), "--init", str(other),
+         "--epochs", "0", "--out", str(tmp_path / "x.txt"), "--backend", "numpy"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert bad.returncode != 0 and "--init needs" in bad.stderr, bad.stderr
+
+
+def test_extra_repeat_weights_the_positions_met_in_play(tmp_path, table):
+    """The same position valued 0.2 by the table's file and 0.8 by the played file: repeated
+    once, the fit lands between; repeated four times, near the played value."""
+    played = tmp_path / "played.data"
+    write_data(played, [(A, 0.8, k % 8 == 0) for k in range(64)])
+    got = {}
+    for k in (1, 4):
+        out = tmp_path / f"x{k}.txt"
+        r = run(table, "--extra", played, "--extra-repeat", k, "--epochs", "150", "--batch", "32",
+                "--lr", "0.01", "--out", out)
+        got[k] = value(params(out), A)
+        assert "met in play" in out.read_text()
+        assert "played rms" in r.stderr
+    assert 0.4 < got[1] < 0.6, got
+    assert 0.62 < got[4] < 0.74, got
