@@ -21,8 +21,8 @@ trains on each of them K more times per epoch; `--init WEIGHTS` starts from a ne
 of at random (to fine-tune one, with a lower --lr):
 
     senet train --rules houses --endgame --export played.data --played 20000 --seed 1001
-    python3 scripts/train_endgame.py houses.data --hidden 256 --epochs 20 --lr 1e-3 \
-        --init crates/senet-bots/src/nets/houses-end.txt --extra played.data --extra-repeat 3 \
+    python3 scripts/train_endgame.py houses.data --hidden 512 --epochs 2 --lr 1e-4 \
+        --init crates/senet-bots/src/nets/houses-end.txt --extra played.data --extra-repeat 24 \
         --out houses-end.txt
 
 Every 64th position is held out of training (as the Rust trainer does); the fit on those is

@@ -30,9 +30,9 @@ def write_data(path, rows):
         data.tofile(f)
 
 
-def run(*args):
+def run(*args, hidden=H):
     r = subprocess.run(
-        [sys.executable, str(SCRIPT), *map(str, args), "--hidden", str(H), "--backend", "numpy"],
+        [sys.executable, str(SCRIPT), *map(str, args), "--hidden", str(hidden), "--backend", "numpy"],
         capture_output=True,
         text=True,
         timeout=300,
@@ -107,3 +107,35 @@ def test_extra_repeat_weights_the_positions_met_in_play(tmp_path, table):
         assert "played rms" in r.stderr
     assert 0.4 < got[1] < 0.6, got
     assert 0.62 < got[4] < 0.74, got
+
+
+def test_widen_doubles_the_units_and_keeps_the_function(tmp_path, table):
+    narrow = tmp_path / "narrow.txt"
+    run(table, "--epochs", "5", "--batch", "16", "--out", narrow)
+    wide = tmp_path / "wide.txt"
+    r = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "widen_net.py"), str(narrow), str(wide), "--seed", "3"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 0, r.stderr
+    lines = [l for l in wide.read_text().splitlines() if l and not l.startswith("#")]
+    assert lines[0] == f"senet-net/1 kendall5 H={2 * H} NI={NI}"
+    flat = np.array([float(t) for l in lines[1:] for t in l.split()])
+    assert len(flat) == NI * 2 * H + NI + 4 * H + 1
+    w = flat[: NI * 2 * H].reshape(NI, 2 * H)
+    skip, c, v, b = np.split(flat[NI * 2 * H :], [NI, NI + 2 * H, NI + 4 * H])
+
+    def wide_value(x):
+        xs = np.zeros(NI)
+        for i, t in x.items():
+            xs[i] = t
+        return 1 / (1 + np.exp(-(np.maximum(xs @ w + c, 0) @ v + xs @ skip + b[0])))
+
+    for x in (A, B, {0: 1.0, 2: 0.5, NI - 1: -1.0}):
+        assert abs(wide_value(x) - value(params(narrow), x)) < 0.01
+    # The twins differ (the jitter), so training can pull them apart.
+    assert not np.array_equal(w[:, :H], w[:, H:])
+    # And the widened file starts a training at the larger size.
+    run(table, "--epochs", "0", "--init", wide, "--out", tmp_path / "again.txt", hidden=2 * H)
