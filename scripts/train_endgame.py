@@ -82,6 +82,16 @@ def read_init(path, rules, ni, h):
             "b": rest[ni + 2 * h:]}
 
 
+def write_weights(path, comments, rules, h, ni, flat):
+    """Writes a weights file `senet_bots::net` reads: the comment lines, the header, then the
+    parameters (w, skip, c, v, b) eight to a line."""
+    lines = [f"# {c}" for c in comments] + [f"senet-net/1 {rules} H={h} NI={ni}"]
+    for k in range(0, len(flat), 8):
+        lines.append(" ".join(f"{float(t):.8g}" for t in flat[k:k + 8]))
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 def dense(data, ni, device):
     """The inputs as a dense matrix (an unused slot, index 255, goes to a dropped column)."""
     n, slots = data["idx"].shape
@@ -335,21 +345,16 @@ def main():
     if args.extra:
         how += f" --extra {args.extra} --extra-repeat {args.extra_repeat}"
     lines = [
-        f"# {rules} endgame network (at most 3 pieces of each side on the board): "
+        f"{rules} endgame network (at most 3 pieces of each side on the board): "
         f"scripts/train_endgame.py --hidden {h} --epochs {args.epochs} --batch {args.batch} "
         f"--lr {args.lr} --seed {args.seed} --backend {backend}{how}",
-        f"# supervised on the exact values of {rules}-3.senet-exact (senet train --endgame --export), on {device}",
-        f"# win chance error after: rms {rms:.5f}, mean abs {mae:.5f}, max {mx:.4f} on {n} held-out positions",
+        f"supervised on the exact values of {rules}-3.senet-exact (senet train --endgame --export), on {device}",
+        f"win chance error after: rms {rms:.5f}, mean abs {mae:.5f}, max {mx:.4f} on {n} held-out positions",
     ] + [
-        f"# on the held-out positions met in play: rms {r:.5f}, mean abs {a:.5f}, max {m:.4f} ({k})"
+        f"on the held-out positions met in play: rms {r:.5f}, mean abs {a:.5f}, max {m:.4f} ({k})"
         for r, a, m, k in fits[1:]
-    ] + [
-        f"senet-net/1 {rules} H={h} NI={ni}",
     ]
-    for k in range(0, len(flat), 8):
-        lines.append(" ".join(f"{float(t):.8g}" for t in flat[k:k + 8]))
-    with open(args.out, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    write_weights(args.out, lines, rules, h, ni, flat)
     print(f"{rules} H={h}: rms {rms:.5f} mean abs {mae:.5f} max {mx:.4f}; wrote {args.out}", file=sys.stderr)
 
 

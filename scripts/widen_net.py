@@ -15,7 +15,7 @@ import sys
 
 import numpy as np
 
-from train_endgame import read_init
+from train_endgame import read_init, write_weights
 
 
 def main():
@@ -40,14 +40,8 @@ def main():
         np.concatenate([p["v"] / 2, p["v"] / 2]),
         p["b"],
     ])
-    lines = [
-        f"# widened from {args.weights} (H={h}) by scripts/widen_net.py --seed {args.seed}",
-        f"senet-net/1 {rules} H={2 * h} NI={ni}",
-    ]
-    for k in range(0, len(flat), 8):
-        lines.append(" ".join(f"{float(t):.8g}" for t in flat[k:k + 8]))
-    with open(args.out, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    comment = f"widened from {args.weights} (H={h}) by scripts/widen_net.py --seed {args.seed}"
+    write_weights(args.out, [comment], rules, 2 * h, ni, flat)
     print(f"{rules}: H={h} widened to H={2 * h}; wrote {args.out}", file=sys.stderr)
 
 
