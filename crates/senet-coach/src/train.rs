@@ -419,7 +419,7 @@ pub fn export_endgame_rules(
     let mut out = std::io::BufWriter::new(file);
     let what = match played {
         Some((games, bot, seed)) => {
-            let data = played_endgames(&table, bot, games, seed);
+            let data = played_endgames(&table, bot, games, seed)?;
             export_states(net, &data, &mut out).map(|n| {
                 (
                     n,
@@ -579,9 +579,10 @@ pub fn played_endgames(
     bot: &senet_bots::BotSpec,
     games: u64,
     seed: u64,
-) -> Vec<(u32, u32, f32)> {
+) -> Result<Vec<(u32, u32, f32)>, String> {
     use rayon::prelude::*;
-    let start = senet_rules::AnyGame::new(table.rules(), &[] as &[&str]).expect("default game");
+    let start =
+        senet_rules::AnyGame::new(table.rules(), &[] as &[&str]).map_err(|e| e.to_string())?;
     let per_game: Vec<Vec<(u32, u32)>> = (0..games)
         .into_par_iter()
         .map(|i| {
@@ -615,7 +616,7 @@ pub fn played_endgames(
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// What the TD(λ) self-play trainer ([`td_train`]) needs of a network.
@@ -993,8 +994,8 @@ mod tests {
     fn played_endgames_are_the_positions_met_in_play_and_one_move_on() {
         let (table, _) = Table::build(senet_rules::RuleSet::Kendall5, 2, &mut |_| {}).unwrap();
         let bot: senet_bots::BotSpec = "expectimax:1".parse().unwrap();
-        let data = played_endgames(&table, &bot, 30, 7);
-        assert_eq!(data, played_endgames(&table, &bot, 30, 7));
+        let data = played_endgames(&table, &bot, 30, 7).unwrap();
+        assert_eq!(data, played_endgames(&table, &bot, 30, 7).unwrap());
         let mut seen = std::collections::HashSet::new();
         for &(own, opp, y) in &data {
             assert!(seen.insert((own, opp)), "a position written twice");
@@ -1020,7 +1021,7 @@ mod tests {
             met.len()
         );
         // Another seed, other endgames.
-        assert_ne!(data, played_endgames(&table, &bot, 30, 8));
+        assert_ne!(data, played_endgames(&table, &bot, 30, 8).unwrap());
     }
 
     #[test]
