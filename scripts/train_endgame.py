@@ -65,21 +65,26 @@ def read_data(path):
     return rules, ni, data
 
 
-def read_init(path, rules, ni, h):
-    """The parameters of a weights file this script wrote (or `senet_bots::net` reads), to
-    start from: w (NI x H), skip, c, v, b."""
+def read_weights(path, need=None):
+    """A weights file this script wrote (or `senet_bots::net` reads): its rule set, hidden
+    units, inputs and parameters w (NI x H), skip, c, v, b. With `need` (rules, H, NI), a
+    file of another network is refused, saying what is needed."""
     with open(path) as f:
         lines = [l for l in f.read().splitlines() if l and not l.startswith("#")]
-    head = lines[0].split()
-    want = ["senet-net/1", rules, f"H={h}", f"NI={ni}"]
-    if head != want:
-        sys.exit(f"{path}: header {' '.join(head)!r}, --init needs {' '.join(want)!r}")
+    head = lines[0].split() if lines else []
+    if len(head) != 4 or head[0] != "senet-net/1" or not head[2].startswith("H=") \
+            or not head[3].startswith("NI="):
+        sys.exit(f"{path}: not a network's weights file (header {' '.join(head)!r})")
+    rules, h, ni = head[1], int(head[2][2:]), int(head[3][3:])
+    if need is not None and (rules, h, ni) != need:
+        sys.exit(f"{path}: header {' '.join(head)!r}, --init needs "
+                 f"'senet-net/1 {need[0]} H={need[1]} NI={need[2]}'")
     flat = np.array([float(t) for l in lines[1:] for t in l.split()], dtype=np.float32)
     if len(flat) != ni * h + ni + 2 * h + 1:
         sys.exit(f"{path}: {len(flat)} parameters, H={h} NI={ni} has {ni * h + ni + 2 * h + 1}")
     w, rest = flat[:ni * h].reshape(ni, h), flat[ni * h:]
-    return {"w": w, "skip": rest[:ni], "c": rest[ni:ni + h], "v": rest[ni + h:ni + 2 * h],
-            "b": rest[ni + 2 * h:]}
+    return rules, h, ni, {"w": w, "skip": rest[:ni], "c": rest[ni:ni + h],
+                          "v": rest[ni + h:ni + 2 * h], "b": rest[ni + 2 * h:]}
 
 
 def write_weights(path, comments, rules, h, ni, flat):
@@ -335,7 +340,7 @@ def main():
         train_idx = np.concatenate([train_idx] + [base + np.flatnonzero(~eheld)] * args.extra_repeat)
         helds.append(("played", base + np.flatnonzero(eheld)))
     h = args.hidden
-    init = read_init(args.init, rules, ni, h) if args.init else None
+    init = read_weights(args.init, (rules, h, ni))[3] if args.init else None
     train = train_torch if backend == "torch" else train_numpy
     flat, fits, device = train(args, ni, data, train_idx, helds, init)
     rms, mae, mx, n = fits[0]

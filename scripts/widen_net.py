@@ -15,7 +15,7 @@ import sys
 
 import numpy as np
 
-from train_endgame import read_init, write_weights
+from train_endgame import read_weights, write_weights
 
 
 def main():
@@ -24,12 +24,7 @@ def main():
     ap.add_argument("out", help="the widened network's weights file to write")
     ap.add_argument("--seed", type=int, default=5, help="seed of the jitter (default 5)")
     args = ap.parse_args()
-    with open(args.weights) as f:
-        head = next(l for l in f.read().splitlines() if l and not l.startswith("#")).split()
-    if len(head) != 4 or head[0] != "senet-net/1" or not head[2].startswith("H="):
-        sys.exit(f"{args.weights}: not a network's weights file (header {' '.join(head)!r})")
-    rules, h, ni = head[1], int(head[2][2:]), int(head[3][3:])
-    p = read_init(args.weights, rules, ni, h)
+    rules, h, ni, p = read_weights(args.weights)
     rng = np.random.default_rng(args.seed)
     w = p["w"]
     jitter = (rng.standard_normal(w.shape) * 0.01).astype(np.float32)

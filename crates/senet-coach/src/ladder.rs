@@ -526,12 +526,8 @@ pub fn exact_errors(
                 let (Some(m), Status::Move(p)) = (m, g.status()) else {
                     return;
                 };
-                let mut ms = MoveList::new();
-                g.legal_moves(&mut ms);
-                if ms.len() < 2 {
-                    return;
-                }
-                if let Some(vals) = tables.move_values(g) {
+                // One value per legal move: a real choice has two or more.
+                if let Some(vals) = tables.move_values(g).filter(|v| v.len() > 1) {
                     let mine = |v: f64| {
                         if p == senet_rules::Player::First {
                             v

@@ -417,21 +417,14 @@ pub fn export_endgame_rules(
     let file = std::fs::File::create(path)
         .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
     let mut out = std::io::BufWriter::new(file);
-    let what = match played {
-        Some((games, bot, seed)) => {
-            let data = played_endgames(&table, bot, games, seed)?;
-            export_states(net, &data, &mut out).map(|n| {
-                (
-                    n,
-                    format!(
-                        " (met in {games} endgames {bot} played, seed {seed}, and one move on)"
-                    ),
-                )
-            })
-        }
-        None => export_endgame(net, &table, &mut out).map(|n| (n, String::new())),
+    let (data, how) = match played {
+        Some((games, bot, seed)) => (
+            played_endgames(&table, bot, games, seed)?,
+            format!(" (met in {games} endgames {bot} played, seed {seed}, and one move on)"),
+        ),
+        None => (table_states(&table), String::new()),
     };
-    let (n, how) = what
+    let n = export_states(net, &data, &mut out)
         .and_then(|n| std::io::Write::flush(&mut out).map(|()| n))
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(format!(
@@ -504,14 +497,20 @@ pub fn export_endgame(
     table: &senet_bots::exact::Table,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<u64> {
-    let mut data: Vec<(u32, u32, f32)> = Vec::new();
+    export_states(net, &table_states(table), out)
+}
+
+/// Every position of `table` with up to [`END_PIECES`] pieces a side: (side to throw's
+/// squares, the other side's, the side to throw's exact win chance), in the table's order.
+fn table_states(table: &senet_bots::exact::Table) -> Vec<(u32, u32, f32)> {
+    let mut data = Vec::new();
     let top = (END_PIECES as usize).min(table.pieces());
     for a in 1..=top {
         for b in 1..=top {
             table.for_each_state(a, b, |own, opp, v| data.push((own, opp, v as f32)));
         }
     }
-    export_states(net, &data, out)
+    data
 }
 
 /// Writes `data` (side to throw's squares, the other side's, the side to throw's exact win
@@ -845,13 +844,7 @@ pub fn train_endgame(
     opt: &EndgameOptions,
     progress: &dyn Fn(u32),
 ) -> (Vec<f32>, EndgameFit, EndgameFit) {
-    let mut data: Vec<(u32, u32, f32)> = Vec::new();
-    let top = (END_PIECES as usize).min(table.pieces());
-    for a in 1..=top {
-        for b in 1..=top {
-            table.for_each_state(a, b, |own, opp, v| data.push((own, opp, v as f32)));
-        }
-    }
+    let data = table_states(table);
     let mut rng = Pcg64Mcg::seed_from_u64(opt.seed);
     // The endgame network in use, if it has this trainer's size (a larger one, trained by
     // scripts/train_endgame.py, is not resumed here).
