@@ -285,7 +285,13 @@ def report(args, epoch, helds, fits, t0):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("data", help="file written by senet train --endgame --export")
-    ap.add_argument("--hidden", type=int, default=128, choices=[32, 64, 128, 256, 512])
+    ap.add_argument("--hidden", type=int, default=128, choices=[16, 32, 64, 128, 256, 512])
+    ap.add_argument(
+        "--main",
+        action="store_true",
+        help="the data is middle-game positions valued by search (senet train --net --export F "
+        "--searched N): write a main network (16, 32 or 64 hidden units)",
+    )
     ap.add_argument("--epochs", type=int, default=200)
     ap.add_argument("--batch", type=int, default=16384)
     ap.add_argument("--lr", type=float, default=3e-3)
@@ -340,6 +346,10 @@ def main():
         train_idx = np.concatenate([train_idx] + [base + np.flatnonzero(~eheld)] * args.extra_repeat)
         helds.append(("played", base + np.flatnonzero(eheld)))
     h = args.hidden
+    sizes = (16, 32, 64) if args.main else (32, 64, 128, 256, 512)
+    if h not in sizes:
+        sys.exit(f"--hidden {h}: {'a main' if args.main else 'an endgame'} network has "
+                 f"{', '.join(map(str, sizes))} hidden units")
     init = read_weights(args.init, (rules, h, ni))[3] if args.init else None
     train = train_torch if backend == "torch" else train_numpy
     flat, fits, device = train(args, ni, data, train_idx, helds, init)
@@ -349,11 +359,21 @@ def main():
         how += f" --init {args.init}"
     if args.extra:
         how += f" --extra {args.extra} --extra-repeat {args.extra_repeat}"
-    lines = [
-        f"{rules} endgame network (at most 3 pieces of each side on the board): "
+    command = (
         f"scripts/train_endgame.py --hidden {h} --epochs {args.epochs} --batch {args.batch} "
-        f"--lr {args.lr} --seed {args.seed} --backend {backend}{how}",
-        f"supervised on the exact values of {rules}-3.senet-exact (senet train --endgame --export), on {device}",
+        f"--lr {args.lr} --seed {args.seed} --backend {backend}{' --main' if args.main else ''}{how}"
+    )
+    if args.main:
+        what = [
+            f"{rules} main network: {command}",
+            f"supervised on the search values of {args.data} (senet train --net --export --searched), on {device}",
+        ]
+    else:
+        what = [
+            f"{rules} endgame network (at most 3 pieces of each side on the board): {command}",
+            f"supervised on the exact values of {rules}-3.senet-exact (senet train --endgame --export), on {device}",
+        ]
+    lines = what + [
         f"win chance error after: rms {rms:.5f}, mean abs {mae:.5f}, max {mx:.4f} on {n} held-out positions",
     ] + [
         f"on the held-out positions met in play: rms {r:.5f}, mean abs {a:.5f}, max {m:.4f} ({k})"

@@ -139,3 +139,41 @@ def test_widen_doubles_the_units_and_keeps_the_function(tmp_path, table):
     assert not np.array_equal(w[:, :H], w[:, H:])
     # And the widened file starts a training at the larger size.
     run(table, "--epochs", "0", "--init", wide, "--out", tmp_path / "again.txt", hidden=2 * H)
+
+
+def test_main_writes_a_main_network_of_the_main_sizes(tmp_path, table):
+    # Middle-game positions valued by search (senet train --net --export F --searched N) train a
+    # main network: 16 units, which an endgame network never has, and a comment that says so.
+    out = tmp_path / "main.txt"
+    run(table, "--main", "--epochs", "40", "--batch", "16", "--lr", "0.01", "--out", out, hidden=16)
+    text = out.read_text()
+    assert f"senet-net/1 kendall5 H=16 NI={NI}\n" in text
+    assert "# kendall5 main network: scripts/train_endgame.py --hidden 16" in text
+    assert "search values" in text and "exact values" not in text
+    lines = [l for l in text.splitlines() if l and not l.startswith("#")]
+    flat = np.array([float(t) for l in lines[1:] for t in l.split()])
+    w = flat[: NI * 16].reshape(NI, 16)
+    skip, c, v, b = np.split(flat[NI * 16 :], [NI, NI + 16, NI + 32])
+
+    def main_value(x):
+        xs = np.zeros(NI)
+        for i, t in x.items():
+            xs[i] = t
+        return 1 / (1 + np.exp(-(np.maximum(xs @ w + c, 0) @ v + xs @ skip + b[0])))
+
+    # It learnt the targets.
+    assert abs(main_value(A) - 0.2) < 0.05 and abs(main_value(B) - 0.6) < 0.05
+    # Sizes are those of the kind of network asked for.
+    for args, size, msg in [
+        ([], 16, "an endgame network has 32, 64, 128, 256, 512 hidden units"),
+        (["--main"], 128, "a main network has 16, 32, 64 hidden units"),
+    ]:
+        r = subprocess.run(
+            [sys.executable, str(SCRIPT), str(table), *args, "--hidden", str(size),
+             "--backend", "numpy", "--out", str(tmp_path / "no.txt")],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert r.returncode != 0 and msg in r.stderr, r.stderr
+        assert not (tmp_path / "no.txt").exists()

@@ -443,6 +443,12 @@ fn throw_values(bot: &mut dyn Bot, g: &AnyGame, actual: Option<Throw>) -> (f64, 
     (outcomes.iter().map(|&(_, p, v)| p * v).sum(), found)
 }
 
+/// The thrower's win chance of `g` (awaiting a throw), valued by `bot` (the [`analyser`]'s,
+/// which scores every move): the mean over the throws of the best move's value.
+pub fn thrower_value(bot: &mut dyn Bot, g: &AnyGame) -> f64 {
+    throw_values(bot, g, None).0
+}
+
 /// The win chance of `who` in `g`, whatever `g` awaits.
 fn value_of(bot: &mut dyn Bot, g: &AnyGame, who: Player) -> f64 {
     let first = match g.status() {

@@ -372,6 +372,19 @@ pub fn train_net_rules(
     Ok(net.to_text(&comment(before, after)))
 }
 
+/// The network in use for a track rule set (`kendall`, `kendall5`, `senat`, `houses`).
+fn track_net(rules: senet_rules::RuleSet) -> Option<&'static NetEval> {
+    use senet_bots::weights;
+    use senet_rules::RuleSet as R;
+    Some(match rules {
+        R::Kendall5 => &weights::KENDALL5_NET,
+        R::Kendall => &weights::KENDALL_NET,
+        R::Senat => &weights::SENAT_NET,
+        R::Houses => &weights::HOUSES_NET,
+        _ => return None,
+    })
+}
+
 /// The network in use for `rules` and its 3-piece exact table from `dir` (default as for
 /// `senet solve`), or an error saying what is missing.
 fn endgame_table(
@@ -379,19 +392,11 @@ fn endgame_table(
     dir: Option<std::path::PathBuf>,
 ) -> Result<(&'static NetEval, Table), String> {
     use senet_bots::exact::{default_dir, file_name};
-    use senet_bots::weights;
-    use senet_rules::RuleSet as R;
-    let net: &NetEval = match rules {
-        R::Kendall5 => &weights::KENDALL5_NET,
-        R::Kendall => &weights::KENDALL_NET,
-        R::Senat => &weights::SENAT_NET,
-        R::Houses => &weights::HOUSES_NET,
-        _ => {
-            return Err(format!(
-                "{rules} has no exact tables to train on (kendall, kendall5, senat and houses have)"
-            ))
-        }
-    };
+    let net = track_net(rules).ok_or_else(|| {
+        format!(
+            "{rules} has no exact tables to train on (kendall, kendall5, senat and houses have)"
+        )
+    })?;
     let dir = dir
         .or_else(default_dir)
         .ok_or("no directory for the tables: give --dir")?;
@@ -520,15 +525,26 @@ pub fn export_states(
     data: &[(u32, u32, f32)],
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<u64> {
+    let rows = data
+        .iter()
+        .map(|&(own, opp, y)| (net.end_inputs([own, opp], Player::First), y));
+    write_rows(net, data.len(), rows, out)
+}
+
+/// Writes `n` rows (a network's inputs, the target) in [`export_endgame`]'s format.
+fn write_rows(
+    net: &NetEval,
+    n: usize,
+    rows: impl Iterator<Item = (senet_bots::net::Inputs, f32)>,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<u64> {
     writeln!(
         out,
-        "senet-endgame-data/1 {} NI={NI} SLOTS={EXPORT_SLOTS} N={}",
+        "senet-endgame-data/1 {} NI={NI} SLOTS={EXPORT_SLOTS} N={n}",
         net.spec.id,
-        data.len()
     )?;
     let mut rec = Vec::with_capacity(EXPORT_SLOTS * 5 + 5);
-    for (i, &(own, opp, y)) in data.iter().enumerate() {
-        let x = net.end_inputs([own, opp], Player::First);
+    for (i, (x, y)) in rows.enumerate() {
         if x.len() > EXPORT_SLOTS {
             return Err(std::io::Error::other(format!(
                 "a position has {} inputs, more than the {EXPORT_SLOTS} slots",
@@ -546,7 +562,7 @@ pub fn export_states(
         rec.push(held_out(i) as u8);
         out.write_all(&rec)?;
     }
-    Ok(data.len() as u64)
+    Ok(n as u64)
 }
 
 /// The side to throw's squares and the other side's in `g`, if `g` awaits a throw of a rule
@@ -616,6 +632,128 @@ pub fn played_endgames(
         }
     }
     Ok(out)
+}
+
+/// A middle-game position labelled by search: the side to throw's squares, the other
+/// side's, the side to throw's seat and its win chance.
+pub type Searched = (u32, u32, Player, f32);
+
+/// Middle-game positions labelled by search, to train a track rule set's main network on
+/// (issue 18: TD(λ) self-play levels off; a search's value of a position, the mean over the
+/// throws with every reply searched, is a target with no throw's luck in it). `games` games
+/// of `play` against itself from the start (seed `seed`); each position awaiting a throw
+/// that the main network values (a side with more than [`END_PIECES`] pieces on the board)
+/// is kept with chance `keep`, and with the same chance at each decision of two or more
+/// moves the position after a uniformly drawn other move (what a search from there also
+/// values). Each is valued by [`senet_bots::analysis::analyser`] at `depth` (the `expert`
+/// level's evaluator and exact tables, as `SENET_NETS` and `SENET_TABLES` give them): the
+/// thrower's win chance, the mean over its throws of the best move's value. In the order
+/// met; a position met twice is kept twice (it weighs as often as play meets it).
+pub fn searched_positions(
+    rules: senet_rules::RuleSet,
+    play: &senet_bots::BotSpec,
+    depth: u32,
+    games: u64,
+    seed: u64,
+    keep: f64,
+) -> Result<Vec<Searched>, String> {
+    use rayon::prelude::*;
+    if track_net(rules).is_none() {
+        return Err(format!(
+            "{rules} has no track network (kendall, kendall5, senat and houses have)"
+        ));
+    }
+    if !(keep > 0.0 && keep <= 1.0) {
+        return Err(format!(
+            "the share of positions kept must lie in (0, 1], got {keep}"
+        ));
+    }
+    let start = senet_rules::AnyGame::new(rules, &[] as &[&str]).map_err(|e| e.to_string())?;
+    let main = |g: &senet_rules::AnyGame| {
+        throw_masks(g).filter(|&(a, b)| a.count_ones().max(b.count_ones()) > END_PIECES)
+    };
+    let per_game: Vec<Vec<Searched>> = (0..games)
+        .into_par_iter()
+        .map(|i| {
+            let mut rng = Pcg64Mcg::seed_from_u64(crate::duel::mix(seed, i));
+            let mut bot = play.build();
+            let mut label = senet_bots::analysis::analyser(depth, None);
+            let mut rows = Vec::new();
+            let mut value = |g: &senet_rules::AnyGame, rows: &mut Vec<Searched>| {
+                if let (Some((own, opp)), Status::Throw(p)) = (main(g), g.status()) {
+                    let v = senet_bots::analysis::thrower_value(label.as_mut(), g);
+                    rows.push((own, opp, p, v as f32));
+                }
+            };
+            let mut g = start;
+            let mut k = 0u64;
+            loop {
+                match g.status() {
+                    Status::Over(_) => break,
+                    Status::Throw(_) => {
+                        if rng.random_bool(keep) {
+                            value(&g, &mut rows);
+                        }
+                        let t = g.throw_dist().sample(rand::RngCore::next_u32(&mut rng));
+                        g.set_throw_unchecked(t);
+                    }
+                    Status::Move(_) => {
+                        k += 1;
+                        let m = bot
+                            .choose(&g, crate::duel::mix(crate::duel::mix(seed, i), k))
+                            .best;
+                        let mut ms = MoveList::new();
+                        g.legal_moves(&mut ms);
+                        if ms.len() > 1 && rng.random_bool(keep) {
+                            let others: Vec<Move> =
+                                ms.iter().copied().filter(|&x| x != m).collect();
+                            let mut h = g;
+                            h.play_unchecked(others[rng.random_range(0..others.len())]);
+                            value(&h, &mut rows);
+                        }
+                        g.play_unchecked(m);
+                    }
+                }
+            }
+            rows
+        })
+        .collect();
+    Ok(per_game.into_iter().flatten().collect())
+}
+
+/// Writes [`searched_positions`] to `path` in [`export_endgame`]'s format, with the main
+/// network's inputs (for scripts/train_endgame.py); returns a line saying what was written.
+pub fn export_searched_rules(
+    rules: senet_rules::RuleSet,
+    play: &senet_bots::BotSpec,
+    depth: u32,
+    games: u64,
+    seed: u64,
+    keep: f64,
+    path: &std::path::Path,
+) -> Result<String, String> {
+    let net = track_net(rules).ok_or_else(|| {
+        format!("{rules} has no track network (kendall, kendall5, senat and houses have)")
+    })?;
+    let data = searched_positions(rules, play, depth, games, seed, keep)?;
+    let file = std::fs::File::create(path)
+        .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+    let mut out = std::io::BufWriter::new(file);
+    let rows = data.iter().map(|&(own, opp, p, y)| {
+        let men = if p == Player::First {
+            [own, opp]
+        } else {
+            [opp, own]
+        };
+        (net.inputs(men, p), y)
+    });
+    let n = write_rows(net, data.len(), rows, &mut out)
+        .and_then(|n| std::io::Write::flush(&mut out).map(|()| n))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(format!(
+        "{n} positions of {rules} (met in {games} games {play} played, seed {seed}, valued at depth {depth}) written to {} (scripts/train_endgame.py trains on it)\n",
+        path.display()
+    ))
 }
 
 /// What the TD(λ) self-play trainer ([`td_train`]) needs of a network.
@@ -1015,6 +1153,44 @@ mod tests {
         );
         // Another seed, other endgames.
         assert_ne!(data, played_endgames(&table, &bot, 30, 8).unwrap());
+    }
+
+    #[test]
+    fn searched_positions_are_middle_game_positions_valued_by_the_analysers_search() {
+        use senet_bots::analysis::{analyser, thrower_value};
+        let rules = senet_rules::RuleSet::Kendall5;
+        let bot: senet_bots::BotSpec = "greedy".parse().unwrap();
+        let rows = searched_positions(rules, &bot, 0, 6, 7, 0.2).unwrap();
+        assert_eq!(rows, searched_positions(rules, &bot, 0, 6, 7, 0.2).unwrap());
+        assert_ne!(rows, searched_positions(rules, &bot, 0, 6, 8, 0.2).unwrap());
+        // About a fifth of six games' throws, and as many other moves' results.
+        assert!(rows.len() > 60, "{} positions", rows.len());
+        let start = senet_rules::AnyGame::new(rules, &[] as &[&str]).unwrap();
+        let senet_rules::AnyGame::Kendall5(k) = start else {
+            unreachable!()
+        };
+        let mut label = analyser(0, None);
+        let mut seats = [0; 2];
+        for &(own, opp, p, y) in &rows {
+            // Only what the main network values: a side with more than three on the board.
+            assert!(own.count_ones().max(opp.count_ones()) > END_PIECES);
+            seats[p.index()] += 1;
+            let men = if p == Player::First {
+                [own, opp]
+            } else {
+                [opp, own]
+            };
+            let g = senet_rules::AnyGame::Kendall5(k.endgame(men, p).unwrap());
+            let v = thrower_value(label.as_mut(), &g);
+            assert!((v - y as f64).abs() < 1e-6, "{v} against {y}");
+        }
+        assert!(seats[0] > 10 && seats[1] > 10, "{seats:?}");
+        // Deeper labels differ; a bad share is refused.
+        let deeper = searched_positions(rules, &bot, 1, 6, 7, 0.2).unwrap();
+        assert_eq!(deeper.len(), rows.len());
+        assert!(deeper.iter().zip(&rows).any(|(a, b)| a.3 != b.3));
+        assert!(searched_positions(rules, &bot, 0, 1, 7, 0.0).is_err());
+        assert!(searched_positions(senet_rules::RuleSet::Pyramid, &bot, 0, 1, 7, 0.5).is_err());
     }
 
     #[test]

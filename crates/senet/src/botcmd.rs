@@ -182,8 +182,9 @@ pub enum BotCommand {
         dir: Option<std::path::PathBuf>,
         /// With --endgame: instead of training, write the training data (the network's
         /// inputs and the exact values of every position) to FILE, for
-        /// scripts/train_endgame.py.
-        #[arg(long, value_name = "FILE", requires = "endgame")]
+        /// scripts/train_endgame.py. With --net and --searched: the middle-game positions
+        /// of --searched.
+        #[arg(long, value_name = "FILE")]
         export: Option<std::path::PathBuf>,
         /// With --export: write instead the positions met in N endgames played as `senet
         /// ladder --errors` plays them (greedy until the tables cover the game, then --bot for
@@ -191,8 +192,21 @@ pub enum BotCommand {
         /// and one move on from those: for scripts/train_endgame.py --extra.
         #[arg(long, value_name = "N", requires = "export")]
         played: Option<u64>,
-        /// The bot that plays the endgames of --played.
-        #[arg(long, default_value = "expectimax:2", requires = "played")]
+        /// With --net and --export: write the positions met in N self-play games of --bot
+        /// (the ones the main network values, each kept with chance --keep, and as often
+        /// another move's result), each valued by the analysis's search at --depth (the
+        /// expert's evaluator and tables: set SENET_NETS and SENET_TABLES), for
+        /// scripts/train_endgame.py to train a main network on.
+        #[arg(long, value_name = "N", requires = "export", requires = "net")]
+        searched: Option<u64>,
+        /// The search depth of --searched's values.
+        #[arg(long, default_value_t = 1, requires = "searched")]
+        depth: u32,
+        /// The share of positions --searched keeps.
+        #[arg(long, default_value_t = 0.25, requires = "searched")]
+        keep: f64,
+        /// The bot that plays the endgames of --played or the games of --searched.
+        #[arg(long, default_value = "expectimax:2")]
         bot: String,
     },
 }
@@ -405,11 +419,31 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             dir,
             export,
             played,
+            searched,
+            depth,
+            keep,
             bot,
         } => {
             let r: RuleSet = rules.parse()?;
             if let Some(path) = export {
                 let b = spec(&bot)?;
+                if let Some(games) = searched {
+                    if depth > senet_bots::analysis::MAX_DEPTH {
+                        return Err(bad(format!(
+                            "--depth must be 0-{}, got {depth}",
+                            senet_bots::analysis::MAX_DEPTH
+                        )));
+                    }
+                    return senet_coach::train::export_searched_rules(
+                        r, &b, depth, games, seed, keep, &path,
+                    )
+                    .map_err(bad);
+                }
+                if !endgame {
+                    return Err(bad(
+                        "--export needs --endgame (the exact tables' positions) or --net --searched N (middle-game positions valued by search)".into(),
+                    ));
+                }
                 let played = played.map(|n| (n, &b, seed));
                 return senet_coach::train::export_endgame_rules(r, dir, &path, played)
                     .map_err(bad);

@@ -390,3 +390,109 @@ fn train_net_hidden_writes_a_larger_network_the_bots_read() {
         "{err}"
     );
 }
+
+/// `senet train --net --export F --searched N` writes middle-game positions valued by search
+/// in the data format scripts/train_endgame.py reads; `--export` alone says what it needs.
+#[test]
+fn train_net_searched_exports_positions_valued_by_search() {
+    let dir = std::env::temp_dir().join(format!("senet-searched-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("k5.data");
+    let f = file.to_str().unwrap();
+    let args = [
+        "train",
+        "--rules",
+        "kendall5",
+        "--net",
+        "--export",
+        f,
+        "--searched",
+        "3",
+        "--depth",
+        "0",
+        "--keep",
+        "0.5",
+        "--bot",
+        "greedy",
+        "--seed",
+        "4",
+    ];
+    let (code, out, err) = senet(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("(met in 3 games greedy played, seed 4, valued at depth 0)"),
+        "{out}"
+    );
+    let bytes = std::fs::read(&file).unwrap();
+    let nl = bytes.iter().position(|&b| b == b'\n').unwrap();
+    let head = std::str::from_utf8(&bytes[..nl]).unwrap();
+    let n: usize = head.rsplit("N=").next().unwrap().parse().unwrap();
+    assert!(
+        head.starts_with("senet-endgame-data/1 kendall5 NI=79 SLOTS=20 N="),
+        "{head}"
+    );
+    assert!(n > 50, "{n} positions");
+    assert!(
+        out.starts_with(&format!("{n} positions of kendall5")),
+        "{out}"
+    );
+    // Each record: 20 input indices, 20 values, the target, the held-out flag.
+    assert_eq!(bytes.len() - nl - 1, n * (20 * 5 + 5));
+    // Seeded: the same command writes the same file.
+    assert_eq!(senet(&args).0, 0);
+    assert_eq!(std::fs::read(&file).unwrap(), bytes);
+    for (bad, msg) in [
+        (
+            vec!["train", "--rules", "kendall5", "--export", f],
+            "--export needs --endgame",
+        ),
+        (
+            vec![
+                "train",
+                "--rules",
+                "pyramid",
+                "--net",
+                "--export",
+                f,
+                "--searched",
+                "2",
+            ],
+            "pyramid has no track network",
+        ),
+        (
+            vec![
+                "train",
+                "--rules",
+                "kendall5",
+                "--net",
+                "--export",
+                f,
+                "--searched",
+                "2",
+                "--keep",
+                "0",
+            ],
+            "must lie in (0, 1], got 0",
+        ),
+        (
+            vec![
+                "train",
+                "--rules",
+                "kendall5",
+                "--net",
+                "--export",
+                f,
+                "--searched",
+                "2",
+                "--depth",
+                "9",
+            ],
+            "--depth must be 0-4, got 9",
+        ),
+    ] {
+        let (code, _, err) = senet(&bad);
+        assert_ne!(code, 0, "{bad:?}");
+        assert!(err.contains(msg), "{bad:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
