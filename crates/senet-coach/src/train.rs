@@ -638,6 +638,21 @@ pub fn played_endgames(
 /// side's, the side to throw's seat and its win chance.
 pub type Searched = (u32, u32, Player, f32);
 
+/// What [`searched_positions`] plays and how it values the positions.
+#[derive(Clone, Debug)]
+pub struct SearchedOptions {
+    /// The bot whose self-play games give the positions.
+    pub play: senet_bots::BotSpec,
+    /// The depth of the analyser's search that values them.
+    pub depth: u32,
+    /// Self-play games.
+    pub games: u64,
+    /// Seed of the games' throws and of the positions kept.
+    pub seed: u64,
+    /// The chance that a position is kept.
+    pub keep: f64,
+}
+
 /// Middle-game positions labelled by search, to train a track rule set's main network on
 /// (issue 18: TD(λ) self-play levels off; a search's value of a position, the mean over the
 /// throws with every reply searched, is a target with no throw's luck in it). `games` games
@@ -651,13 +666,16 @@ pub type Searched = (u32, u32, Player, f32);
 /// met; a position met twice is kept twice (it weighs as often as play meets it).
 pub fn searched_positions(
     rules: senet_rules::RuleSet,
-    play: &senet_bots::BotSpec,
-    depth: u32,
-    games: u64,
-    seed: u64,
-    keep: f64,
+    opt: &SearchedOptions,
 ) -> Result<Vec<Searched>, String> {
     use rayon::prelude::*;
+    let SearchedOptions {
+        ref play,
+        depth,
+        games,
+        seed,
+        keep,
+    } = *opt;
     if track_net(rules).is_none() {
         return Err(format!(
             "{rules} has no track network (kendall, kendall5, senat and houses have)"
@@ -725,17 +743,13 @@ pub fn searched_positions(
 /// network's inputs (for scripts/train_endgame.py); returns a line saying what was written.
 pub fn export_searched_rules(
     rules: senet_rules::RuleSet,
-    play: &senet_bots::BotSpec,
-    depth: u32,
-    games: u64,
-    seed: u64,
-    keep: f64,
+    opt: &SearchedOptions,
     path: &std::path::Path,
 ) -> Result<String, String> {
     let net = track_net(rules).ok_or_else(|| {
         format!("{rules} has no track network (kendall, kendall5, senat and houses have)")
     })?;
-    let data = searched_positions(rules, play, depth, games, seed, keep)?;
+    let data = searched_positions(rules, opt)?;
     let file = std::fs::File::create(path)
         .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
     let mut out = std::io::BufWriter::new(file);
@@ -751,7 +765,11 @@ pub fn export_searched_rules(
         .and_then(|n| std::io::Write::flush(&mut out).map(|()| n))
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(format!(
-        "{n} positions of {rules} (met in {games} games {play} played, seed {seed}, valued at depth {depth}) written to {} (scripts/train_endgame.py trains on it)\n",
+        "{n} positions of {rules} (met in {} games {} played, seed {}, valued at depth {}) written to {} (scripts/train_endgame.py trains on it)\n",
+        opt.games,
+        opt.play,
+        opt.seed,
+        opt.depth,
         path.display()
     ))
 }
@@ -1160,9 +1178,21 @@ mod tests {
         use senet_bots::analysis::{analyser, thrower_value};
         let rules = senet_rules::RuleSet::Kendall5;
         let bot: senet_bots::BotSpec = "greedy".parse().unwrap();
-        let rows = searched_positions(rules, &bot, 0, 6, 7, 0.2).unwrap();
-        assert_eq!(rows, searched_positions(rules, &bot, 0, 6, 7, 0.2).unwrap());
-        assert_ne!(rows, searched_positions(rules, &bot, 0, 6, 8, 0.2).unwrap());
+        let opt = SearchedOptions {
+            play: bot,
+            depth: 0,
+            games: 6,
+            seed: 7,
+            keep: 0.2,
+        };
+        let with = |f: &dyn Fn(&mut SearchedOptions)| {
+            let mut o = opt.clone();
+            f(&mut o);
+            searched_positions(rules, &o)
+        };
+        let rows = searched_positions(rules, &opt).unwrap();
+        assert_eq!(rows, searched_positions(rules, &opt).unwrap());
+        assert_ne!(rows, with(&|o| o.seed = 8).unwrap());
         // About a fifth of six games' throws, and as many other moves' results.
         assert!(rows.len() > 60, "{} positions", rows.len());
         let start = senet_rules::AnyGame::new(rules, &[] as &[&str]).unwrap();
@@ -1186,11 +1216,11 @@ mod tests {
         }
         assert!(seats[0] > 10 && seats[1] > 10, "{seats:?}");
         // Deeper labels differ; a bad share is refused.
-        let deeper = searched_positions(rules, &bot, 1, 6, 7, 0.2).unwrap();
+        let deeper = with(&|o| o.depth = 1).unwrap();
         assert_eq!(deeper.len(), rows.len());
         assert!(deeper.iter().zip(&rows).any(|(a, b)| a.3 != b.3));
-        assert!(searched_positions(rules, &bot, 0, 1, 7, 0.0).is_err());
-        assert!(searched_positions(senet_rules::RuleSet::Pyramid, &bot, 0, 1, 7, 0.5).is_err());
+        assert!(with(&|o| o.keep = 0.0).is_err());
+        assert!(searched_positions(senet_rules::RuleSet::Pyramid, &opt).is_err());
     }
 
     #[test]

@@ -434,10 +434,14 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
                             senet_bots::analysis::MAX_DEPTH
                         )));
                     }
-                    return senet_coach::train::export_searched_rules(
-                        r, &b, depth, games, seed, keep, &path,
-                    )
-                    .map_err(bad);
+                    let opt = senet_coach::train::SearchedOptions {
+                        play: b,
+                        depth,
+                        games,
+                        seed,
+                        keep,
+                    };
+                    return senet_coach::train::export_searched_rules(r, &opt, &path).map_err(bad);
                 }
                 if !endgame {
                     return Err(bad(

@@ -441,54 +441,30 @@ fn train_net_searched_exports_positions_valued_by_search() {
     // Seeded: the same command writes the same file.
     assert_eq!(senet(&args).0, 0);
     assert_eq!(std::fs::read(&file).unwrap(), bytes);
+    let searched = |more: &[&'static str]| {
+        let mut a = vec![
+            "train",
+            "--rules",
+            "kendall5",
+            "--net",
+            "--export",
+            f,
+            "--searched",
+            "2",
+        ];
+        a.extend_from_slice(more);
+        a
+    };
+    let mut pyramid = searched(&[]);
+    pyramid[2] = "pyramid";
     for (bad, msg) in [
         (
             vec!["train", "--rules", "kendall5", "--export", f],
             "--export needs --endgame",
         ),
-        (
-            vec![
-                "train",
-                "--rules",
-                "pyramid",
-                "--net",
-                "--export",
-                f,
-                "--searched",
-                "2",
-            ],
-            "pyramid has no track network",
-        ),
-        (
-            vec![
-                "train",
-                "--rules",
-                "kendall5",
-                "--net",
-                "--export",
-                f,
-                "--searched",
-                "2",
-                "--keep",
-                "0",
-            ],
-            "must lie in (0, 1], got 0",
-        ),
-        (
-            vec![
-                "train",
-                "--rules",
-                "kendall5",
-                "--net",
-                "--export",
-                f,
-                "--searched",
-                "2",
-                "--depth",
-                "9",
-            ],
-            "--depth must be 0-4, got 9",
-        ),
+        (pyramid, "pyramid has no track network"),
+        (searched(&["--keep", "0"]), "must lie in (0, 1], got 0"),
+        (searched(&["--depth", "9"]), "--depth must be 0-4, got 9"),
     ] {
         let (code, _, err) = senet(&bad);
         assert_ne!(code, 0, "{bad:?}");
