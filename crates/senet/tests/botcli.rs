@@ -399,24 +399,26 @@ fn train_net_searched_exports_positions_valued_by_search() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("k5.data");
     let f = file.to_str().unwrap();
-    let args = [
-        "train",
-        "--rules",
-        "kendall5",
-        "--net",
-        "--export",
-        f,
-        "--searched",
+    let searched = |n: &'static str, more: &[&'static str]| {
+        let mut a = vec![
+            "train",
+            "--rules",
+            "kendall5",
+            "--net",
+            "--export",
+            f,
+            "--searched",
+            n,
+        ];
+        a.extend_from_slice(more);
+        a
+    };
+    let args = searched(
         "3",
-        "--depth",
-        "0",
-        "--keep",
-        "0.5",
-        "--bot",
-        "greedy",
-        "--seed",
-        "4",
-    ];
+        &[
+            "--depth", "0", "--keep", "0.5", "--bot", "greedy", "--seed", "4",
+        ],
+    );
     let (code, out, err) = senet(&args);
     assert_eq!(code, 0, "{err}");
     assert!(
@@ -441,21 +443,7 @@ fn train_net_searched_exports_positions_valued_by_search() {
     // Seeded: the same command writes the same file.
     assert_eq!(senet(&args).0, 0);
     assert_eq!(std::fs::read(&file).unwrap(), bytes);
-    let searched = |more: &[&'static str]| {
-        let mut a = vec![
-            "train",
-            "--rules",
-            "kendall5",
-            "--net",
-            "--export",
-            f,
-            "--searched",
-            "2",
-        ];
-        a.extend_from_slice(more);
-        a
-    };
-    let mut pyramid = searched(&[]);
+    let mut pyramid = searched("2", &[]);
     pyramid[2] = "pyramid";
     for (bad, msg) in [
         (
@@ -463,8 +451,11 @@ fn train_net_searched_exports_positions_valued_by_search() {
             "--export needs --endgame",
         ),
         (pyramid, "pyramid has no track network"),
-        (searched(&["--keep", "0"]), "must lie in (0, 1], got 0"),
-        (searched(&["--depth", "9"]), "--depth must be 0-4, got 9"),
+        (searched("2", &["--keep", "0"]), "must lie in (0, 1], got 0"),
+        (
+            searched("2", &["--depth", "9"]),
+            "--depth must be 0-4, got 9",
+        ),
     ] {
         let (code, _, err) = senet(&bad);
         assert_ne!(code, 0, "{bad:?}");
