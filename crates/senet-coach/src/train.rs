@@ -419,9 +419,7 @@ pub fn export_endgame_rules(
     played: Option<(u64, &senet_bots::BotSpec, u64)>,
 ) -> Result<String, String> {
     let (net, table) = endgame_table(rules, dir)?;
-    let file = std::fs::File::create(path)
-        .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-    let mut out = std::io::BufWriter::new(file);
+    let file = DataFile::create(path)?;
     let (data, how) = match played {
         Some((games, bot, seed)) => (
             played_endgames(&table, bot, games, seed)?,
@@ -429,9 +427,7 @@ pub fn export_endgame_rules(
         ),
         None => (table_states(&table), String::new()),
     };
-    let n = export_states(net, &data, &mut out)
-        .and_then(|n| std::io::Write::flush(&mut out).map(|()| n))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let n = file.write(|out| export_states(net, &data, out))?;
     Ok(format!(
         "{n} positions of {rules}{how} written to {} (scripts/train_endgame.py trains on it)\n",
         path.display()
@@ -529,6 +525,33 @@ pub fn export_states(
         .iter()
         .map(|&(own, opp, y)| (net.end_inputs([own, opp], Player::First), y));
     write_rows(net, data.len(), rows, out)
+}
+
+/// A data file created at once (a bad path fails before any work), written through a buffer.
+struct DataFile<'a> {
+    path: &'a std::path::Path,
+    out: std::io::BufWriter<std::fs::File>,
+}
+
+impl<'a> DataFile<'a> {
+    fn create(path: &'a std::path::Path) -> Result<DataFile<'a>, String> {
+        let file = std::fs::File::create(path)
+            .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        Ok(DataFile {
+            path,
+            out: std::io::BufWriter::new(file),
+        })
+    }
+
+    /// Writes with `write` and flushes; the errors say which file.
+    fn write(
+        mut self,
+        write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<u64>,
+    ) -> Result<u64, String> {
+        write(&mut self.out)
+            .and_then(|n| std::io::Write::flush(&mut self.out).map(|()| n))
+            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
 }
 
 /// Writes `n` rows (a network's inputs, the target) in [`export_endgame`]'s format.
@@ -634,6 +657,13 @@ pub fn played_endgames(
     Ok(out)
 }
 
+/// The main network [`searched_positions`] is for, or an error saying which rule sets have one.
+fn searched_net(rules: senet_rules::RuleSet) -> Result<&'static NetEval, String> {
+    track_net(rules).ok_or_else(|| {
+        format!("{rules} has no track network (kendall, kendall5, senat and houses have)")
+    })
+}
+
 /// A middle-game position labelled by search: the side to throw's squares, the other
 /// side's, the side to throw's seat and its win chance.
 pub type Searched = (u32, u32, Player, f32);
@@ -676,11 +706,7 @@ pub fn searched_positions(
         seed,
         keep,
     } = *opt;
-    if track_net(rules).is_none() {
-        return Err(format!(
-            "{rules} has no track network (kendall, kendall5, senat and houses have)"
-        ));
-    }
+    searched_net(rules)?;
     if !(keep > 0.0 && keep <= 1.0) {
         return Err(format!(
             "the share of positions kept must lie in (0, 1], got {keep}"
@@ -746,13 +772,9 @@ pub fn export_searched_rules(
     opt: &SearchedOptions,
     path: &std::path::Path,
 ) -> Result<String, String> {
-    let net = track_net(rules).ok_or_else(|| {
-        format!("{rules} has no track network (kendall, kendall5, senat and houses have)")
-    })?;
+    let net = searched_net(rules)?;
+    let file = DataFile::create(path)?;
     let data = searched_positions(rules, opt)?;
-    let file = std::fs::File::create(path)
-        .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-    let mut out = std::io::BufWriter::new(file);
     let rows = data.iter().map(|&(own, opp, p, y)| {
         let men = if p == Player::First {
             [own, opp]
@@ -761,9 +783,7 @@ pub fn export_searched_rules(
         };
         (net.inputs(men, p), y)
     });
-    let n = write_rows(net, data.len(), rows, &mut out)
-        .and_then(|n| std::io::Write::flush(&mut out).map(|()| n))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let n = file.write(|out| write_rows(net, data.len(), rows, out))?;
     Ok(format!(
         "{n} positions of {rules} (met in {} games {} played, seed {}, valued at depth {}) written to {} (scripts/train_endgame.py trains on it)\n",
         opt.games,
