@@ -675,6 +675,10 @@ pub struct SearchedOptions {
     pub play: senet_bots::BotSpec,
     /// The depth of the analyser's search that values them.
     pub depth: u32,
+    /// A node budget for each of that search's moves (iterative deepening up to `depth`,
+    /// keeping the deepest iteration that completed, as `expectimax:D:NODES`); `None`:
+    /// always `depth` deep, whatever it costs.
+    pub budget: Option<u64>,
     /// Self-play games.
     pub games: u64,
     /// Seed of the games' throws and of the positions kept.
@@ -690,7 +694,8 @@ pub struct SearchedOptions {
 /// that the main network values (a side with more than [`END_PIECES`] pieces on the board)
 /// is kept with chance `keep`, and with the same chance at each decision of two or more
 /// moves the position after a uniformly drawn other move (what a search from there also
-/// values). Each is valued by [`senet_bots::analysis::analyser`] at `depth` (the `expert`
+/// values). Each is valued by [`senet_bots::analysis::analyser`] at `depth` within
+/// `budget` nodes a move if given (the `expert`
 /// level's evaluator and exact tables, as `SENET_NETS` and `SENET_TABLES` give them): the
 /// thrower's win chance, the mean over its throws of the best move's value. In the order
 /// met; a position met twice is kept twice (it weighs as often as play meets it).
@@ -702,11 +707,19 @@ pub fn searched_positions(
     let SearchedOptions {
         ref play,
         depth,
+        budget,
         games,
         seed,
         keep,
     } = *opt;
     searched_net(rules)?;
+    if budget.is_some_and(|b| !(1..=senet_bots::MAX_BUDGET).contains(&b)) {
+        return Err(format!(
+            "the node budget must be 1-{}, got {}",
+            senet_bots::MAX_BUDGET,
+            budget.unwrap_or(0)
+        ));
+    }
     if !(keep > 0.0 && keep <= 1.0) {
         return Err(format!(
             "the share of positions kept must lie in (0, 1], got {keep}"
@@ -721,7 +734,7 @@ pub fn searched_positions(
         .map(|i| {
             let mut rng = Pcg64Mcg::seed_from_u64(crate::duel::mix(seed, i));
             let mut bot = play.build();
-            let mut label = senet_bots::analysis::analyser(depth, None);
+            let mut label = senet_bots::analysis::analyser(depth, budget);
             let mut rows = Vec::new();
             let mut value = |g: &senet_rules::AnyGame, rows: &mut Vec<Searched>| {
                 if let (Some((own, opp)), Status::Throw(p)) = (main(g), g.status()) {
@@ -784,8 +797,12 @@ pub fn export_searched_rules(
         (net.inputs(men, p), y)
     });
     let n = file.write(|out| write_rows(net, data.len(), rows, out))?;
+    let within = match opt.budget {
+        Some(b) => format!(" within {b} node{} a move", if b == 1 { "" } else { "s" }),
+        None => String::new(),
+    };
     Ok(format!(
-        "{n} positions of {rules} (met in {} games {} played, seed {}, valued at depth {}) written to {} (scripts/train_endgame.py trains on it)\n",
+        "{n} positions of {rules} (met in {} games {} played, seed {}, valued at depth {}{within}) written to {} (scripts/train_endgame.py trains on it)\n",
         opt.games,
         opt.play,
         opt.seed,
@@ -1201,6 +1218,7 @@ mod tests {
         let opt = SearchedOptions {
             play: bot,
             depth: 0,
+            budget: None,
             games: 6,
             seed: 7,
             keep: 0.2,
@@ -1239,6 +1257,15 @@ mod tests {
         let deeper = with(&|o| o.depth = 1).unwrap();
         assert_eq!(deeper.len(), rows.len());
         assert!(deeper.iter().zip(&rows).any(|(a, b)| a.3 != b.3));
+        // A budget bounds the depth: one node a move completes no iteration past the first,
+        // so a two-throw search within it values as the depth-0 one does.
+        let bounded = with(&|o| {
+            o.depth = 2;
+            o.budget = Some(1);
+        })
+        .unwrap();
+        assert_eq!(bounded, rows);
+        assert!(with(&|o| o.budget = Some(0)).is_err());
         assert!(with(&|o| o.keep = 0.0).is_err());
         assert!(searched_positions(senet_rules::RuleSet::Pyramid, &opt).is_err());
     }

@@ -202,6 +202,10 @@ pub enum BotCommand {
         /// The search depth of --searched's values.
         #[arg(long, default_value_t = 1, requires = "searched")]
         depth: u32,
+        /// A node budget for each move of --searched's search: iterative deepening up to
+        /// --depth, keeping the deepest iteration that completed (as expectimax:D:NODES).
+        #[arg(long, value_name = "NODES", requires = "searched")]
+        budget: Option<u64>,
         /// The share of positions --searched keeps.
         #[arg(long, default_value_t = 0.25, requires = "searched")]
         keep: f64,
@@ -421,6 +425,7 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             played,
             searched,
             depth,
+            budget,
             keep,
             bot,
         } => {
@@ -437,6 +442,7 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
                     let opt = senet_coach::train::SearchedOptions {
                         play: b,
                         depth,
+                        budget,
                         games,
                         seed,
                         keep,

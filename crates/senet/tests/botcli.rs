@@ -443,6 +443,18 @@ fn train_net_searched_exports_positions_valued_by_search() {
     // Seeded: the same command writes the same file.
     assert_eq!(senet(&args).0, 0);
     assert_eq!(std::fs::read(&file).unwrap(), bytes);
+    // A budget of one node a move leaves a two-throw search at depth 0: the same file.
+    let mut bounded = args.clone();
+    let at = bounded.iter().position(|&a| a == "--depth").unwrap() + 1;
+    bounded[at] = "2";
+    bounded.extend_from_slice(&["--budget", "1"]);
+    let (code, out, err) = senet(&bounded);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("valued at depth 2 within 1 node a move)"),
+        "{out}"
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), bytes);
     let mut pyramid = searched("2", &[]);
     pyramid[2] = "pyramid";
     for (bad, msg) in [
@@ -455,6 +467,10 @@ fn train_net_searched_exports_positions_valued_by_search() {
         (
             searched("2", &["--depth", "9"]),
             "--depth must be 0-4, got 9",
+        ),
+        (
+            searched("2", &["--budget", "0"]),
+            "the node budget must be 1-10000000000, got 0",
         ),
     ] {
         let (code, _, err) = senet(&bad);
