@@ -713,11 +713,10 @@ pub fn searched_positions(
         keep,
     } = *opt;
     searched_net(rules)?;
-    if budget.is_some_and(|b| !(1..=senet_bots::MAX_BUDGET).contains(&b)) {
+    if let Some(b) = budget.filter(|b| !(1..=senet_bots::MAX_BUDGET).contains(b)) {
         return Err(format!(
-            "the node budget must be 1-{}, got {}",
-            senet_bots::MAX_BUDGET,
-            budget.unwrap_or(0)
+            "the node budget must be 1-{}, got {b}",
+            senet_bots::MAX_BUDGET
         ));
     }
     if !(keep > 0.0 && keep <= 1.0) {
