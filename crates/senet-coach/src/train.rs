@@ -713,6 +713,12 @@ pub fn searched_positions(
         keep,
     } = *opt;
     searched_net(rules)?;
+    if depth > senet_bots::analysis::MAX_DEPTH {
+        return Err(format!(
+            "the search depth must be 0-{}, got {depth}",
+            senet_bots::analysis::MAX_DEPTH
+        ));
+    }
     if let Some(b) = budget.filter(|b| !(1..=senet_bots::MAX_BUDGET).contains(b)) {
         return Err(format!(
             "the node budget must be 1-{}, got {b}",
@@ -1266,6 +1272,14 @@ mod tests {
         assert_eq!(bounded, rows);
         assert!(with(&|o| o.budget = Some(0)).is_err());
         assert!(with(&|o| o.keep = 0.0).is_err());
+        // The depth is bounded as the analysis bounds it (a library caller gets the error,
+        // not a search of hours).
+        let deep = senet_bots::analysis::MAX_DEPTH + 1;
+        let err = with(&|o| o.depth = deep).unwrap_err();
+        assert!(
+            err.contains(&format!("depth must be 0-{}", deep - 1)),
+            "{err}"
+        );
         assert!(searched_positions(senet_rules::RuleSet::Pyramid, &opt).is_err());
     }
 

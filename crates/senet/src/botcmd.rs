@@ -433,12 +433,6 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             if let Some(path) = export {
                 let b = spec(&bot)?;
                 if let Some(games) = searched {
-                    if depth > senet_bots::analysis::MAX_DEPTH {
-                        return Err(bad(format!(
-                            "--depth must be 0-{}, got {depth}",
-                            senet_bots::analysis::MAX_DEPTH
-                        )));
-                    }
                     let opt = senet_coach::train::SearchedOptions {
                         play: b,
                         depth,

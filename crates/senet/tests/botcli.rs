@@ -466,7 +466,7 @@ fn train_net_searched_exports_positions_valued_by_search() {
         (searched("2", &["--keep", "0"]), "must lie in (0, 1], got 0"),
         (
             searched("2", &["--depth", "9"]),
-            "--depth must be 0-4, got 9",
+            "the search depth must be 0-4, got 9",
         ),
         (
             searched("2", &["--budget", "0"]),
