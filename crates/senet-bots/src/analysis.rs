@@ -652,7 +652,7 @@ pub fn band_rates(rules: RuleSet) -> [f64; 5] {
     // `senet analyze --calibrate --games 4 --positions 1000` (docs/analysis.md).
     match rules {
         RuleSet::Kendall => [0.00278, 0.00381, 0.00257, 0.00028, 0.00002],
-        RuleSet::Kendall5 => [0.00468, 0.00434, 0.00208, 0.00072, 0.00004],
+        RuleSet::Kendall5 => [0.00567, 0.00514, 0.00290, 0.00044, 0.00001],
         RuleSet::Senat => [0.01048, 0.01026, 0.00860, 0.00007, 0.00007],
         RuleSet::Houses => [0.00830, 0.01000, 0.00585, 0.00010, 0.00010],
         RuleSet::Pyramid => [0.05012, 0.01891, 0.01563, 0.00207, 0.00034],
