@@ -272,8 +272,8 @@ impl Level {
     /// against `expectimax:1` 50.8% and 51.0%, `docs/bots.md`), so `expert` against a `strong`
     /// of `expectimax:2` was no step a player could feel, nor one a match could show (kendall:
     /// 50.55% [48.37, 52.73] over 1000 pairs); the network is the step from `casual`
-    /// (58.7% [58.0, 59.4] and 58.4% [57.8, 59.1] against `greedy`, 10,000 pairs) and the
-    /// search the step to `expert`.
+    /// (58.7% [58.0, 59.4] and 61.4% [60.8, 62.1] against `greedy`, 10,000 pairs; `kendall5`
+    /// with its 64-unit network of 2026-11-27) and the search the step to `expert`.
     pub fn spec_for(self, rules: senet_rules::RuleSet) -> (BotKind, EvalKind) {
         use senet_rules::RuleSet as R;
         match (self, rules) {
