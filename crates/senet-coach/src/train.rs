@@ -673,7 +673,8 @@ pub type Searched = (u32, u32, Player, f32);
 pub struct SearchedOptions {
     /// The bot whose self-play games give the positions.
     pub play: senet_bots::BotSpec,
-    /// The depth of the analyser's search that values them.
+    /// The depth of the analyser's search that values them: 0 to
+    /// [`senet_bots::analysis::MAX_DEPTH`] throws (deeper is refused).
     pub depth: u32,
     /// A node budget for each of that search's moves (iterative deepening up to `depth`,
     /// keeping the deepest iteration that completed, as `expectimax:D:NODES`); `None`:
