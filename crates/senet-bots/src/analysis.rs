@@ -55,6 +55,17 @@ impl Options {
             budget: None,
         }
     }
+
+    /// Refuses a depth past [`MAX_DEPTH`] or a luck depth past the depth.
+    fn check(&self) -> Result<(), Error> {
+        if self.depth > MAX_DEPTH || self.luck_depth > self.depth {
+            return Err(Error::Record(format!(
+                "the analysis depth must be 0-{MAX_DEPTH}, not {}",
+                self.depth
+            )));
+        }
+        Ok(())
+    }
 }
 
 /// The default analysis depth of a rule set: as deep as keeps a whole game's analysis within
@@ -467,12 +478,7 @@ pub fn analyze(
     opt: &Options,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Analysis, Error> {
-    if opt.depth > MAX_DEPTH || opt.luck_depth > opt.depth {
-        return Err(Error::Record(format!(
-            "the analysis depth must be 0-{MAX_DEPTH}, not {}",
-            opt.depth
-        )));
-    }
+    opt.check()?;
     rec.replay()?;
     let start = rec.start_position()?;
     let mut bot = analyser(opt.depth, opt.budget);
@@ -728,12 +734,7 @@ pub struct PositionValue {
 /// Values a position: awaiting a move, every legal move (exact at the depth); awaiting a
 /// throw, every throw and its luck (searched at `opt.luck_depth`).
 pub fn value_position(g: &AnyGame, opt: &Options) -> Result<PositionValue, Error> {
-    if opt.depth > MAX_DEPTH || opt.luck_depth > opt.depth {
-        return Err(Error::Record(format!(
-            "the analysis depth must be 0-{MAX_DEPTH}, not {}",
-            opt.depth
-        )));
-    }
+    opt.check()?;
     let mut v = PositionValue {
         position: g.position(),
         awaits: "over",
