@@ -11,6 +11,10 @@ cargo fmt --all --check
 echo "== cargo clippy --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+# The API docs build without a broken or private intra-doc link.
+echo "== cargo doc --no-deps (warnings are errors)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
+
 echo "== cargo test"
 cargo test --workspace --locked
 

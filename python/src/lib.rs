@@ -3,7 +3,7 @@
 //!
 //! No rule is written here. Every question about a position goes to [`senet_rules::Game`]
 //! through [`AnyGame`]; this crate only gives each legal move and each throw a stable integer
-//! (an *action*), builds a fixed-size observation from [`View::view`](senet_rules::View::view), and translates errors
+//! (an *action*), builds a fixed-size observation from [`View::view`], and translates errors
 //! into Python's `ValueError`. The action encodings and the observation layout are
 //! documented in `python/README.md`.
 

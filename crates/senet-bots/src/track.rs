@@ -1,6 +1,6 @@
 //! The evaluator of the race games on the 30-square track (`kendall`, `kendall5`, `senat`,
 //! `houses`): a logistic function of the difference of
-//! per-side features, with weights trained by TD(λ) self-play ([`crate::train`]).
+//! per-side features, with weights trained by TD(λ) self-play (`senet_coach::train`).
 //!
 //! Features of one side (see [`FEATURES`]):
 //! - progress: one input per square 1-30 (a learned value for each square, so the water
@@ -361,7 +361,7 @@ impl TrackSpec {
     /// [`TrackSpec::terms`] with the exposure valued as the rule set's hit does
     /// ([`TrackSpec::hit`]): the same numbers where a hit is a swap; where it sends the piece
     /// back (`houses`, H3) the exposure counts the squares the piece loses
-    /// ([`TrackSpec::sent_back_exposure`]). The endgame networks' inputs (the main networks
+    /// (`TrackSpec::sent_back_exposure`). The endgame networks' inputs (the main networks
     /// were trained on [`TrackSpec::terms`]).
     #[inline]
     pub fn end_terms(&self, own: u32, opp: u32) -> [f64; 4] {

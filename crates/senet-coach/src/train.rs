@@ -34,7 +34,7 @@ pub struct TrainOptions {
     pub epsilon: f64,
     /// Seed of the throws and the exploration.
     pub seed: u64,
-    /// Exact tables: with them a self-play game of the network trainers ([`td_train`]) ends
+    /// Exact tables: with them a self-play game of the network trainers (`td_train`) ends
     /// at the first position they cover, whose exact value is the last target (issue 18's
     /// "targets at the edge of the tables"; the endgame network values what lies inside).
     pub tables: Option<std::sync::Arc<senet_bots::exact::Tables>>,
@@ -817,7 +817,7 @@ pub fn export_searched_rules(
     ))
 }
 
-/// What the TD(λ) self-play trainer ([`td_train`]) needs of a network.
+/// What the TD(λ) self-play trainer (`td_train`) needs of a network.
 trait TdNet<G: Game>: Evaluator<G> + Clone {
     /// The parameters, in the layout of the gradients.
     fn params_mut(&mut self) -> &mut [f32];
@@ -931,13 +931,13 @@ fn td_train<G: Game, N: TdNet<G>>(start: &G, init: &N, opt: &TrainOptions) -> N 
 }
 
 /// Trains the network for the track game `start` belongs to, starting from `init`, by
-/// TD(λ) self-play ([`td_train`]).
+/// TD(λ) self-play (`td_train`).
 pub fn train_net<G: TrackGame>(start: &G, init: &NetEval, opt: &TrainOptions) -> NetEval {
     td_train(start, init, opt)
 }
 
 /// Trains the network of `pyramid` or `parker` ([`senet_bots::fnet`]) from `init` by TD(λ)
-/// self-play ([`td_train`], as for the track games).
+/// self-play (`td_train`, as for the track games).
 pub fn train_feature_net<G: Features>(
     start: &G,
     init: &FeatNet<G>,

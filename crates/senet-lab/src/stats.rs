@@ -34,7 +34,7 @@ pub struct GameStats {
     pub bonus: u32,
     /// Pieces that fell into the water.
     pub traps: u32,
-    /// How often the leader by [`Metrics::progress`](senet_rules::Metrics::progress) changed.
+    /// How often the leader by [`Metrics::progress`] changed.
     pub lead_changes: u32,
     /// Final scores, for rule sets that score.
     pub score: Option<[u32; 2]>,

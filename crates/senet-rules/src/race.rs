@@ -11,7 +11,7 @@
 //! (position string, move strings), the explanation of illegal moves, the census, the
 //! invariants and the view.
 //!
-//! The generator and the piece-by-piece rules ([`Race::forward`], [`Race::backward`], used
+//! The generator and the piece-by-piece rules (`Race::forward`, `Race::backward`, used
 //! to explain refusals) must agree; a test checks them against each other on every sheet
 //! and option.
 
@@ -242,8 +242,8 @@ pub struct RaceRules {
 const MAX_TOTAL: usize = 64;
 
 impl RaceRules {
-    /// Derives the move tables of a spec; each entry mirrors [`Race::forward`] and
-    /// [`Race::backward`] on an empty board.
+    /// Derives the move tables of a spec; each entry mirrors `Race::forward` and
+    /// `Race::backward` on an empty board.
     pub const fn new(spec: RaceSpec) -> RaceRules {
         let mut steps = [Steps {
             plain: 0,
@@ -307,7 +307,7 @@ impl RaceRules {
     /// Where a forward move by `n` of a piece on `s` ends on an otherwise empty board, when
     /// it ends on the track: `s + n` for an ordinary move, 26 for a move that stops there
     /// (`Gate::Stop`). `None` for a bear-off, a move the rules forbid, and a move into the
-    /// water (27: the piece goes on to 15 or below). Mirrors [`Race::forward`].
+    /// water (27: the piece goes on to 15 or below). Mirrors `Race::forward`.
     pub const fn landing(&self, s: u8, n: u8) -> Option<u8> {
         if s == 0 || s > 30 || n as usize >= MAX_THROW {
             return None;

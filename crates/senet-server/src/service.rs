@@ -3,7 +3,7 @@
 //! every rule set the rules crate has; the HTTP layer ([`crate::api`]) only translates
 //! requests into these calls.
 //!
-//! Each game in use is cached as a [`Live`] value behind its own async lock, so requests to
+//! Each game in use is cached as a `Live` value behind its own async lock, so requests to
 //! one game are serialised; a change is written to the [`Store`] (and so is durable) before
 //! the cache is updated, the request answered, and watchers notified.
 
@@ -1604,7 +1604,7 @@ impl Service {
     }
 
     /// Throws for the seat of `token`; the state after it, with the new event. A bot's reply
-    /// follows in the background (see [`Service::kick_bots`]).
+    /// follows in the background (see `Service::kick_bots`).
     pub async fn throw(
         &self,
         client: Client,

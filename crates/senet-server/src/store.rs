@@ -13,7 +13,7 @@ use std::fmt;
 pub enum Seat {
     /// A person with the seat's token.
     Human,
-    /// A bot of this level (see [`crate::opponent::levels`]).
+    /// A bot of this level (see [`senet_bots::play::levels`]).
     Bot(String),
 }
 
