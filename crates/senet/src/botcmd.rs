@@ -136,7 +136,9 @@ pub enum BotCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Train a track evaluator by TD(λ) self-play; prints the weights as Rust source.
+    /// Train an evaluator: a track rule set's linear weights (printed as Rust source) or a network
+    /// (--net, printed as its weights file) by TD(λ) self-play, an endgame network on the exact
+    /// tables (--endgame), or export training data for scripts/train_endgame.py (--export).
     Train {
         /// Rule set ID: a track rule set (kendall, kendall5, senat, houses), or with --net also
         /// pyramid or parker.
