@@ -58,10 +58,16 @@ impl Options {
 
     /// Refuses a depth past [`MAX_DEPTH`] or a luck depth past the depth.
     fn check(&self) -> Result<(), Error> {
-        if self.depth > MAX_DEPTH || self.luck_depth > self.depth {
+        if self.depth > MAX_DEPTH {
             return Err(Error::Record(format!(
                 "the analysis depth must be 0-{MAX_DEPTH}, not {}",
                 self.depth
+            )));
+        }
+        if self.luck_depth > self.depth {
+            return Err(Error::Record(format!(
+                "the luck depth must be at most the analysis depth {}, not {}",
+                self.depth, self.luck_depth
             )));
         }
         Ok(())

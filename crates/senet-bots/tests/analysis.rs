@@ -1,7 +1,7 @@
 //! The game analysis (issue 19) on hand-made positions with known best moves, the identities
 //! its figures must satisfy, and its errors.
 
-use senet_bots::analysis::{analyze, Mark, Note, Options, THRESHOLDS};
+use senet_bots::analysis::{analyze, value_position, Mark, Note, Options, THRESHOLDS};
 use senet_rules::{AnyGame, Game, Record, RuleSet, Status, Throw};
 
 fn record(start: &str, events: &[&str]) -> Record {
@@ -156,6 +156,20 @@ fn bad_records_and_depths_are_refused_with_a_reason() {
     .unwrap_err()
     .to_string();
     assert!(e.contains("depth must be 0-4"), "{e}");
+    // A luck depth past the depth is refused with its own reason, by the record's analysis
+    // and by a position's value alike.
+    let opt = Options {
+        luck_depth: 3,
+        ..Options::with_depth(RuleSet::Kendall5, 2)
+    };
+    let e = analyze(&rec, &opt, &mut |_, _| {}).unwrap_err().to_string();
+    assert!(
+        e.contains("luck depth must be at most the analysis depth 2, not 3"),
+        "{e}"
+    );
+    let g = rec.start_position().unwrap();
+    let e = value_position(&g, &opt).unwrap_err().to_string();
+    assert!(e.contains("luck depth must be at most"), "{e}");
 }
 
 /// An unfinished record is analysed up to its last event; its result is the win chance there.
