@@ -40,6 +40,7 @@ pub mod parker;
 pub mod play;
 pub mod pyramid;
 pub mod search;
+pub mod simd;
 pub mod track;
 pub mod weights;
 
