@@ -510,9 +510,8 @@ impl NetEval {
         let seat = if mover == Player::First { 1.0 } else { -1.0 };
         scaled.push((NI as u8 - 1, seat));
         z += seat * skip[NI - 1];
-        let mut q = [0.0f32; N];
-        let qs: &mut [[Q; 4]] = q.as_chunks_mut::<4>().0.as_chunks_mut::<4>().0;
-        for (blk, qb) in qs.iter_mut().enumerate() {
+        let mut acc = Out8::default();
+        for blk in 0..blocks {
             let mut h = bias[blk];
             for &i in &ones {
                 let row = &rows[i as usize * blocks + blk];
@@ -530,17 +529,17 @@ impl NetEval {
                     }
                 }
             }
-            for ((qc, hc), oc) in qb.iter_mut().zip(&h).zip(&out[blk]) {
+            let mut q = [0.0f32; 16];
+            for ((qc, hc), oc) in q.as_chunks_mut::<4>().0.iter_mut().zip(&h).zip(&out[blk]) {
                 for l in 0..4 {
                     qc[l] = oc[l] * hc[l].max(0.0);
                 }
             }
+            for c in q.as_chunks::<8>().0 {
+                acc.add(c);
+            }
         }
-        // (`black_box`: as in `z_in`.)
-        for x in std::hint::black_box(q) {
-            z += x;
-        }
-        z
+        z + acc.sum()
     }
 
     /// [`NetEval::mover_z`] with the parameters `p` of a network of `N` hidden units, one
@@ -609,10 +608,12 @@ impl NetEval {
             h[j] += seat * rows[NI - 1][j];
         }
         z += seat * skip[NI - 1];
-        for j in 0..N {
-            z += out[j] * h[j].max(0.0);
+        let mut acc = Out8::default();
+        for j in (0..N).step_by(8) {
+            let q: [f32; 8] = std::array::from_fn(|l| out[j + l] * h[j + l].max(0.0));
+            acc.add(&q);
         }
-        z
+        z + acc.sum()
     }
 
     /// The main network's output before the sigmoid for `W * C` hidden units, the units in
@@ -691,19 +692,18 @@ impl NetEval {
             *hc = add(*hc, mul(seat, rc));
         }
         z += seat * skip[NI - 1];
-        // The output: the products a group at a time, then summed one by one in unit order.
-        // (`black_box` keeps the compiler from splitting the groups to feed the sum from
-        // registers, which made it split them into pairs everywhere above.)
+        // The output: the products a group at a time, summed as [`Out8`] says.
         let mut q = [[0.0f32; W]; C];
         for ((qc, hc), oc) in q.iter_mut().zip(&h).zip(&out) {
             for l in 0..W {
                 qc[l] = oc[l] * hc[l].max(0.0);
             }
         }
-        for x in std::hint::black_box(q).as_flattened() {
-            z += x;
+        let mut acc = Out8::default();
+        for c in q.as_flattened().as_chunks::<8>().0 {
+            acc.add(c);
         }
-        z
+        z + acc.sum()
     }
 
     /// The mover's chance of winning.
@@ -730,6 +730,31 @@ impl<G: TrackGame> Evaluator<G> for NetEval {
     }
     fn name(&self) -> &'static str {
         self.label
+    }
+}
+
+/// The sum of a network's output products (hidden unit `k`'s output weight times its
+/// rectified value), in one order for every pass and lane width: unit `k` is added to
+/// partial sum `k mod 8` in unit order, then the eight partial sums are added as a tree.
+/// (A sum one unit after another is a chain of dependent additions, as long as the layer is
+/// wide; this one is eight times shorter, and the same to the bit in every pass.)
+#[derive(Default)]
+struct Out8([f32; 8]);
+
+impl Out8 {
+    /// Adds the products of eight consecutive units, the first at a multiple of eight.
+    #[inline(always)]
+    fn add(&mut self, q: &[f32; 8]) {
+        for l in 0..8 {
+            self.0[l] += q[l];
+        }
+    }
+
+    /// The total.
+    #[inline(always)]
+    fn sum(&self) -> f32 {
+        let a = &self.0;
+        ((a[0] + a[4]) + (a[2] + a[6])) + ((a[1] + a[5]) + (a[3] + a[7]))
     }
 }
 
