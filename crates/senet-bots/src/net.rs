@@ -362,11 +362,14 @@ pub fn forward<const N: usize>(p: &[f32], x: &[(u8, f32)]) -> (f32, [f32; N]) {
 }
 
 impl NetEval {
-    /// The output before the sigmoid for the mover: the same as `forward(&inputs(..)).0`,
-    /// without building the input list (this is the search's hot path). On a processor with
-    /// AVX2 (detected once, at the first call) the pass runs in 256-bit registers, eight
-    /// hidden units at a time ([`simd`]); elsewhere in SSE2's four. Each unit's sum takes the
-    /// same steps in the same order either way, so the numbers are the same to the bit.
+    /// The output before the sigmoid for the mover: the same as `forward(&inputs(..)).0`
+    /// (up to the order of the output layer's sum), without building the trainers' input
+    /// list: this is the search's hot path. The position's non-zero inputs are listed
+    /// ([`Active`]), then the layers read them ([`dense`]), which knows nothing of what the
+    /// inputs mean. On a processor with AVX2 (detected once, at the first call) the pass runs
+    /// in 256-bit registers, eight hidden units at a time ([`simd`]); elsewhere in SSE2's four.
+    /// Each unit's sum takes the same steps in the same order either way, so the numbers
+    /// are the same to the bit.
     #[inline]
     fn mover_z(&self, men: [u32; 2], mover: Player) -> f32 {
         simd::run(MainPass {
@@ -381,37 +384,15 @@ impl NetEval {
     fn mover_z_in<const W: usize>(&self, men: [u32; 2], mover: Player) -> f32 {
         // The endgame network values the endgames, where there is one.
         match &self.end {
-            Some(e) if at_most_three(men[0]) && at_most_three(men[1]) => {
-                self.end_z(e, men, mover)
-            }
-            _ => self.main_z::<W>(men, mover),
-        }
-    }
-
-    /// The main network's output before the sigmoid, by its size (one of [`MAIN_SIZES`]),
-    /// `W` units at a time.
-    #[inline(always)]
-    fn main_z<const W: usize>(&self, men: [u32; 2], mover: Player) -> f32 {
-        const _: () = assert!(MAIN_SIZES.len() == 3 && MAIN_SIZES[2] == 64);
-        const P16: usize = params_of(16);
-        const P32: usize = params_of(32);
-        const P64: usize = params_of(64);
-        match (self.p.len(), W) {
-            (P16, 4) => self.z_in::<4, 4>(&self.p, men, mover),
-            (P32, 4) => self.z_in::<4, 8>(&self.p, men, mover),
-            (P64, 4) => self.z_in::<4, 16>(&self.p, men, mover),
-            (P16, 8) => self.z_in::<8, 2>(&self.p, men, mover),
-            (P32, 8) => self.z_in::<8, 4>(&self.p, men, mover),
-            (P64, 8) => self.z_in::<8, 8>(&self.p, men, mover),
+            Some(e) if at_most_three(men[0]) && at_most_three(men[1]) => self.end_z(e, men, mover),
             // `parse_params` admits no other size; a hand-built `p` of another size values
             // every position at one half rather than read out of bounds.
-            _ => 0.0,
+            _ => self.z_of::<W, false>(&self.p, men, mover).unwrap_or(0.0),
         }
     }
 
-    /// The endgame network's [`NetEval::z_of`] (its size read from the number of its
-    /// parameters, one of [`END_SIZES`]), out of line so that the main network's path stays
-    /// small.
+    /// The endgame network's output before the sigmoid (its board terms are those of
+    /// [`TrackSpec::end_terms`]), out of line so that the main network's path stays small.
     #[inline(never)]
     fn end_z(&self, p: &[f32], men: [u32; 2], mover: Player) -> f32 {
         simd::run(EndPass {
@@ -422,24 +403,14 @@ impl NetEval {
         })
     }
 
-    /// [`NetEval::end_z`] with the main network's pass (if it is called for) `W` units at a
-    /// time; the endgame networks' blocks are sixteen units wide either way.
+    /// [`NetEval::end_z`] `W` units at a time.
     #[inline(always)]
     fn end_z_in<const W: usize>(&self, p: &[f32], men: [u32; 2], mover: Player) -> f32 {
-        const P32: usize = params_of(32);
-        const P64: usize = params_of(64);
-        const P128: usize = params_of(128);
-        const P256: usize = params_of(256);
-        const P512: usize = params_of(512);
-        match p.len() {
-            P32 => self.z_blocks::<32>(p, men, mover),
-            P64 => self.z_blocks::<64>(p, men, mover),
-            P128 => self.z_blocks::<128>(p, men, mover),
-            P256 => self.z_blocks::<256>(p, men, mover),
-            P512 => self.z_blocks::<512>(p, men, mover),
+        match self.z_of::<W, true>(p, men, mover) {
+            Some(z) => z,
             // `parse_end_params` admits no other size; a hand-built `end` of another size is
             // ignored rather than read out of bounds.
-            _ => self.main_z::<W>(men, mover),
+            None => self.z_of::<W, false>(&self.p, men, mover).unwrap_or(0.0),
         }
     }
 
@@ -448,98 +419,63 @@ impl NetEval {
         self.end.as_ref().map(|p| Layout::of_len(p.len()).n)
     }
 
-    /// The endgame networks' output before the sigmoid (more units than vector registers, and the
-    /// board terms of [`TrackSpec::end_terms`]): the inputs listed first, then the hidden
-    /// units sixteen at a time, each block summing every input before the next block starts.
-    /// Each unit's sum takes the same steps in the same order as one unit at a time, so the
-    /// numbers are the same.
+    /// Gives `sink` the non-zero inputs of a position with `mover` to throw, with the board
+    /// terms of [`TrackSpec::end_terms`] where `END`, else [`TrackSpec::terms`], in the order
+    /// the passes add them: the inputs of 1 (each side's pieces, then its pieces off; the
+    /// mover's side first), then the others with their values (each side's board terms, then
+    /// the seat). What the inputs mean is here and nowhere else in the fast passes.
     #[inline(always)]
-    fn z_blocks<const N: usize>(&self, p: &[f32], men: [u32; 2], mover: Player) -> f32 {
-        type Q = [f32; 4];
-        const { assert!(N.is_multiple_of(16)) };
-        let blocks = N / 16;
-        let (w, tail) = p.split_at(NI * N);
-        let rows: &[[Q; 4]] = w.as_chunks::<4>().0.as_chunks::<4>().0;
-        assert_eq!(rows.len(), NI * blocks);
-        let skip: &[f32; NI] = tail[..NI].try_into().expect("NI skip weights");
-        let bias: &[[Q; 4]] = tail[NI..NI + N].as_chunks::<4>().0.as_chunks::<4>().0;
-        let out: &[[Q; 4]] = tail[NI + N..NI + 2 * N]
-            .as_chunks::<4>()
-            .0
-            .as_chunks::<4>()
-            .0;
-        assert!(bias.len() == blocks && out.len() == blocks);
-        let mut z = tail[NI + 2 * N];
+    fn visit<const END: bool>(&self, men: [u32; 2], mover: Player, sink: &mut impl Sink) {
         let (own, opp) = match mover {
             Player::First => (men[0], men[1]),
             Player::Second => (men[1], men[0]),
         };
-        // The inputs of 1 (pieces on squares, pieces off), then the others with their
-        // values, in the order of `z_any`; the output's sum takes the skip weights in that
-        // order too.
-        let mut ones: ArrayVec<u8, 12> = ArrayVec::new();
-        let mut scaled: ArrayVec<(u8, f32), 9> = ArrayVec::new();
-        let mut terms = [[0.0f64; 4]; 2];
+        let mut t = [[0.0f64; 4]; 2];
         for (side, (base, a, b)) in [(0, own, opp), (SIDE, opp, own)].into_iter().enumerate() {
             let (mut m, mut on) = (a >> 1, 0u32);
             while m != 0 {
-                let i = base + m.trailing_zeros() as usize;
-                ones.push(i as u8);
-                z += skip[i];
+                sink.one(base + m.trailing_zeros() as usize);
                 m &= m - 1;
                 on += 1;
             }
             let off = self.spec.pieces.saturating_sub(on).min(5) as usize;
             if off > 0 {
-                let i = base + 29 + off;
-                ones.push(i as u8);
-                z += skip[i];
+                sink.one(base + 29 + off);
             }
-            terms[side] = self.spec.end_terms(a, b);
+            t[side] = if END {
+                self.spec.end_terms(a, b)
+            } else {
+                self.spec.terms(a, b)
+            };
         }
-        for (side, t) in terms.iter().enumerate() {
-            for (k, &x) in t.iter().enumerate() {
-                if x != 0.0 {
-                    let i = side * SIDE + 35 + k;
-                    let x = x as f32;
-                    scaled.push((i as u8, x));
-                    z += skip[i] * x;
+        for (side, t) in t.iter().enumerate() {
+            for (k, &v) in t.iter().enumerate() {
+                if v != 0.0 {
+                    sink.scaled(side * SIDE + 35 + k, v as f32);
                 }
             }
         }
         let seat = if mover == Player::First { 1.0 } else { -1.0 };
-        scaled.push((NI as u8 - 1, seat));
-        z += seat * skip[NI - 1];
-        let mut acc = Out8::default();
-        for blk in 0..blocks {
-            let mut h = bias[blk];
-            for &i in &ones {
-                let row = &rows[i as usize * blocks + blk];
-                for (hc, rc) in h.iter_mut().zip(row) {
-                    for l in 0..4 {
-                        hc[l] += rc[l];
-                    }
-                }
-            }
-            for &(i, x) in &scaled {
-                let row = &rows[i as usize * blocks + blk];
-                for (hc, rc) in h.iter_mut().zip(row) {
-                    for l in 0..4 {
-                        hc[l] += x * rc[l];
-                    }
-                }
-            }
-            let mut q = [0.0f32; 16];
-            for ((qc, hc), oc) in q.as_chunks_mut::<4>().0.iter_mut().zip(&h).zip(&out[blk]) {
-                for l in 0..4 {
-                    qc[l] = oc[l] * hc[l].max(0.0);
-                }
-            }
-            for c in q.as_chunks::<8>().0 {
-                acc.add(c);
-            }
-        }
-        z + acc.sum()
+        sink.scaled(NI - 1, seat);
+    }
+
+    /// The output before the sigmoid of the network `p` for the inputs [`NetEval::visit`]
+    /// gives ([`dense`]).
+    #[inline(always)]
+    fn z_of<const W: usize, const END: bool>(
+        &self,
+        p: &[f32],
+        men: [u32; 2],
+        mover: Player,
+    ) -> Option<f32> {
+        dense::<W>(
+            p,
+            &TrackInputs::<END> {
+                net: self,
+                men,
+                mover,
+            },
+        )
     }
 
     /// [`NetEval::mover_z`] with the parameters `p` of a network of `N` hidden units, one
@@ -616,96 +552,6 @@ impl NetEval {
         z + acc.sum()
     }
 
-    /// The main network's output before the sigmoid for `W * C` hidden units, the units in
-    /// groups of `W` (4 or 8; written so that the compiler keeps each group in one vector
-    /// register): every unit's sum takes the same steps in the same order as one unit at a
-    /// time, so the numbers are the same.
-    #[inline(always)]
-    fn z_in<const W: usize, const C: usize>(&self, p: &[f32], men: [u32; 2], mover: Player) -> f32 {
-        type Q<const W: usize> = [f32; W];
-        #[inline(always)]
-        fn add<const W: usize>(a: Q<W>, b: Q<W>) -> Q<W> {
-            std::array::from_fn(|l| a[l] + b[l])
-        }
-        #[inline(always)]
-        fn mul<const W: usize>(x: f32, b: Q<W>) -> Q<W> {
-            std::array::from_fn(|l| x * b[l])
-        }
-        let n = W * C;
-        // The parameters by part (one bounds check each, none in the loops below).
-        let (w, tail) = p.split_at(NI * n);
-        let rows: &[[Q<W>; C]] = w.as_chunks::<W>().0.as_chunks::<C>().0;
-        let rows: &[[Q<W>; C]; NI] = rows.try_into().expect("NI rows");
-        let skip: &[f32; NI] = tail[..NI].try_into().expect("NI skip weights");
-        let groups = |a: &[f32]| -> [Q<W>; C] {
-            let g: &[Q<W>; C] = a.as_chunks::<W>().0.try_into().expect("C groups");
-            *g
-        };
-        let mut h: [Q<W>; C] = groups(&tail[NI..NI + n]);
-        let out: [Q<W>; C] = groups(&tail[NI + n..NI + 2 * n]);
-        let mut z = tail[NI + 2 * n];
-        let (own, opp) = match mover {
-            Player::First => (men[0], men[1]),
-            Player::Second => (men[1], men[0]),
-        };
-        let mut terms = [[0.0f64; 4]; 2];
-        for (side, (base, a, b)) in [(0, own, opp), (SIDE, opp, own)].into_iter().enumerate() {
-            // This side's rows and skip weights (square s as bit s - 1: every index below is
-            // plainly in bounds, so the loop checks none).
-            let rows: &[[Q<W>; C]; SIDE] = rows[base..base + SIDE].try_into().expect("a side");
-            let skip: &[f32; SIDE] = skip[base..base + SIDE].try_into().expect("a side");
-            // An input of 1 (a piece on a square, pieces off): its row is added as is.
-            let (mut m, mut on) = (a >> 1, 0u32);
-            while m != 0 {
-                let i = m.trailing_zeros() as usize;
-                for (hc, &rc) in h.iter_mut().zip(&rows[i]) {
-                    *hc = add(*hc, rc);
-                }
-                z += skip[i];
-                m &= m - 1;
-                on += 1;
-            }
-            let off = self.spec.pieces.saturating_sub(on).min(5) as usize;
-            if off > 0 {
-                let i = 29 + off;
-                for (hc, &rc) in h.iter_mut().zip(&rows[i]) {
-                    *hc = add(*hc, rc);
-                }
-                z += skip[i];
-            }
-            terms[side] = self.spec.terms(a, b);
-        }
-        for (side, t) in terms.iter().enumerate() {
-            for (k, &x) in t.iter().enumerate() {
-                if x != 0.0 {
-                    let i = side * SIDE + 35 + k;
-                    let x = x as f32;
-                    for (hc, &rc) in h.iter_mut().zip(&rows[i]) {
-                        *hc = add(*hc, mul(x, rc));
-                    }
-                    z += skip[i] * x;
-                }
-            }
-        }
-        let seat = if mover == Player::First { 1.0 } else { -1.0 };
-        for (hc, &rc) in h.iter_mut().zip(&rows[NI - 1]) {
-            *hc = add(*hc, mul(seat, rc));
-        }
-        z += seat * skip[NI - 1];
-        // The output: the products a group at a time, summed as [`Out8`] says.
-        let mut q = [[0.0f32; W]; C];
-        for ((qc, hc), oc) in q.iter_mut().zip(&h).zip(&out) {
-            for l in 0..W {
-                qc[l] = oc[l] * hc[l].max(0.0);
-            }
-        }
-        let mut acc = Out8::default();
-        for c in q.as_flattened().as_chunks::<8>().0 {
-            acc.add(c);
-        }
-        z + acc.sum()
-    }
-
     /// The mover's chance of winning.
     #[inline]
     pub fn mover_value(&self, men: [u32; 2], mover: Player) -> f64 {
@@ -733,6 +579,207 @@ impl<G: TrackGame> Evaluator<G> for NetEval {
     }
 }
 
+/// Where [`NetEval::visit`] puts a position's non-zero inputs.
+trait Sink {
+    /// Input `i` is 1.
+    fn one(&mut self, i: usize);
+    /// Input `i` is `v` (not 0).
+    fn scaled(&mut self, i: usize, v: f32);
+}
+
+/// The non-zero inputs of a position as a list (for networks of more than one block): the
+/// indexes of the inputs of 1, then the others with their values. (Room for every square of
+/// both sides: any input layout fits.)
+#[derive(Default)]
+struct Active {
+    ones: ArrayVec<u8, 64>,
+    scaled: ArrayVec<(u8, f32), 32>,
+}
+
+impl Sink for Active {
+    #[inline(always)]
+    fn one(&mut self, i: usize) {
+        self.ones.push(i as u8);
+    }
+    #[inline(always)]
+    fn scaled(&mut self, i: usize, v: f32) {
+        self.scaled.push((i as u8, v));
+    }
+}
+
+/// `W * G` hidden units' sums, in `G` groups of `W` lanes (a vector register each), and the
+/// output's skip sum: a network of one block takes its inputs straight from
+/// [`NetEval::visit`].
+struct Block<'a, const W: usize, const G: usize> {
+    rows: &'a [[[f32; W]; G]; NI],
+    skip: &'a [f32; NI],
+    h: [[f32; W]; G],
+    z: f32,
+}
+
+impl<const W: usize, const G: usize> Sink for Block<'_, W, G> {
+    #[inline(always)]
+    fn one(&mut self, i: usize) {
+        for (hg, &rg) in self.h.iter_mut().zip(&self.rows[i]) {
+            *hg = std::array::from_fn(|l| hg[l] + rg[l]);
+        }
+        self.z += self.skip[i];
+    }
+    #[inline(always)]
+    fn scaled(&mut self, i: usize, v: f32) {
+        for (hg, &rg) in self.h.iter_mut().zip(&self.rows[i]) {
+            *hg = std::array::from_fn(|l| hg[l] + v * rg[l]);
+        }
+        self.z += self.skip[i] * v;
+    }
+}
+
+/// The output before the sigmoid of the network with parameters `p` (laid out as [`Layout`]
+/// says, with any of the [`MAIN_SIZES`] or [`END_SIZES`] hidden units; `None` for another
+/// number of parameters) for the inputs that `visit` gives, `W` hidden units to a vector
+/// register. Nothing here knows what an input means.
+///
+/// The hidden units go in blocks of up to 64 (as many as the vector registers hold), each
+/// block's sums kept in registers while every input's row is added: first the bias, then
+/// each input's row in the order `visit` gives them (an input of 1 as it is, another times
+/// its value); then the output as [`Out8`] sums it. The output starts from its bias and
+/// adds the skip weights in the same order. A network of more than one block lists the
+/// inputs first ([`Active`]) and reads the list once a block.
+#[inline(always)]
+fn dense<const W: usize>(p: &[f32], x: &impl Visit) -> Option<f32> {
+    if p.len() < params_of(0) {
+        return None;
+    }
+    let n = Layout::of_len(p.len()).n;
+    if p.len() != params_of(n) {
+        return None;
+    }
+    let list = || {
+        let mut a = Active::default();
+        x.visit(&mut a);
+        a
+    };
+    match (n, W) {
+        (16, 4) => Some(dense1::<4, 4>(p, x)),
+        (32, 4) => Some(dense1::<4, 8>(p, x)),
+        (64, 4) => Some(dense1::<4, 16>(p, x)),
+        (128, 4) => Some(dense_in::<4, 16, 2>(p, &list())),
+        (256, 4) => Some(dense_in::<4, 16, 4>(p, &list())),
+        (512, 4) => Some(dense_in::<4, 16, 8>(p, &list())),
+        (16, 8) => Some(dense1::<8, 2>(p, x)),
+        (32, 8) => Some(dense1::<8, 4>(p, x)),
+        (64, 8) => Some(dense1::<8, 8>(p, x)),
+        (128, 8) => Some(dense_in::<8, 8, 2>(p, &list())),
+        (256, 8) => Some(dense_in::<8, 8, 4>(p, &list())),
+        (512, 8) => Some(dense_in::<8, 8, 8>(p, &list())),
+        _ => None,
+    }
+}
+
+/// A position's non-zero inputs, given to a [`Sink`] one by one.
+trait Visit {
+    /// Gives `sink` every non-zero input, in the order the sums take them.
+    fn visit(&self, sink: &mut impl Sink);
+}
+
+/// The track networks' inputs of a position ([`NetEval::visit`]).
+struct TrackInputs<'a, const END: bool> {
+    net: &'a NetEval,
+    men: [u32; 2],
+    mover: Player,
+}
+
+impl<const END: bool> Visit for TrackInputs<'_, END> {
+    #[inline(always)]
+    fn visit(&self, sink: &mut impl Sink) {
+        self.net.visit::<END>(self.men, self.mover, sink);
+    }
+}
+
+/// [`dense`] for a network of one block, `W * G` hidden units.
+#[inline(always)]
+fn dense1<const W: usize, const G: usize>(p: &[f32], x: &impl Visit) -> f32 {
+    let n = W * G;
+    let (w, tail) = p.split_at(NI * n);
+    let (skip, tail) = tail.split_at(NI);
+    let (bias, tail) = tail.split_at(n);
+    let (out, b) = tail.split_at(n);
+    let groups = |a: &[f32]| -> [[f32; W]; G] {
+        let g: &[[f32; W]; G] = a.as_chunks::<W>().0.try_into().expect("G groups");
+        *g
+    };
+    let mut blk = Block {
+        rows: w
+            .as_chunks::<W>()
+            .0
+            .as_chunks::<G>()
+            .0
+            .try_into()
+            .expect("NI rows"),
+        skip: skip.try_into().expect("NI skip weights"),
+        h: groups(bias),
+        z: b[0],
+    };
+    x.visit(&mut blk);
+    let out = groups(out);
+    let mut q = [[0.0f32; W]; G];
+    for ((qg, hg), og) in q.iter_mut().zip(&blk.h).zip(&out) {
+        *qg = std::array::from_fn(|l| og[l] * hg[l].max(0.0));
+    }
+    let mut acc = Out8::default();
+    for c in q.as_flattened().as_chunks::<8>().0 {
+        acc.add(c);
+    }
+    blk.z + acc.sum()
+}
+
+/// [`dense`] for `W * G * B` hidden units, `B` blocks of `G` groups of `W`, the inputs
+/// listed.
+#[inline(always)]
+fn dense_in<const W: usize, const G: usize, const B: usize>(p: &[f32], x: &Active) -> f32 {
+    type Blk<const W: usize, const G: usize> = [[f32; W]; G];
+    fn blocks<const W: usize, const G: usize, const B: usize>(a: &[f32]) -> &[[Blk<W, G>; B]] {
+        a.as_chunks::<W>().0.as_chunks::<G>().0.as_chunks::<B>().0
+    }
+    let n = W * G * B;
+    let (w, tail) = p.split_at(NI * n);
+    let (skip, tail) = tail.split_at(NI);
+    let (bias, tail) = tail.split_at(n);
+    let (out, b) = tail.split_at(n);
+    let mut z = b[0];
+    for &i in &x.ones {
+        z += skip[i as usize];
+    }
+    for &(i, v) in &x.scaled {
+        z += skip[i as usize] * v;
+    }
+    let rows: &[[Blk<W, G>; B]; NI] = blocks::<W, G, B>(w).try_into().expect("NI rows");
+    let bias: &[Blk<W, G>; B] = &blocks::<W, G, B>(bias)[0];
+    let out: &[Blk<W, G>; B] = &blocks::<W, G, B>(out)[0];
+    let mut acc = Out8::default();
+    for blk in 0..B {
+        let mut h = bias[blk];
+        for &i in &x.ones {
+            for (hg, &rg) in h.iter_mut().zip(&rows[i as usize][blk]) {
+                *hg = std::array::from_fn(|l| hg[l] + rg[l]);
+            }
+        }
+        for &(i, v) in &x.scaled {
+            for (hg, &rg) in h.iter_mut().zip(&rows[i as usize][blk]) {
+                *hg = std::array::from_fn(|l| hg[l] + v * rg[l]);
+            }
+        }
+        let mut q = [[0.0f32; W]; G];
+        for ((qg, hg), og) in q.iter_mut().zip(&h).zip(&out[blk]) {
+            *qg = std::array::from_fn(|l| og[l] * hg[l].max(0.0));
+        }
+        for c in q.as_flattened().as_chunks::<8>().0 {
+            acc.add(c);
+        }
+    }
+    z + acc.sum()
+}
+
 /// The sum of a network's output products (hidden unit `k`'s output weight times its
 /// rectified value), in one order for every pass and lane width: unit `k` is added to
 /// partial sum `k mod 8` in unit order, then the eight partial sums are added as a tree.
@@ -745,9 +792,8 @@ impl Out8 {
     /// Adds the products of eight consecutive units, the first at a multiple of eight.
     #[inline(always)]
     fn add(&mut self, q: &[f32; 8]) {
-        for l in 0..8 {
-            self.0[l] += q[l];
-        }
+        let a = self.0;
+        self.0 = std::array::from_fn(|l| a[l] + q[l]);
     }
 
     /// The total.
@@ -806,7 +852,7 @@ mod tests {
     use crate::weights;
     use senet_rules::{Game, Kendall5, MoveList, Status};
 
-    /// The vector forms of the pass ([`NetEval::z_in`], [`NetEval::z_blocks`]) give the
+    /// The fast passes (one block and listed blocks, four and eight lanes) give the
     /// numbers of the one-unit-at-a-time pass exactly, for every network size.
     fn same_as_one_unit_at_a_time<const N: usize, const END: bool>() {
         let mut rng = Pcg64Mcg::seed_from_u64(N as u64);
