@@ -149,6 +149,21 @@ pub fn timed<T>(f: impl FnOnce() -> T) -> (T, f64, f64) {
     (r, wall, cpu)
 }
 
+/// The CPU time of an empty [`timed`] interval, in microseconds: the median of 1,001, found
+/// once. Reading a thread's CPU clock is a system call (about 0.65 µs on the development
+/// machine), so an interval measures its own start and stop too; `senet botspeed`
+/// subtracts this from each move it times, and says so.
+pub fn timer_cost() -> f64 {
+    static COST: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+    *COST.get_or_init(|| {
+        let mut v: Vec<f64> = (0..1001)
+            .map(|_| timed(|| std::hint::black_box(0)).2)
+            .collect();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    })
+}
+
 /// Plays one game: `bots[0]` is the first player, `bots[1]` the second. Throws come from a
 /// stream seeded with `throw_seed`; the bots' seed for a decision is derived from
 /// `bot_seed` and the decision number. `a_first` only labels the record.

@@ -530,11 +530,13 @@ fn botspeed(
         .map(|b| spec(b.trim()))
         .collect::<Result<_, _>>()?;
     let mut rows = Vec::new();
+    let clock = senet_coach::duel::timer_cost();
     let mut text = format!(
         "# Time per move of the bots\n\nWritten by `senet botspeed --positions {n} --seed {seed} \
          --bots {bots}`. Thread CPU time per move in play mode, on one thread, over {n} seeded \
          self-play positions per rule set (half `greedy` games, half random games) plus every \
-         opening position with every throw.\n\n| rule set | bot | positions | median ms | p99 ms | max ms | \
+         opening position with every throw, net of the clock's own cost ({clock:.3} µs, the \
+         median of 1,001 empty intervals, subtracted from each move).\n\n| rule set | bot | positions | median ms | p99 ms | max ms | \
          mean nodes | max nodes |\n|---|---|---|---|---|---|---|---|\n"
     );
     for r in rule_sets {
