@@ -491,6 +491,33 @@ pub trait Game:
         self.play_unchecked(ms[i])
     }
 
+    /// Plays uniformly random throws and moves from `next_u32` to the end of the game and
+    /// returns the decisions played: always what [`random_playout`]'s loop over
+    /// [`Game::status`], [`Game::sample_throw`] and [`Game::play_random`] plays, with the
+    /// same numbers drawn in the same order, which is the default; a rule set may run the
+    /// loop faster.
+    #[inline]
+    fn playout<R: FnMut() -> u32>(&mut self, mut next_u32: R) -> u32
+    where
+        Self: Sized,
+    {
+        let mut n = 0;
+        loop {
+            match self.status() {
+                Status::Throw(_) => {
+                    let t = self.sample_throw(next_u32());
+                    self.set_throw_unchecked(t);
+                }
+                Status::Move(_) => {
+                    // The move at index (r * moves) >> 32 of the legal moves.
+                    self.play_random(next_u32());
+                    n += 1;
+                }
+                Status::Over(_) => return n,
+            }
+        }
+    }
+
     /// The legal moves for the throw in hand; never empty in [`Status::Move`] (a forfeit is
     /// [`Move::PASS`]); empty otherwise.
     fn legal_moves(&self, moves: &mut MoveList);
@@ -665,22 +692,8 @@ impl Census {
 
 /// Plays uniformly random moves with throws drawn from `next_u32`, until the game ends.
 /// Returns the number of decisions played. Used by benchmarks and tests.
-pub fn random_playout<G: Game>(g: &mut G, mut next_u32: impl FnMut() -> u32) -> u32 {
-    let mut n = 0;
-    loop {
-        match g.status() {
-            Status::Throw(_) => {
-                let t = g.sample_throw(next_u32());
-                g.set_throw_unchecked(t);
-            }
-            Status::Move(_) => {
-                // The move at index (r * moves) >> 32 of the legal moves.
-                g.play_random(next_u32());
-                n += 1;
-            }
-            Status::Over(_) => return n,
-        }
-    }
+pub fn random_playout<G: Game>(g: &mut G, next_u32: impl FnMut() -> u32) -> u32 {
+    g.playout(next_u32)
 }
 
 /// A piece as drawn.

@@ -906,6 +906,22 @@ impl<S: Sheet> Game for Race<S> {
         self.throw = t.a;
     }
 
+    /// [`Game::playout`] without asking [`Game::status`] for what it already knows: a game
+    /// not over awaits a move while a throw is in hand (a leftover's decision keeps it),
+    /// else a throw.
+    #[inline]
+    fn playout<R: FnMut() -> u32>(&mut self, mut next_u32: R) -> u32 {
+        let mut n = 0;
+        while self.men[0] != 0 && self.men[1] != 0 && self.decisions < self.cap {
+            if self.throw == 0 {
+                self.throw = self.sample_throw(next_u32()).a;
+            }
+            self.play_random(next_u32());
+            n += 1;
+        }
+        n
+    }
+
     #[inline]
     fn sample_throw(&self, r: u32) -> Throw {
         let r8 = S::rules(self.variant);
@@ -1358,18 +1374,52 @@ mod tests {
         }
     }
 
+    /// The race core's [`Game::playout`] plays what the loop over `status` plays (the
+    /// trait's default, written out here): the same end, decisions and numbers drawn.
+    fn playout_agrees<S: Sheet>(g: &Race<S>) {
+        let (mut a, mut b) = (*g, *g);
+        let (mut ra, mut rb) = (
+            crate::conformance::SplitMix(g.decisions as u64),
+            crate::conformance::SplitMix(g.decisions as u64),
+        );
+        let (mut na, mut nb) = (0u32, 0u32);
+        let n = a.playout(|| {
+            na += 1;
+            ra.next_u32()
+        });
+        let mut m = 0;
+        loop {
+            match b.status() {
+                Status::Throw(_) => {
+                    nb += 1;
+                    let t = b.sample_throw(rb.next_u32());
+                    b.set_throw_unchecked(t);
+                }
+                Status::Move(_) => {
+                    nb += 1;
+                    b.play_random(rb.next_u32());
+                    m += 1;
+                }
+                Status::Over(_) => break,
+            }
+        }
+        assert_eq!((a, n, na), (b, m, nb), "{}", g.position());
+    }
+
     fn agree<S: Sheet>(options: &[&[&str]]) -> usize {
         let mut checked = 0;
         for opts in options {
             let start = Race::<S>::start(&Options::parse(S::OPTIONS, opts, S::NAME).unwrap());
             for p in corpus(&start, 2, 2000, false) {
                 random_agrees(&p);
+                playout_agrees(&p);
             }
             for p in corpus(&start, 3, 3000, true) {
                 for &(t, _) in p.throw_dist().outcomes {
                     let mut g = p;
                     g.set_throw_unchecked(t);
                     random_agrees(&g);
+                    playout_agrees(&g);
                     if g.left != 0 {
                         continue;
                     }
