@@ -364,9 +364,8 @@ pub fn forward<const N: usize>(p: &[f32], x: &[(u8, f32)]) -> (f32, [f32; N]) {
 impl NetEval {
     /// The output before the sigmoid for the mover: the same as `forward(&inputs(..)).0`
     /// (up to the order of the output layer's sum), without building the trainers' input
-    /// list: this is the search's hot path. The position's non-zero inputs are listed
-    /// ([`Active`]), then the layers read them ([`dense`]), which knows nothing of what the
-    /// inputs mean. On a processor with AVX2 (detected once, at the first call) the pass runs
+    /// list: this is the search's hot path. [`NetEval::visit`] gives the position's non-zero
+    /// inputs to the layer ([`dense`]), which knows nothing of what they mean. On a processor with AVX2 (detected once, at the first call) the pass runs
     /// in 256-bit registers, eight hidden units at a time ([`simd`]); elsewhere in SSE2's four.
     /// Each unit's sum takes the same steps in the same order either way, so the numbers
     /// are the same to the bit.
