@@ -2,7 +2,7 @@
 //!
 //! The binary is built for the baseline of its target (x86-64: SSE2, four `f32` to a
 //! register), so that it runs on any machine. The networks' passes ([`crate::net`]) are
-//! written for a lane width `W` and run through [`run`]: on an x86-64 processor with AVX2
+//! written for a lane width `W` and run through the crate's `run`: on an x86-64 processor with AVX2
 //! (found once, at the first call) with `W = 8` in a function compiled for AVX2, elsewhere
 //! with `W = 4`. The switch uses the `pulp` crate's safe dispatch, so this crate still
 //! forbids `unsafe`. The environment variable `SENET_SIMD=baseline`, read at the first call,
@@ -29,7 +29,7 @@ static ARCH: LazyLock<pulp::Arch> = LazyLock::new(|| {
     }
 });
 
-/// The lane width [`run`] uses on this machine: 8 with AVX2, else 4.
+/// The lane width the networks' passes use on this machine: 8 with AVX2, else 4.
 pub fn lanes() -> usize {
     match *ARCH {
         #[cfg(target_arch = "x86_64")]
