@@ -531,12 +531,15 @@ fn botspeed(
         .collect::<Result<_, _>>()?;
     let mut rows = Vec::new();
     let clock = senet_coach::duel::timer_cost();
+    let lanes = senet_bots::simd::lanes();
+    let simd = if lanes == 8 { "AVX2" } else { "baseline" };
     let mut text = format!(
         "# Time per move of the bots\n\nWritten by `senet botspeed --positions {n} --seed {seed} \
          --bots {bots}`. Thread CPU time per move in play mode, on one thread, over {n} seeded \
          self-play positions per rule set (half `greedy` games, half random games) plus every \
          opening position with every throw, net of the clock's own cost ({clock:.3} µs, the \
-         median of 1,001 empty intervals, subtracted from each move).\n\n| rule set | bot | positions | median ms | p99 ms | max ms | \
+         median of 1,001 empty intervals, subtracted from each move); the networks' passes \
+         {lanes} hidden units to a vector register ({simd}).\n\n| rule set | bot | positions | median ms | p99 ms | max ms | \
          mean nodes | max nodes |\n|---|---|---|---|---|---|---|---|\n"
     );
     for r in rule_sets {
