@@ -56,3 +56,25 @@ fn levels_keep_to_their_node_budgets_on_the_slowest_positions() {
         }
     }
 }
+
+/// Issue 35: `senet botspeed` times moves net of the clock's own cost. The cost is what an
+/// empty interval measures (a system call to read the thread's CPU clock, well under a
+/// millisecond), and a move timed net of it is never negative, even the cheapest (`random`
+/// answers in far less than the clock costs).
+#[test]
+fn move_times_are_net_of_the_clocks_own_cost() {
+    let clock = senet_coach::duel::timer_cost();
+    assert!(clock > 0.0 && clock < 1000.0, "{clock} µs");
+    // The same figure every time it is asked for (measured once).
+    assert_eq!(clock.to_bits(), senet_coach::duel::timer_cost().to_bits());
+    let start = AnyGame::new(RuleSet::Kendall5, &[] as &[&str]).unwrap();
+    let ps = senet_coach::speed::positions(&start, 200, 1, 3);
+    let sp = senet_coach::speed::measure(bot("random").as_mut(), &ps);
+    assert!(sp.median_ms >= 0.0 && sp.max_ms >= sp.p99_ms);
+    // Raw, a random move measures at least the clock's cost; net of it, less than that.
+    assert!(
+        sp.median_ms * 1e3 < clock,
+        "{} ms against {clock} µs",
+        sp.median_ms
+    );
+}
