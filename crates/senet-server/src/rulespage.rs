@@ -378,8 +378,8 @@ mod tests {
             assert!(pos.starts_with(rid), "{ruling}");
             if let Some(f) = d.forbidden {
                 assert!(
-                    f.why.contains('('),
-                    "{ruling}: the reason cites its ruling: {}",
+                    f.why.contains(f.mv),
+                    "{ruling}: the reason names the move: {}",
                     f.why
                 );
             }
