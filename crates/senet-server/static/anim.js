@@ -119,6 +119,12 @@ export function animator(wrap, hooks) {
       }
       const displaced = (occ.get(m.to) || []).filter((g) => g.p.player !== e.player);
       let pts = route(m.from, m.to);
+      // Into the water and back: along the track to the marked square, then across.
+      const water = (e.kinds || []).includes('trap') ? after.cells.find((c) => /^(water|trap)$/i.test(c.mark || '')) : null;
+      if (water && water.square !== m.to && G.track) {
+        pts = route(m.from, water.square);
+        pts.push(G.center(m.to));
+      }
       if (!G.track && pts.length === 2) {
         // Off the track (parker's loops): a hop in an arc.
         const [[x0, y0], [x1, y1]] = pts;

@@ -28,9 +28,9 @@ export const upright = () => window.matchMedia('(max-width: 620px)').matches;
 
 // The board's geometry: where each square, and the borne-off piles, are drawn.
 export function geometry(view, vertical) {
-  const cw = vertical ? 104 : 64, ch = vertical ? 58 : 64;
+  const cw = vertical ? 104 : 64, ch = vertical ? 50 : 64;
   const gcols = vertical ? view.rows : view.cols, grows = vertical ? view.cols : view.rows;
-  const off = vertical ? { x: PAD, y: PAD * 2 + grows * ch, w: gcols * cw, h: 84 } : { x: PAD * 2 + gcols * cw, y: PAD, w: 96, h: grows * ch };
+  const off = vertical ? { x: PAD, y: PAD * 2 + grows * ch, w: gcols * cw, h: 64 } : { x: PAD * 2 + gcols * cw, y: PAD, w: 96, h: grows * ch };
   const width = vertical ? PAD * 2 + gcols * cw : off.x + off.w + PAD;
   const height = vertical ? off.y + off.h + PAD : PAD * 2 + grows * ch;
   const at = new Map();
@@ -82,9 +82,9 @@ export function drawPiece(p, x, y, r, extra) {
   return outer;
 }
 
-function defs() {
+function defs(gid) {
   const d = s('defs', {});
-  const grad = s('linearGradient', { id: 'wood', x1: 0, y1: 0, x2: 1, y2: 0.2 });
+  const grad = s('linearGradient', { id: gid, x1: 0, y1: 0, x2: 1, y2: 0.2 });
   [[0, 'a'], [0.35, 'b'], [0.6, 'a'], [1, 'b']].forEach(([o, k]) => grad.append(s('stop', { offset: o, class: 'wood-' + k })));
   d.append(grad);
   return d;
@@ -101,8 +101,9 @@ export function drawBoard(view, ui) {
   const focus = ui.selected != null ? ui.selected : ui.hover;
   const targets = new Set(legal.filter((m) => m.from === focus).map((m) => (m.to_name === 'off' ? 'off' : m.to)));
   const hint = ui.hint;
-  const svg = s('svg', { viewBox: `0 0 ${G.width} ${G.height}`, class: 'board' + (G.vertical ? ' upright' : ''), id: 'board', role: 'group', 'aria-label': `The board. ${view.path}` });
-  svg.append(defs());
+  const svg = s('svg', { viewBox: `0 0 ${G.width} ${G.height}`, class: 'board' + (G.vertical ? ' upright' : ''), id: ui.id || 'board', role: 'group', 'aria-label': `The board. ${view.path}` });
+  const gid = 'wood-' + (ui.id || 'board');
+  svg.append(defs(gid));
   const gw = G.vertical ? view.rows * G.cw : view.cols * G.cw, gh = G.vertical ? view.cols * G.ch : view.rows * G.ch;
   svg.append(s('rect', { x: 2, y: 2, width: G.width - 4, height: G.height - 4, rx: 12, class: 'frame' }));
   svg.append(s('rect', { x: PAD - 4, y: PAD - 4, width: gw + 8, height: gh + 8, rx: 6, class: 'inlay' }));
@@ -127,7 +128,7 @@ export function drawBoard(view, ui) {
       class: cls.join(' '), 'data-square': c.square, role: interactive ? 'button' : 'img', 'aria-label': name,
       tabindex: interactive ? 0 : null,
     });
-    g.append(s('rect', { x: x + 2, y: y + 2, width: G.cw - 4, height: G.ch - 4, rx: 5, class: 'sq' }));
+    g.append(s('rect', { x: x + 2, y: y + 2, width: G.cw - 4, height: G.ch - 4, rx: 5, class: 'sq', fill: `url(#${gid})` }));
     if (c.mark || c.special) {
       const size = Math.min(G.cw, G.ch) * 0.66;
       g.append(sign(c.mark || '', x + G.cw / 2 - size / 2, y + G.ch / 2 - size / 2 + 4, size));
@@ -174,7 +175,7 @@ export function drawBoard(view, ui) {
   const O = G.off;
   const offTarget = targets.has('off');
   const off = s('g', {
-    class: 'off' + (offTarget ? ' target' : ''), id: 'off-zone', role: offTarget ? 'button' : 'img', tabindex: offTarget ? 0 : null,
+    class: 'off' + (offTarget ? ' target' : ''), id: ui.id ? null : 'off-zone', role: offTarget ? 'button' : 'img', tabindex: offTarget ? 0 : null,
     'aria-label': `borne off: ${view.off[0]} and ${view.off[1]}` + (view.captured[0] || view.captured[1] ? `; lost: ${view.captured[0]} and ${view.captured[1]}` : '') + (offTarget ? `; bear the piece on ${focus} off` : ''),
   });
   off.append(s('rect', { x: O.x + 2, y: O.y + 2, width: O.w - 4, height: O.h - 4, rx: 8, class: 'off-bg' }));
@@ -185,7 +186,7 @@ export function drawBoard(view, ui) {
     const pile = s('g', { class: 'pile', 'aria-hidden': 'true' });
     pile.append(drawPiece(sample, px - 14, py, G.r * 0.62, { class: 'piece p' + pl + (shown ? '' : ' ghostly') }));
     off.append(pile);
-    off.append(s('text', { x: px + 4, y: py + 6, class: 'count', id: 'off-' + pl, 'aria-hidden': 'true' }, '× ' + view.off[pl - 1]));
+    off.append(s('text', { x: px + 4, y: py + 6, class: 'count', id: ui.id ? null : 'off-' + pl, 'aria-hidden': 'true' }, '× ' + view.off[pl - 1]));
     if (view.captured[pl - 1]) {
       off.append(s('text', { x: px - 26, y: py + 28, class: 'lost', 'aria-hidden': 'true' }, `lost ${view.captured[pl - 1]}`));
     }

@@ -13,6 +13,7 @@ export async function lobby() {
   const rulesSel = h('select', { id: 'rules', name: 'rules' }, cat.rules.map((r) => h('option', { value: r.id }, `${r.name} — ${r.id}`)));
   const optBox = h('div', { id: 'options', class: 'options' });
   const summary = h('details', { class: 'summary' });
+  const rulesLink = h('a', { id: 'rules-page-link', class: 'button-link' }, 'The rules');
   const current = () => cat.rules.find((x) => x.id === rulesSel.value);
   function showOptions() {
     const r = current();
@@ -23,6 +24,8 @@ export async function lobby() {
         : h('input', { type: 'number', 'data-opt': o.name, min: o.min, max: o.max, value: o.default }),
       h('small', {}, o.description))));
     summary.replaceChildren(h('summary', {}, 'Rules summary'), rulesSummary(r));
+    rulesLink.setAttribute('href', '/rules/' + r.id);
+    rulesLink.textContent = `The rules of ${r.name}`;
   }
   rulesSel.addEventListener('change', showOptions);
   const levelSel = h('select', { id: 'level' }, cat.levels.map((l) => h('option', { value: l, selected: l === 'casual' }, l)));
@@ -62,11 +65,28 @@ export async function lobby() {
       create.disabled = false;
     }
   });
+  // A first game for newcomers: against the beginner bot, with tips (issue 32).
+  const learn = h('button', { id: 'learn' }, 'First game, with tips');
+  learn.addEventListener('click', async () => {
+    const r = current();
+    learn.disabled = true;
+    try {
+      const c = await api('POST', '/api/games', { rules: r.id, options: [], mode: 'bot', bot: 'beginner', seat: 1 });
+      try { localStorage.removeItem('senet.tips'); } catch (e) { /* private mode */ }
+      saved.put(c.id, { tokens: c.tokens, invite: null, seed_hash: c.state.seed_hash, rules: r.id, mode: 'bot', created: Date.now(), newcomer: true });
+      location.href = '/g/' + c.id;
+    } catch (e) {
+      msg.textContent = e.message;
+      learn.disabled = false;
+    }
+  });
   const recent = h('div', { id: 'recent' }, h('p', { class: 'small' }, 'Loading your games…'));
   app.replaceChildren(
     h('section', { class: 'panel' },
       h('h2', {}, 'New game'),
+      h('p', { class: 'small' }, 'New to Senet? ', learn, ' plays the rule set chosen below against the beginner bot, pointing at the moves you can make and explaining each special square the first time a piece reaches it.'),
       h('label', { class: 'row' }, h('span', {}, 'Rule set'), rulesSel),
+      h('p', { class: 'links' }, rulesLink),
       optBox,
       h('fieldset', { class: 'modes' }, h('legend', {}, 'Opponent'),
         mode('bot', 'a bot, level ', true), levelSel, h('br'),
@@ -87,7 +107,7 @@ export async function lobby() {
       const what = over ? (g.player ? `player ${g.player} won` : 'draw') : `player ${g.player} to ${g.state}`;
       const role = Object.keys(mine[g.id].tokens || {}).length ? '' : ' (watching)';
       return h('li', {},
-        h('a', { href: '/g/' + g.id }, `${g.rules}, ${g.mode}${role}`), ` — ${g.moves} moves, ${what} `,
+        h('a', { href: '/g/' + g.id }, `${g.rules}, ${g.mode}${role}`), ` ${g.moves} moves, ${what} `,
         over ? h('a', { href: `/g/${g.id}/review`, class: 'review-link' }, 'review') : null);
     })));
   } catch (e) {

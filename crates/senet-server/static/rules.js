@@ -20,10 +20,10 @@ function demoBox(d, sides, n) {
   const show = () => {
     const vertical = upright();
     if (played) {
-      wrap.replaceChildren(drawBoard(d.after, { sides, vertical, played: { from: d.allowed.from, to: d.allowed.to_name === 'off' ? 'off' : d.allowed.to } }));
+      wrap.replaceChildren(drawBoard(d.after, { id: `board-demo-${n}`, sides, vertical, played: { from: d.allowed.from, to: d.allowed.to_name === 'off' ? 'off' : d.allowed.to } }));
     } else {
       wrap.replaceChildren(drawBoard(d.view, {
-        sides, vertical, legal: d.legal.filter((m) => m.move === d.allowed.move), selected: d.allowed.from,
+        id: `board-demo-${n}`, sides, vertical, legal: d.legal.filter((m) => m.move === d.allowed.move), selected: d.allowed.from,
         onPiece: () => {}, onTarget: () => go(), onHover: () => {},
       }));
     }
@@ -57,7 +57,7 @@ export async function rulesPage(id) {
   const r = p.rules;
   document.title = `Senet — rules — ${r.name}`;
   const total = r.throws.reduce((a, t) => a + t[1], 0);
-  const start = h('div', { class: 'board-wrap demo-board' }, drawBoard(p.start, { sides: r.sides, vertical: upright() }));
+  const start = h('div', { class: 'board-wrap demo-board' }, drawBoard(p.start, { id: 'board-start', sides: r.sides, vertical: upright() }));
   paintSides(start, r.sides);
   const leg = h('div', {}, legend(r.sides, p.start));
   paintSides(leg, r.sides);

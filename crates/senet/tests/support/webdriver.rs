@@ -112,7 +112,12 @@ impl Driver {
     /// A new headless Chromium with a fresh profile in `profile`.
     pub fn session(&self, profile: &Path, width: u32, height: u32) -> Session {
         std::fs::create_dir_all(profile).unwrap();
-        let caps = json!({ "capabilities": { "alwaysMatch": {
+        // Headless Chromium's window is at least 500 px wide: a narrower page (a phone) is
+        // emulated, with touch.
+        let mobile = (width < 500).then(|| {
+            json!({ "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0, "touch": true } })
+        });
+        let mut caps = json!({ "capabilities": { "alwaysMatch": {
             "browserName": "chrome",
             "goog:chromeOptions": {
                 "binary": chromium_binary(),
@@ -125,6 +130,9 @@ impl Driver {
                 ],
             },
         }}});
+        if let Some(m) = mobile {
+            caps["capabilities"]["alwaysMatch"]["goog:chromeOptions"]["mobileEmulation"] = m;
+        }
         let v = call(self.port, "POST", "/session", Some(caps)).expect("a browser session");
         let id = v["sessionId"].as_str().expect("session id").to_string();
         Session {
@@ -193,6 +201,33 @@ impl Session {
             Some(json!({ "script": script, "args": [] })),
         )
         .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+    }
+
+    /// Runs an asynchronous script (it calls `arguments[arguments.length - 1]` with its
+    /// result) and returns that result.
+    pub fn js_async(&self, script: &str) -> Value {
+        self.cmd(
+            "POST",
+            "/execute/async",
+            Some(json!({ "script": script, "args": [] })),
+        )
+        .unwrap_or_else(|e| panic!("async script failed: {e}"))
+    }
+
+    /// Presses keys as a keyboard would, on whatever has the focus: each `&str` is one key
+    /// (a character, or a WebDriver key code such as `\u{E014}` for the right arrow).
+    pub fn keys(&self, keys: &[&str]) {
+        let mut actions = vec![];
+        for k in keys {
+            actions.push(json!({ "type": "keyDown", "value": k }));
+            actions.push(json!({ "type": "keyUp", "value": k }));
+        }
+        self.cmd(
+            "POST",
+            "/actions",
+            Some(json!({ "actions": [{ "type": "key", "id": "keyboard", "actions": actions }] })),
+        )
+        .unwrap_or_else(|e| panic!("keys {keys:?}: {e}"));
     }
 
     /// The element matching a CSS selector, if any.
