@@ -6,7 +6,7 @@
 
 use crate::service::{legal_moves_of, rule_info};
 use crate::wire::{LegalMove, RuleInfo};
-use senet_rules::{AnyGame, BoardView, Game, Notation, RuleSet, View};
+use senet_rules::{AnyGame, BoardView, Game, MoveList, Notation, RuleSet, Status, ThrowKind, View};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -18,8 +18,66 @@ pub struct RulesPage {
     pub rules: RuleInfo,
     /// The start position's board.
     pub start: BoardView,
+    /// The throws of a game in order of use: the first throw's odds, then later throws'
+    /// where they differ (parker's dice-off, pyramid's single-die opening).
+    pub throws: Vec<ThrowTable>,
     /// The rules in the order of `docs/rules/<id>.md`.
     pub sections: Vec<RuleSection>,
+}
+
+/// The outcomes of a throw with their weights.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ThrowTable {
+    /// When these are the throws: "the first throw", "later throws".
+    pub when: &'static str,
+    /// What the throw is made with.
+    pub kind: ThrowKind,
+    /// Every outcome with its weight.
+    pub outcomes: Vec<(String, u32)>,
+}
+
+/// The first throw's odds and the next different ones, found by playing the start on.
+fn throw_tables(start: &AnyGame) -> Vec<ThrowTable> {
+    let table = |g: &AnyGame, when| {
+        let d = g.throw_dist();
+        ThrowTable {
+            when,
+            kind: d.kind,
+            outcomes: d
+                .outcomes
+                .iter()
+                .map(|(t, w)| (t.to_string(), *w))
+                .collect(),
+        }
+    };
+    let mut out = vec![table(start, "the first throw")];
+    let mut g = *start;
+    for _ in 0..6 {
+        match g.status() {
+            Status::Throw(_) => {
+                let d = g.throw_dist();
+                if d.outcomes != start.throw_dist().outcomes {
+                    out.push(table(&g, "later throws"));
+                    break;
+                }
+                if g.set_throw(d.outcomes[0].0).is_err() {
+                    break;
+                }
+            }
+            Status::Move(_) => {
+                let mut ms = MoveList::new();
+                g.legal_moves(&mut ms);
+                match ms.first() {
+                    Some(&m) => {
+                        g.play_unchecked(m);
+                    }
+                    None => break,
+                }
+            }
+            Status::Over(_) => break,
+        }
+    }
+    out
 }
 
 /// One rule (a paragraph or section of `docs/rules/<id>.md`).
@@ -260,7 +318,8 @@ pub fn sections(md: &str) -> Vec<RuleSection> {
     let mut out: Vec<RuleSection> = vec![];
     for block in md.split("\n\n") {
         let b = block.trim();
-        if b.is_empty() || b.starts_with("# ") {
+        // Headings of the page, code blocks (board diagrams) and tables stay in the document.
+        if b.is_empty() || b.starts_with("# ") || b.starts_with("```") || b.starts_with('|') {
             continue;
         }
         let (title, text) = if let Some(h) = b.strip_prefix("## ") {
@@ -362,6 +421,7 @@ pub fn page(id: &str) -> Option<RulesPage> {
     }
     Some(RulesPage {
         rules: rule_info(r)?,
+        throws: throw_tables(&start),
         start: start.view(),
         sections,
     })

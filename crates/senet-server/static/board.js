@@ -176,29 +176,30 @@ export function drawBoard(view, ui) {
   const offTarget = targets.has('off');
   const off = s('g', {
     class: 'off' + (offTarget ? ' target' : ''), id: ui.id ? null : 'off-zone', role: offTarget ? 'button' : 'img', tabindex: offTarget ? 0 : null,
-    'aria-label': `borne off: ${view.off[0]} and ${view.off[1]}` + (view.captured[0] || view.captured[1] ? `; lost: ${view.captured[0]} and ${view.captured[1]}` : '') + (offTarget ? `; bear the piece on ${focus} off` : ''),
+    'aria-label': `off: borne off ${view.off[0]} and ${view.off[1]}` + (view.captured[0] || view.captured[1] ? `; lost ${view.captured[0]} and ${view.captured[1]}` : '') + (offTarget ? `; bear the piece on ${focus} off` : ''),
   });
   off.append(s('rect', { x: O.x + 2, y: O.y + 2, width: O.w - 4, height: O.h - 4, rx: 8, class: 'off-bg' }));
+  off.append(s('text', { x: O.x + 10, y: O.y + 18, class: 'label' }, 'off'));
+  const counts = s('g', { class: 'off-counts', 'aria-hidden': 'true' });
   [1, 2].forEach((pl) => {
     const [px, py] = G.pile(pl);
     const sample = samplePiece(view, pl);
     const shown = Math.min(view.off[pl - 1], 7);
     const pile = s('g', { class: 'pile', 'aria-hidden': 'true' });
     pile.append(drawPiece(sample, px - 14, py, G.r * 0.62, { class: 'piece p' + pl + (shown ? '' : ' ghostly') }));
-    off.append(pile);
-    off.append(s('text', { x: px + 4, y: py + 6, class: 'count', id: ui.id ? null : 'off-' + pl, 'aria-hidden': 'true' }, '× ' + view.off[pl - 1]));
+    counts.append(pile);
+    counts.append(s('text', { x: px + 4, y: py + 6, class: 'count', id: ui.id ? null : 'off-' + pl }, '× ' + view.off[pl - 1]));
     if (view.captured[pl - 1]) {
-      off.append(s('text', { x: px - 26, y: py + 28, class: 'lost', 'aria-hidden': 'true' }, `lost ${view.captured[pl - 1]}`));
+      counts.append(s('text', { x: px - 26, y: py + 28, class: 'lost' }, `lost ${view.captured[pl - 1]}`));
     }
   });
-  off.append(s('text', { x: O.x + 10, y: O.y + 18, class: 'label', 'aria-hidden': 'true' }, 'off'));
   if (ui.onTarget) {
     off.addEventListener('click', () => offTarget && ui.onTarget('off'));
     off.addEventListener('keydown', (e) => {
       if ((e.key === 'Enter' || e.key === ' ') && offTarget) { e.preventDefault(); e.stopPropagation(); ui.onTarget('off'); }
     });
   }
-  svg.append(off);
+  svg.append(off, counts);
   return svg;
 }
 
@@ -233,8 +234,8 @@ export function stickCount(outcomes) {
 // their marked faces (a value above the stick count stands for none marked, as ThrowKind
 // documents), one die, or two dice (four-sided where no outcome passes 4). `t` empty: the
 // sticks or dice at rest, faces hidden. `tumbling`: drawn mid-throw.
-export function drawThrow(t, kind, outcomes, tumbling) {
-  const box = h('span', { class: 'throw-shown' + (tumbling ? ' tumbling' : ''), id: 'throw-shown', 'data-throw': tumbling ? '' : t || '' });
+export function drawThrow(t, kind, outcomes, tumbling, id) {
+  const box = h('span', { class: 'throw-shown' + (tumbling ? ' tumbling' : ''), id, 'data-throw': tumbling ? '' : t || '' });
   const parts = t ? String(t).split('-').map(Number) : [];
   const maxFace = Math.max(0, ...(outcomes || []).flatMap((o) => String(o[0]).split('-').map(Number)));
   const svg = s('svg', { class: 'throw-art', viewBox: '0 0 150 60', 'aria-hidden': 'true' });

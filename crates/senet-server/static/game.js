@@ -110,10 +110,10 @@ export async function gamePage(id) {
   const anim = animator(el.board, {
     onThrow: async (e, sleep) => {
       const wait = Math.max(200, 550 - (Date.now() - G.thrownAt));
-      el.shown.replaceChildren(drawThrow(null, G.state.throw_kind, G.state.throws.length ? G.state.throws : G.lastOutcomes, true));
+      el.shown.replaceChildren(drawThrow(null, G.state.throw_kind, G.state.throws.length ? G.state.throws : G.lastOutcomes, true, 'throw-shown'));
       sound('throw');
       await sleep(Math.min(wait, 550));
-      el.shown.replaceChildren(drawThrow(e.throw, G.state.throw_kind, G.lastOutcomes));
+      el.shown.replaceChildren(drawThrow(e.throw, G.state.throw_kind, G.lastOutcomes, false, 'throw-shown'));
       await sleep(250);
     },
     onMove: (e) => {
@@ -176,7 +176,7 @@ export async function gamePage(id) {
     const tok = mine(st().player);
     if (kind === 'throw') {
       G.thrownAt = Date.now();
-      if (!reducedMotion()) el.shown.replaceChildren(drawThrow(null, G.state.throw_kind, G.state.throws, true));
+      if (!reducedMotion()) el.shown.replaceChildren(drawThrow(null, G.state.throw_kind, G.state.throws, true, 'throw-shown'));
     }
     try {
       const u = kind === 'throw'
@@ -311,7 +311,7 @@ export async function gamePage(id) {
     const outcomes = S.throws.length ? S.throws : G.lastOutcomes || [];
     el.shown.replaceChildren(
       h('span', { class: 'small' }, st().state === 'move' ? 'In hand' : 'Last throw'),
-      st().state === 'move' ? drawThrow(st().throw, S.throw_kind, outcomes) : drawThrow(lastThrow && lastThrow.throw, S.throw_kind, outcomes));
+      st().state === 'move' ? drawThrow(st().throw, S.throw_kind, outcomes, false, 'throw-shown') : drawThrow(lastThrow && lastThrow.throw, S.throw_kind, outcomes, false, 'throw-shown'));
   }
 
   // The newcomer's tips: what to do now, and each special square the first time a piece
@@ -392,9 +392,11 @@ export async function gamePage(id) {
         const chosen = G.choice != null && S.legal[G.choice] && S.legal[G.choice].move === m.move;
         const label = m.from == null ? 'forfeit the throw (pass)' : `${m.move}${m.die ? ` [${m.die}]` : ''}`;
         const spoken = m.from == null ? label : `${label}: the piece on ${m.from_name || m.from} to ${m.to_name === 'off' ? 'off the board' : m.to_name || m.to}${extra.length ? ', ' + extra.join(', ') : ''}`;
-        const b = h('button', { class: 'move-btn' + (G.hint && G.hint.move === m.move ? ' hinted' : '') + (chosen ? ' chosen' : ''), 'data-move': m.move, 'aria-label': spoken + (val ? `, winning chance ${(val.win * 100).toFixed(1)}%` : '') },
+        const b = h('button', { class: 'move-btn' + (G.hint && G.hint.move === m.move ? ' hinted' : '') + (chosen ? ' chosen' : ''), 'data-move': m.move },
           label, extra.length ? h('small', {}, ' ' + extra.join(', ')) : null,
           val ? h('small', { class: 'win' }, ` ${(val.win * 100).toFixed(1)}%`) : null);
+        // The name starts with the visible text, then says it in words.
+        b.setAttribute('aria-label', b.textContent.replace(/\s+/g, ' ').trim() + (m.from == null ? '' : ` (${spoken.slice(label.length + 2)})`));
         b.addEventListener('click', () => act('move', m.move));
         b.addEventListener('focus', () => { if (m.from != null && G.selected !== m.from && G.choice == null) { G.hover = m.from; } });
         el.moves.append(b);

@@ -28,7 +28,7 @@ export async function lobby() {
     rulesLink.textContent = `The rules of ${r.name}`;
   }
   rulesSel.addEventListener('change', showOptions);
-  const levelSel = h('select', { id: 'level' }, cat.levels.map((l) => h('option', { value: l, selected: l === 'casual' }, l)));
+  const levelSel = h('select', { id: 'level', 'aria-label': 'bot level' }, cat.levels.map((l) => h('option', { value: l, selected: l === 'casual' }, l)));
   const seatSel = h('select', { id: 'seat' });
   function showSeats() {
     const sides = current().sides;

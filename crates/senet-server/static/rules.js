@@ -9,7 +9,7 @@ import { drawBoard, drawThrow, paintSides, legend, upright } from './board.js';
 import { animator } from './anim.js';
 import { play as sound } from './sound.js';
 
-function demoBox(d, sides, n) {
+function demoBox(d, sides, n, tt) {
   const wrap = h('div', { class: 'board-wrap demo-board' });
   paintSides(wrap, sides);
   const anim = animator(wrap, { onThrow: async () => {}, onMove: () => sound('land'), onDone: () => {} });
@@ -43,7 +43,7 @@ function demoBox(d, sides, n) {
   resetBtn.addEventListener('click', () => { anim.finish(); played = false; show(); status.textContent = ''; playBtn.hidden = false; resetBtn.hidden = true; playBtn.focus(); });
   show();
   return h('div', { class: 'demo', 'data-ruling': d.ruling },
-    h('p', {}, h('b', {}, `${d.ruling}: `), `throw ${d.throw} in hand. `, drawThrow(d.throw, null, null)),
+    h('p', {}, h('b', {}, `${d.ruling}: `), `throw ${d.throw} in hand. `, drawThrow(d.throw, tt.kind, tt.outcomes)),
     wrap,
     h('div', { class: 'row' }, playBtn, resetBtn),
     status,
@@ -56,7 +56,6 @@ export async function rulesPage(id) {
   const p = await api('GET', '/api/rules/' + encodeURIComponent(id));
   const r = p.rules;
   document.title = `Senet — rules — ${r.name}`;
-  const total = r.throws.reduce((a, t) => a + t[1], 0);
   const start = h('div', { class: 'board-wrap demo-board' }, drawBoard(p.start, { id: 'board-start', sides: r.sides, vertical: upright() }));
   paintSides(start, r.sides);
   const leg = h('div', {}, legend(r.sides, p.start));
@@ -68,12 +67,17 @@ export async function rulesPage(id) {
     h('p', { class: 'small' }, 'Each rule names the rulings (IDs) that fix how the sheet is read. Where a small board is shown, play the move it allows; the move it forbids is named with the reason the rules engine gives.'),
     start, leg,
     h('section', { class: 'rule' }, h('h3', {}, 'Throws and their odds'),
-      h('table', { class: 'odds' }, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'throw'), h('th', { scope: 'col' }, 'chance'))),
-        h('tbody', {}, r.throws.map((t) => h('tr', {}, h('td', {}, t[0]), h('td', {}, `${t[1]} in ${total} (${((100 * t[1]) / total).toFixed(1)}%)`)))))),
+      p.throws.map((tt) => {
+        const total = tt.outcomes.reduce((a, t) => a + t[1], 0);
+        return h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': tt.when },
+          h('table', { class: 'odds' }, h('caption', {}, `${tt.when[0].toUpperCase()}${tt.when.slice(1)} (${tt.kind.replace(/_/g, ' ')})`),
+            h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'throw'), h('th', { scope: 'col' }, 'chance'))),
+            h('tbody', {}, tt.outcomes.map((t) => h('tr', {}, h('td', {}, h('span', { class: 'odds-art' }, drawThrow(t[0], tt.kind, tt.outcomes)), ' ', t[0]), h('td', {}, `${t[1]} in ${total} (${((100 * t[1]) / total).toFixed(1)}%)`))))));
+      })),
     h('section', { class: 'rule' }, h('h3', {}, 'Options'),
       r.options.length ? h('ul', {}, r.options.map((o) => h('li', {}, h('code', {}, o.name), ` (default ${o.default}): ${o.description}`))) : h('p', {}, 'None.')),
     p.sections.map((sec) => h('section', { class: 'rule', id: 'rule-' + (sec.rulings[0] || sec.title.replace(/\W+/g, '-')) },
       h('h3', {}, sec.rulings.length ? h('span', { class: 'id' }, sec.rulings.join(', ')) : null, sec.title),
       sec.text.split('\n').map((t) => h('p', {}, t)),
-      sec.demos.map((d) => demoBox(d, r.sides, n++))))));
+      sec.demos.map((d) => demoBox(d, r.sides, n++, p.throws[p.throws.length - 1]))))));
 }

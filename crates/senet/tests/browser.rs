@@ -67,9 +67,7 @@ fn act(s: &Session, board: bool) -> String {
             let via_board =
                 board && s.js("return !!document.querySelector('.piece.movable')") == json!(true);
             if via_board {
-                let sq = s.js(
-                    "return document.querySelector('.piece.movable').dataset.square",
-                );
+                let sq = s.js("return document.querySelector('.piece.movable').dataset.square");
                 click_retry(s, &format!(".cell[data-square='{}']", sq.as_str().unwrap()));
                 let target = s.wait_for(".cell.target, #off-zone.target", 5);
                 if s.click(&target).is_ok() {
@@ -501,8 +499,9 @@ fn screenshots_of_every_rule_set() {
             s.text("#status")
         );
         if id == "pyramid" {
-            let fill =
-                s.js("return getComputedStyle(document.querySelector('#board .piece.p1 .body')).fill");
+            let fill = s.js(
+                "return getComputedStyle(document.querySelector('#board .piece.p1 .body')).fill",
+            );
             assert_eq!(
                 fill,
                 json!("rgb(29, 26, 23)"),
@@ -514,8 +513,7 @@ fn screenshots_of_every_rule_set() {
         s.wait_for(".move-btn", 10);
         // Hover a movable piece so its targets are highlighted.
         if s.js("return !!document.querySelector('.piece.movable')") == json!(true) {
-            let sq =
-                s.js("return document.querySelector('.piece.movable').dataset.square");
+            let sq = s.js("return document.querySelector('.piece.movable').dataset.square");
             s.click_css(&format!(".cell[data-square='{}']", sq.as_str().unwrap()));
             s.wait_for(".cell.target, #off-zone.target", 5);
         }
@@ -527,14 +525,20 @@ fn screenshots_of_every_rule_set() {
         );
         // The dark theme, switched with the header's button (and kept).
         s.click_css("#theme-btn");
-        assert_eq!(s.js("return document.documentElement.dataset.theme"), json!("dark"));
+        assert_eq!(
+            s.js("return document.documentElement.dataset.theme"),
+            json!("dark")
+        );
         if s.js("return !!document.querySelector('.piece.movable')") == json!(true) {
             let sq = s.js("return document.querySelector('.piece.movable').dataset.square");
             s.click_css(&format!(".cell[data-square='{}']", sq.as_str().unwrap()));
         }
         s.screenshot(&out.join(format!("{id}-dark.png")));
         s.click_css("#theme-btn");
-        assert_eq!(s.js("return localStorage.getItem('senet.theme')"), json!("light"));
+        assert_eq!(
+            s.js("return localStorage.getItem('senet.theme')"),
+            json!("light")
+        );
         // A throw in flight: the sticks (or dice) tumble before they show the throw.
         if id == "kendall" {
             let (_, seq) = step(&s);
@@ -813,11 +817,16 @@ fn drawn_is_servers(s: &Session, port: u16, id: &str, settled: bool) {
             if !settled {
                 return;
             }
-            let running = s.js("return document.querySelector('#board-wrap').classList.contains('running')");
+            let running =
+                s.js("return document.querySelector('#board-wrap').classList.contains('running')");
             if running == json!(false) {
                 let mismatch =
                     s.js("return document.querySelector('#board-wrap').dataset.mismatch || '0'");
-                assert_eq!(mismatch, json!("0"), "a replay ended off the server's position");
+                assert_eq!(
+                    mismatch,
+                    json!("0"),
+                    "a replay ended off the server's position"
+                );
                 assert_eq!(
                     s.js("return document.querySelectorAll('svg.ghosts').length"),
                     json!(0)
@@ -866,7 +875,10 @@ fn animated_whole_game_draws_the_servers_position_after_every_event() {
             n += 1;
             drawn_is_servers(&s, server.port, &id, n % 2 == 0);
         }
-        assert!(t.elapsed() < Duration::from_secs(400), "the game took too long");
+        assert!(
+            t.elapsed() < Duration::from_secs(400),
+            "the game took too long"
+        );
     }
     drawn_is_servers(&s, server.port, &id, true);
     let runs = s.js("return Number(document.querySelector('#board-wrap').dataset.runs || 0)");
@@ -906,7 +918,9 @@ fn a_whole_game_by_keyboard_alone() {
                 wait_change(&s, seq);
             }
             "move" => {
-                if !hinted && s.js("return document.querySelectorAll('.move-btn').length") != json!(1) {
+                if !hinted
+                    && s.js("return document.querySelectorAll('.move-btn').length") != json!(1)
+                {
                     hinted = true;
                     s.keys(&["h"]);
                     wait_text(&s, "#hint-text", "Hint", 10);
@@ -925,7 +939,10 @@ fn a_whole_game_by_keyboard_alone() {
             }
             _ => std::thread::sleep(Duration::from_millis(30)),
         }
-        assert!(t.elapsed() < Duration::from_secs(300), "the game took too long");
+        assert!(
+            t.elapsed() < Duration::from_secs(300),
+            "the game took too long"
+        );
     }
     assert!(moves > 5, "{moves} moves by keyboard");
     assert!(hinted, "H gave a hint");
@@ -959,7 +976,8 @@ fn the_screen_reader_hears_squares_moves_and_throws() {
     let n26 = names.iter().find(|n| n.starts_with("square 26,")).unwrap();
     assert!(n26.contains("safe") && n26.contains("K7"), "{n26}");
     assert!(
-        names.iter().any(|n| n.contains("light cone")) && names.iter().any(|n| n.contains("dark spool")),
+        names.iter().any(|n| n.contains("light cone"))
+            && names.iter().any(|n| n.contains("dark spool")),
         "{names:?}"
     );
     // A throw is announced in the live region.
@@ -989,7 +1007,11 @@ fn the_screen_reader_hears_squares_moves_and_throws() {
             s.text("#announce")
         );
     }
-    assert!(s.text("#announce").contains("played"), "{}", s.text("#announce"));
+    assert!(
+        s.text("#announce").contains("played"),
+        "{}",
+        s.text("#announce")
+    );
 }
 
 #[test]
@@ -1011,7 +1033,10 @@ fn rules_pages_demonstrations_play_their_moves() {
         let sections = page["sections"].as_array().unwrap();
         assert_eq!(
             s.js("return document.querySelectorAll('section.rule h3 .id').length"),
-            json!(sections.iter().filter(|x| !x["rulings"].as_array().unwrap().is_empty()).count())
+            json!(sections
+                .iter()
+                .filter(|x| !x["rulings"].as_array().unwrap().is_empty())
+                .count())
         );
         let demos: Vec<&Value> = sections
             .iter()
@@ -1026,12 +1051,19 @@ fn rules_pages_demonstrations_play_their_moves() {
             };
             assert_eq!(drawn(&s), pieces_of(&d["view"]), "{id} demo {i} before");
             s.click_css(&format!(".demo-play[data-demo='{i}']"));
-            assert_eq!(drawn(&s), pieces_of(&d["after"]), "{id} demo {i} after its move");
+            assert_eq!(
+                drawn(&s),
+                pieces_of(&d["after"]),
+                "{id} demo {i} after its move"
+            );
             if let Some(f) = d["forbidden"]["why"].as_str() {
                 let text = s.js(&format!(
                     "return document.querySelectorAll('.demo')[{i}].querySelector('.demo-why').textContent"
                 ));
-                assert!(text.as_str().unwrap().contains(&f[..20.min(f.len())]), "{text}");
+                assert!(
+                    text.as_str().unwrap().contains(&f[..20.min(f.len())]),
+                    "{text}"
+                );
             }
             shown += 1;
         }
@@ -1093,7 +1125,10 @@ fn on_a_phone_nothing_scrolls_sideways_and_every_target_is_44px() {
     let id = game_id(&s);
     // The board stands upright: each square is at least 44 px both ways.
     let sq = s.js("const r = document.querySelector('#board .cell').getBoundingClientRect(); return [r.width, r.height]");
-    assert!(sq[0].as_f64().unwrap() >= 44.0 && sq[1].as_f64().unwrap() >= 44.0, "{sq}");
+    assert!(
+        sq[0].as_f64().unwrap() >= 44.0 && sq[1].as_f64().unwrap() >= 44.0,
+        "{sq}"
+    );
     phone_checks(&s, "game");
     let mut shot = false;
     let t = Instant::now();
@@ -1106,7 +1141,10 @@ fn on_a_phone_nothing_scrolls_sideways_and_every_target_is_44px() {
         if act(&s, true) == "over" {
             break;
         }
-        assert!(t.elapsed() < Duration::from_secs(300), "the game took too long");
+        assert!(
+            t.elapsed() < Duration::from_secs(300),
+            "the game took too long"
+        );
     }
     phone_checks(&s, "game over");
     s.goto(&format!("{}/g/{id}/review", server.url));
@@ -1121,10 +1159,12 @@ fn on_a_phone_nothing_scrolls_sideways_and_every_target_is_44px() {
 /// axe-core's script: `$SENET_AXE`, else the npm package scripts/test.sh installs under
 /// target/npm.
 fn axe_source() -> String {
-    let p = std::env::var_os("SENET_AXE").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../target/npm/node_modules/axe-core/axe.min.js")
-    });
+    let p = std::env::var_os("SENET_AXE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../../target/npm/node_modules/axe-core/axe.min.js")
+        });
     std::fs::read_to_string(&p).unwrap_or_else(|e| {
         panic!(
             "axe-core is missing at {} ({e}); scripts/test.sh installs it with npm",
@@ -1171,7 +1211,9 @@ fn axe_finds_nothing_serious_on_any_page_in_either_theme() {
     wait_change(&s, seq);
     let mut bad = vec![];
     for theme in ["light", "dark"] {
-        s.js(&format!("localStorage.setItem('senet.theme', '{theme}'); return 1"));
+        s.js(&format!(
+            "localStorage.setItem('senet.theme', '{theme}'); return 1"
+        ));
         for (what, path, ready) in [
             ("lobby", "/".to_string(), "#create"),
             ("game", format!("/g/{id}"), "#board"),
@@ -1194,7 +1236,9 @@ fn axe_finds_nothing_serious_on_any_page_in_either_theme() {
     s.wait_for("#board", 20);
     play_to_end(&s, 300);
     for theme in ["light", "dark"] {
-        s.js(&format!("localStorage.setItem('senet.theme', '{theme}'); return 1"));
+        s.js(&format!(
+            "localStorage.setItem('senet.theme', '{theme}'); return 1"
+        ));
         s.goto(&format!("{}/g/{id}", server.url));
         s.wait_for("#result-text", 20);
         for v in axe(&s, &source) {
