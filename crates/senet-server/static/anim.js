@@ -37,12 +37,12 @@ export function animator(wrap, hooks) {
     const G = geometry(after, opts.vertical);
     if (geometry(before, opts.vertical).width !== G.width) return Promise.resolve();
     const overlay = s('svg', { viewBox: `0 0 ${G.width} ${G.height}`, class: 'ghosts', 'aria-hidden': 'true' });
-    const timers = new Set(), anims = new Set();
+    const timers = new Map(), anims = new Set();
     let stopped = false;
     const sleep = (ms) => new Promise((ok) => {
+      if (stopped) { ok(); return; }
       const t = setTimeout(() => { timers.delete(t); ok(); }, ms);
-      timers.add(t);
-      t.ok = ok;
+      timers.set(t, ok);
     });
     const animate = (el, frames, o) => {
       const a = el.animate(frames, o);
@@ -189,7 +189,17 @@ export function animator(wrap, hooks) {
       return wrong;
     }
 
-    const done = (async () => {
+    const me = {
+      overlay,
+      stop() {
+        stopped = true;
+        for (const a of anims) a.finish();
+        for (const [t, ok] of timers) { clearTimeout(t); ok(); }
+        timers.clear();
+      },
+    };
+    run = me;
+    return (async () => {
       wrap.append(overlay);
       wrap.classList.add('running');
       wrap.dataset.runs = String(Number(wrap.dataset.runs || 0) + 1);
@@ -199,23 +209,18 @@ export function animator(wrap, hooks) {
           await step(e);
         }
         if (!stopped) wrap.dataset.mismatch = String(await reconcile());
+      } catch (err) {
+        wrap.dataset.error = String(err);
       } finally {
         overlay.remove();
-        wrap.classList.remove('running');
-        if (run && run.overlay === overlay) run = null;
-        hooks.onDone();
+        // A newer replay may have started meanwhile: it owns the board now.
+        if (run === me) {
+          run = null;
+          wrap.classList.remove('running');
+          hooks.onDone();
+        }
       }
     })();
-    run = {
-      overlay,
-      stop() {
-        stopped = true;
-        for (const a of anims) a.finish();
-        for (const t of timers) { clearTimeout(t); t.ok(); }
-        timers.clear();
-      },
-    };
-    return done;
   }
 
   return { play, finish, get running() { return run != null; } };

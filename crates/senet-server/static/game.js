@@ -176,7 +176,10 @@ export async function gamePage(id) {
     const tok = mine(st().player);
     if (kind === 'throw') {
       G.thrownAt = Date.now();
-      if (!reducedMotion()) el.shown.replaceChildren(drawThrow(null, G.state.throw_kind, G.state.throws, true, 'throw-shown'));
+      if (!reducedMotion()) {
+        G.tumbling = true;
+        el.shown.replaceChildren(drawThrow(null, G.state.throw_kind, G.state.throws, true, 'throw-shown'));
+      }
     }
     try {
       const u = kind === 'throw'
@@ -188,6 +191,7 @@ export async function gamePage(id) {
       if (e.status === 409) await refetch();
     } finally {
       G.busy = false;
+      G.tumbling = false;
       render();
     }
   }
@@ -306,7 +310,7 @@ export async function gamePage(id) {
 
   function renderThrow() {
     const S = G.state;
-    if (anim.running) return;
+    if (anim.running || G.tumbling) return;
     const lastThrow = [...G.events].reverse().find((e) => e.throw != null);
     const outcomes = S.throws.length ? S.throws : G.lastOutcomes || [];
     el.shown.replaceChildren(

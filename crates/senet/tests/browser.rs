@@ -555,7 +555,8 @@ fn screenshots_of_every_rule_set() {
             assert_eq!(
                 s.js("return !!document.querySelector('.throw-shown.tumbling')"),
                 json!(true),
-                "the throw tumbles"
+                "the throw tumbles: {}",
+                s.js("return document.querySelector('#throw-box').innerHTML + ' / ' + document.querySelector('#status').textContent + ' / ' + document.querySelector('#throw').disabled")
             );
             s.screenshot(&out.join("throw-in-flight.png"));
         }
