@@ -357,7 +357,7 @@ async fn rules_page(Path(id): Path<String>) -> Response {
         Some(p) => axum::Json(p).into_response(),
         None => error(
             StatusCode::NOT_FOUND,
-            &format!("no rule set {id:?}; the rule sets are listed at /api/rules"),
+            format!("no rule set {id:?}; the rule sets are listed at /api/rules"),
         ),
     }
 }

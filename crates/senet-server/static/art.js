@@ -165,13 +165,17 @@ export function pieceArt(p, r) {
 
 // One throwing stick: the marked face (light, with cross-bands) or the plain face (dark).
 export function stick(x, y, w, hgt, marked) {
+  // The outer group places the stick; the inner one tumbles (a CSS transform would replace
+  // the placing transform).
   const e = s('g', { class: 'stick ' + (marked ? 'marked' : 'plain'), transform: `translate(${x} ${y})` });
-  e.append(s('rect', { x: 0, y: 0, width: w, height: hgt, rx: w / 2, class: 'face' }));
+  const body = s('g', { class: 'spin' });
+  body.append(s('rect', { x: 0, y: 0, width: w, height: hgt, rx: w / 2, class: 'face' }));
   if (marked) {
     for (const f of [0.2, 0.5, 0.8]) {
-      e.append(s('path', { d: `M${w * 0.2} ${hgt * f - 3} L${w * 0.8} ${hgt * f + 3}`, class: 'band' }));
+      body.append(s('path', { d: `M${w * 0.2} ${hgt * f - 3} L${w * 0.8} ${hgt * f + 3}`, class: 'band' }));
     }
   }
+  e.append(body);
   return e;
 }
 
@@ -179,16 +183,20 @@ const PIPS6 = { 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4
 // A six-sided die showing v (a cube face with pips), in a box of `size` at (x, y).
 export function die6(x, y, size, v) {
   const e = s('g', { class: 'die d6', transform: `translate(${x} ${y})` });
-  e.append(s('rect', { x: 0, y: 0, width: size, height: size, rx: size * 0.18, class: 'face' }));
+  const body = s('g', { class: 'spin' });
+  body.append(s('rect', { x: 0, y: 0, width: size, height: size, rx: size * 0.18, class: 'face' }));
   const step = size / 4;
-  for (const [c, r] of PIPS6[v] || []) e.append(s('circle', { cx: step * (c + 1), cy: step * (r + 1), r: size * 0.085, class: 'pip' }));
+  for (const [c, r] of PIPS6[v] || []) body.append(s('circle', { cx: step * (c + 1), cy: step * (r + 1), r: size * 0.085, class: 'pip' }));
+  e.append(body);
   return e;
 }
 // A four-sided die (a tetrahedron seen from above: a triangle) showing v pips.
 export function die4(x, y, size, v) {
   const e = s('g', { class: 'die d4', transform: `translate(${x} ${y})` });
-  e.append(s('path', { d: `M${size / 2} 0 L${size} ${size * 0.9} L0 ${size * 0.9} Z`, class: 'face' }));
+  const body = s('g', { class: 'spin' });
+  body.append(s('path', { d: `M${size / 2} 0 L${size} ${size * 0.9} L0 ${size * 0.9} Z`, class: 'face' }));
   const spots = { 1: [[0.5, 0.6]], 2: [[0.38, 0.66], [0.62, 0.66]], 3: [[0.5, 0.42], [0.36, 0.7], [0.64, 0.7]], 4: [[0.5, 0.38], [0.36, 0.62], [0.64, 0.62], [0.5, 0.76]] }[v] || [];
-  for (const [a, b] of spots) e.append(s('circle', { cx: size * a, cy: size * b, r: size * 0.07, class: 'pip' }));
+  for (const [a, b] of spots) body.append(s('circle', { cx: size * a, cy: size * b, r: size * 0.07, class: 'pip' }));
+  e.append(body);
   return e;
 }

@@ -359,7 +359,9 @@ export async function gamePage(id) {
     const focusSq = focused && focused.closest && focused.closest('#board') ? focused.getAttribute('data-square') || focused.id : null;
     const focusMove = focused && focused.dataset ? focused.dataset.move : null;
     const vertical = upright();
-    el.board.replaceChildren(drawBoard(S.view, {
+    // Only the board is replaced: a replay's overlay beside it lives on.
+    const old = $('#board', el.board);
+    const board = drawBoard(S.view, {
       legal: mayMove ? S.legal : [],
       selected: G.selected,
       hover: G.hover,
@@ -369,7 +371,9 @@ export async function gamePage(id) {
       onPiece: (sq) => { G.selected = G.selected === sq ? null : sq; G.choice = null; render(); },
       onTarget: (to) => play(G.selected != null ? G.selected : G.hover, to),
       onHover: (sq) => { if (G.hover !== sq) { G.hover = sq; render(); } },
-    }));
+    });
+    if (old) old.replaceWith(board);
+    else el.board.prepend(board);
     if (focusSq) {
       const again = focusSq === 'off-zone' ? $('#off-zone', el.board) : $(`.cell[data-square='${focusSq}']`, el.board);
       if (again && again.getAttribute('tabindex') === '0') again.focus();
