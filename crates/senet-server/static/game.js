@@ -172,6 +172,7 @@ export async function gamePage(id) {
     if (G.busy || !myTurn()) return;
     anim.finish();
     G.busy = true;
+    G.squareTip = null;
     el.error.textContent = '';
     const tok = mine(st().player);
     if (kind === 'throw') {
@@ -331,8 +332,10 @@ export async function gamePage(id) {
     if (fresh) {
       seen.add(fresh.square);
       saved.put(id, { seen: [...seen] });
-      text = [h('b', {}, `Square ${fresh.label}: `), fresh.special + '.'];
-    } else if (mayMove) {
+      // Shown until the player's next action.
+      G.squareTip = [h('b', {}, `Square ${fresh.label}: `), fresh.special + '. '];
+    }
+    if (mayMove) {
       text = G.state.legal.length === 1 && G.state.legal[0].from == null
         ? ['No piece can move with this throw; play the only button to pass.']
         : ['The ringed pieces can move. Choose one, then a lit square (or a move button; or arrows and Enter). The line drawn shows its path.'];
@@ -343,7 +346,10 @@ export async function gamePage(id) {
     } else {
       text = null;
     }
-    if (text || !el.tip.firstChild) el.tip.replaceChildren(h('p', {}, h('b', {}, 'Tip. '), ...(text || ['Watch the bot play.'])), off);
+    const lines = [];
+    if (G.squareTip) lines.push(h('p', { class: 'square-tip' }, ...G.squareTip));
+    lines.push(h('p', {}, h('b', {}, 'Tip. '), ...(text || ['Watch the bot play.'])));
+    el.tip.replaceChildren(...lines, off);
   }
 
   function render() {

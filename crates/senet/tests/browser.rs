@@ -1253,3 +1253,62 @@ fn axe_finds_nothing_serious_on_any_page_in_either_theme() {
     }
     assert!(bad.is_empty(), "axe-core:\n{}", bad.join("\n"));
 }
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn a_newcomers_first_game_points_at_moves_and_explains_squares() {
+    let dir = temp_dir("newcomer");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let s = driver.session(&dir.join("profile"), 1100, 850);
+    s.goto(&format!("{}/", server.url));
+    s.wait_for("#learn", 20);
+    set_select(&s, "#rules", "kendall5");
+    s.click_css("#learn");
+    s.wait_for("#board", 20);
+    assert!(s.text("#title").contains("against a bot"));
+    wait_text(&s, "#tip", "Throw", 10);
+    let t = Instant::now();
+    let mut pointed = false;
+    let mut explained = None;
+    while explained.is_none() {
+        let (k, _) = step(&s);
+        if k == "move"
+            && s.js("return document.querySelectorAll('.piece.movable').length > 0") == json!(true)
+        {
+            assert!(
+                s.text("#tip").contains("ringed pieces") || s.text("#tip").contains("Square"),
+                "{}",
+                s.text("#tip")
+            );
+            assert_eq!(
+                s.js("return document.querySelector('#board-wrap').classList.contains('newcomer')"),
+                json!(true),
+                "the movable pieces beckon"
+            );
+            pointed = true;
+        }
+        let tip = s.text("#tip");
+        if tip.contains("Square ") {
+            explained = Some(tip);
+        }
+        assert_ne!(act(&s, false), "over", "no special square was reached");
+        assert!(
+            t.elapsed() < Duration::from_secs(300),
+            "the game took too long"
+        );
+    }
+    assert!(pointed);
+    let tip = explained.unwrap();
+    assert!(
+        tip.contains('(') && tip.contains(')'),
+        "the square's ruling: {tip}"
+    );
+    // Tips can be turned off, and stay off.
+    s.click_css("#tips-off");
+    assert_eq!(s.text("#tip"), "");
+    s.js("location.reload(); return 1");
+    s.wait_for("#board", 20);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(s.text("#tip"), "");
+}
