@@ -3,7 +3,7 @@
 
 import { $, h } from './dom.js';
 import { api, saved, catalogue } from './api.js';
-import { rulesSummary } from './board.js';
+import { rulesSummary, drawBoard, paintSides, legend, upright } from './board.js';
 import { seriesChoice } from './series.js';
 
 export async function lobby() {
@@ -14,6 +14,18 @@ export async function lobby() {
   const optBox = h('div', { id: 'options', class: 'options' });
   const summary = h('details', { class: 'summary' });
   const rulesLink = h('a', { id: 'rules-page-link', class: 'button-link' }, 'The rules');
+  // The chosen rule set's board at the start, as the rules page draws it.
+  const preview = h('div', { class: 'board-wrap lobby-board', id: 'lobby-board' });
+  const shown = new Map();
+  async function showBoard(r) {
+    try {
+      if (!shown.has(r.id)) shown.set(r.id, await api('GET', '/api/rules/' + r.id));
+      if (current().id !== r.id) return;
+      const p = shown.get(r.id);
+      paintSides(preview, r.sides);
+      preview.replaceChildren(drawBoard(p.start, { id: 'board-preview', sides: r.sides, vertical: upright() }), legend(r.sides, p.start));
+    } catch (e) { preview.replaceChildren(); }
+  }
   const current = () => cat.rules.find((x) => x.id === rulesSel.value);
   function showOptions() {
     const r = current();
@@ -24,6 +36,7 @@ export async function lobby() {
         : h('input', { type: 'number', 'data-opt': o.name, min: o.min, max: o.max, value: o.default }),
       h('small', {}, o.description))));
     summary.replaceChildren(h('summary', {}, 'Rules summary'), rulesSummary(r));
+    showBoard(r);
     rulesLink.setAttribute('href', '/rules/' + r.id);
     rulesLink.textContent = `The rules of ${r.name}`;
   }
@@ -86,6 +99,7 @@ export async function lobby() {
       h('h2', {}, 'New game'),
       h('p', { class: 'small' }, 'New to Senet? ', learn, ' plays the rule set chosen below against the beginner bot, pointing at the moves you can make and explaining each special square the first time a piece reaches it.'),
       h('label', { class: 'row' }, h('span', {}, 'Rule set'), rulesSel),
+      preview,
       h('p', { class: 'links' }, rulesLink),
       optBox,
       h('fieldset', { class: 'modes' }, h('legend', {}, 'Opponent'),

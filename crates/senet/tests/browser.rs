@@ -884,6 +884,15 @@ fn animated_whole_game_draws_the_servers_position_after_every_event() {
     drawn_is_servers(&s, server.port, &id, true);
     let runs = s.js("return Number(document.querySelector('#board-wrap').dataset.runs || 0)");
     assert!(runs.as_u64().unwrap() > 10, "moves were animated ({runs})");
+    // No layout shift while the game was played (shifts right after the player's own input
+    // do not count, as in Cumulative Layout Shift).
+    let cls = s.js_async(
+        "const done = arguments[arguments.length - 1]; let sum = 0;
+         new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!e.hadRecentInput) sum += e.value; })
+           .observe({ type: 'layout-shift', buffered: true });
+         setTimeout(() => done(sum), 200);",
+    );
+    assert!(cls.as_f64().unwrap() < 0.1, "layout shift {cls}");
 }
 
 /// WebDriver key codes.
