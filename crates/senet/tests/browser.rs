@@ -1321,3 +1321,71 @@ fn a_newcomers_first_game_points_at_moves_and_explains_squares() {
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(s.text("#tip"), "");
 }
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn reduced_motion_turns_animation_off_and_settings_are_kept() {
+    let dir = temp_dir("still");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let s = driver.session_with(
+        &dir.join("profile"),
+        1100,
+        850,
+        &["--force-prefers-reduced-motion"],
+    );
+    s.goto(&format!("{}/", server.url));
+    s.wait_for("#create", 20);
+    assert_eq!(
+        s.js("return matchMedia('(prefers-reduced-motion: reduce)').matches"),
+        json!(true)
+    );
+    // Sound is off until turned on; the switch and the volume are kept.
+    assert_eq!(
+        s.js("return document.querySelector('#sound-btn').getAttribute('aria-pressed')"),
+        json!("false")
+    );
+    s.click_css("#sound-btn");
+    s.js("const v = document.querySelector('#volume'); v.value = 30; v.dispatchEvent(new Event('change')); return 1");
+    set_select(&s, "#rules", "senat");
+    s.click_css("#create");
+    s.wait_for("#board", 20);
+    assert_eq!(
+        s.js("return document.querySelector('#sound-btn').getAttribute('aria-pressed')"),
+        json!("true")
+    );
+    assert_eq!(
+        s.js("return document.querySelector('#volume').value"),
+        json!("30")
+    );
+    let id = game_id(&s);
+    let mut n = 0;
+    while n < 16 {
+        let (k, seq) = step(&s);
+        if k == "over" {
+            break;
+        }
+        if k == "throw" {
+            s.click_css("#throw");
+            assert_eq!(
+                s.js("return !!document.querySelector('.tumbling')"),
+                json!(false),
+                "no tumble"
+            );
+            wait_change(&s, seq);
+        } else {
+            act(&s, false);
+        }
+        n += (k != "wait") as u32;
+        drawn_is_servers(&s, server.port, &id, false);
+        assert_eq!(
+            s.js("return document.querySelector('#board-wrap').classList.contains('running') || document.querySelectorAll('svg.ghosts').length > 0"),
+            json!(false),
+            "no replay"
+        );
+    }
+    assert_eq!(
+        s.js("return document.querySelector('#board-wrap').dataset.runs || '0'"),
+        json!("0")
+    );
+}

@@ -111,6 +111,11 @@ impl Driver {
 
     /// A new headless Chromium with a fresh profile in `profile`.
     pub fn session(&self, profile: &Path, width: u32, height: u32) -> Session {
+        self.session_with(profile, width, height, &[])
+    }
+
+    /// [`Driver::session`] with more command-line switches for Chromium.
+    pub fn session_with(&self, profile: &Path, width: u32, height: u32, extra: &[&str]) -> Session {
         std::fs::create_dir_all(profile).unwrap();
         // Headless Chromium's window is at least 500 px wide: a narrower page (a phone) is
         // emulated, with touch.
@@ -130,6 +135,11 @@ impl Driver {
                 ],
             },
         }}});
+        if let Some(args) =
+            caps["capabilities"]["alwaysMatch"]["goog:chromeOptions"]["args"].as_array_mut()
+        {
+            args.extend(extra.iter().map(|a| json!(a)));
+        }
         if let Some(m) = mobile {
             caps["capabilities"]["alwaysMatch"]["goog:chromeOptions"]["mobileEmulation"] = m;
         }
