@@ -23,6 +23,14 @@ export function paintSides(elem, sides) {
   });
 }
 
+// When a pointer last went down: focus that follows a click or tap must not redraw the board
+// (the click would land on a removed element).
+// Nor does hovering while a button is pressed.
+let pointerAt = -1e9, pressed = false;
+document.addEventListener('pointerdown', () => { pointerAt = performance.now(); pressed = true; }, true);
+for (const t of ['pointerup', 'pointercancel']) document.addEventListener(t, () => setTimeout(() => { pressed = false; }, 0), true);
+const pointerRecently = () => pressed || performance.now() - pointerAt < 800;
+
 // Whether the page is narrow enough to stand the board upright (phones in portrait).
 export const upright = () => window.matchMedia('(max-width: 620px)').matches;
 
@@ -144,9 +152,11 @@ export function drawBoard(view, ui) {
       g.addEventListener('keydown', (e) => {
         if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); e.stopPropagation(); activate(); }
       });
-      g.addEventListener('mouseenter', () => ui.onHover && from.has(c.square) && ui.onHover(c.square));
-      g.addEventListener('mouseleave', () => ui.onHover && ui.onHover(null));
-      g.addEventListener('focus', () => ui.onHover && from.has(c.square) && ui.onHover(c.square));
+      // Hover with a mouse, and keyboard focus, draw the piece's path; a tap does not (it
+      // would redraw the board between the touch and its click).
+      g.addEventListener('pointerenter', (e) => e.pointerType === 'mouse' && !pressed && ui.onHover && from.has(c.square) && ui.onHover(c.square));
+      g.addEventListener('pointerleave', (e) => e.pointerType === 'mouse' && !pressed && ui.onHover && ui.onHover(null));
+      g.addEventListener('focus', () => ui.onHover && from.has(c.square) && !pointerRecently() && ui.onHover(c.square));
     }
     cells.append(g);
     const n = c.pieces.length;

@@ -84,7 +84,7 @@ export async function gamePage(id) {
         h('div', { class: 'controls' }, el.throwBtn, el.shown, el.hintBtn, el.barBox), el.bar, el.moves, el.error, el.news, el.result),
       h('aside', { class: 'side' }, h('h3', {}, 'Moves ', el.conn), el.log,
         h('p', { class: 'links' }, h('a', { href: `/api/games/${id}/record`, id: 'download' }, 'Download the record'),
-          h('a', { href: `/g/${id}/review` }, 'Review'), h('a', { href: '/' }, 'Lobby'), h('a', { href: '#', id: 'rules-link' }, 'Rules')),
+          h('a', { href: `/g/${id}/review` }, 'Review'), h('a', { href: '/' }, 'Lobby'), h('a', { href: '/', id: 'rules-link' }, 'Rules')),
         h('p', { class: 'small' }, 'Keys: arrows choose a move, Enter plays it, T throws, H asks for a hint; a click or a key skips a replay.'),
         el.rules)));
 
@@ -102,6 +102,9 @@ export async function gamePage(id) {
   // Newcomer tips (issue 32): for a first game against the beginner bot, unless turned off.
   const tipsOn = () => !!saved.get(id).newcomer && localStorage.getItem('senet.tips') !== 'off';
 
+  // The throw box's label (of a fixed width: the box never changes size).
+  const throwLabel = (text) => h('span', { class: 'small' }, text);
+
   function say(text) {
     G.msgs.push(text);
     G.msgs = G.msgs.slice(-5);
@@ -110,10 +113,10 @@ export async function gamePage(id) {
   const anim = animator(el.board, {
     onThrow: async (e, sleep) => {
       const wait = Math.max(200, 550 - (Date.now() - G.thrownAt));
-      el.shown.replaceChildren(drawThrow(null, G.state.throw_kind, G.state.throws.length ? G.state.throws : G.lastOutcomes, true, 'throw-shown'));
+      el.shown.replaceChildren(throwLabel('Thrown'), drawThrow(null, G.state.throw_kind, G.state.throws.length ? G.state.throws : G.lastOutcomes, true, 'throw-shown'));
       sound('throw');
       await sleep(Math.min(wait, 550));
-      el.shown.replaceChildren(drawThrow(e.throw, G.state.throw_kind, G.lastOutcomes, false, 'throw-shown'));
+      el.shown.replaceChildren(throwLabel('Thrown'), drawThrow(e.throw, G.state.throw_kind, G.lastOutcomes, false, 'throw-shown'));
       await sleep(250);
     },
     onMove: (e) => {
@@ -136,9 +139,14 @@ export async function gamePage(id) {
 
   function absorb(u) {
     // A change: accept it only if it continues the events we hold.
-    if (u.seq === G.state.seq && u.series) G.state.series = u.series; // the next game of a series was started
-    if (u.seq <= G.state.seq) return;
-    if (u.events_from > G.events.length) { refetch(); return; }
+    if (u.seq === G.state.seq && u.series) {
+      // The next game of a series was started.
+      const changed = JSON.stringify(G.state.series) !== JSON.stringify(u.series);
+      G.state.series = u.series;
+      if (changed) return true;
+    }
+    if (u.seq <= G.state.seq) return false;
+    if (u.events_from > G.events.length) { refetch(); return false; }
     const fresh = u.events.slice(G.events.length - u.events_from);
     const before = G.state.view;
     if (G.state.throws.length) G.lastOutcomes = G.state.throws;
@@ -158,6 +166,7 @@ export async function gamePage(id) {
     G.hint = null;
     if (u.status.state === 'over') sound('end');
     G.pending = { before, fresh };
+    return true;
   }
 
   async function refetch() {
@@ -179,7 +188,7 @@ export async function gamePage(id) {
       G.thrownAt = Date.now();
       if (!reducedMotion()) {
         G.tumbling = true;
-        el.shown.replaceChildren(drawThrow(null, G.state.throw_kind, G.state.throws, true, 'throw-shown'));
+        el.shown.replaceChildren(throwLabel('Thrown'), drawThrow(null, G.state.throw_kind, G.state.throws, true, 'throw-shown'));
       }
     }
     try {
@@ -217,7 +226,6 @@ export async function gamePage(id) {
   // The sticks (or dice) themselves throw too.
   el.shown.addEventListener('click', () => { if (!el.throwBtn.disabled && !el.throwBtn.hidden) act('throw'); });
   el.hintBtn.addEventListener('click', hint);
-  $('#rules-link', app).addEventListener('click', (e) => { e.preventDefault(); location.href = '/rules/' + G.state.rules; });
 
   // The keyboard (the terminal game's keys): arrows choose a legal move, Enter plays it,
   // T throws, H asks for a hint, Escape clears the choice.
@@ -315,7 +323,7 @@ export async function gamePage(id) {
     const lastThrow = [...G.events].reverse().find((e) => e.throw != null);
     const outcomes = S.throws.length ? S.throws : G.lastOutcomes || [];
     el.shown.replaceChildren(
-      h('span', { class: 'small' }, st().state === 'move' ? 'In hand' : 'Last throw'),
+      throwLabel(st().state === 'move' ? 'In hand' : 'Last throw'),
       st().state === 'move' ? drawThrow(st().throw, S.throw_kind, outcomes, false, 'throw-shown') : drawThrow(lastThrow && lastThrow.throw, S.throw_kind, outcomes, false, 'throw-shown'));
   }
 
@@ -352,18 +360,13 @@ export async function gamePage(id) {
     el.tip.replaceChildren(...lines, off);
   }
 
-  function render() {
+  // The board alone (hovering a piece redraws only this: the buttons stay put under the
+  // pointer). Returns whether it stands upright.
+  function renderBoard() {
     const S = G.state;
-    document.title = `Senet — ${S.rules_name}`;
-    el.title.textContent = `${S.rules_name} · ${S.mode === 'bot' ? 'against a bot' : S.mode === 'hotseat' ? 'hot-seat' : 'online'}`;
-    el.status.textContent = statusText() + (Object.keys(tokens()).length ? '' : ' You are watching.');
-    el.status.dataset.state = st().state;
-    el.status.dataset.seq = S.seq;
-    renderInvite();
     const mayMove = myTurn() && st().state === 'move' && !G.busy;
     const focused = document.activeElement;
     const focusSq = focused && focused.closest && focused.closest('#board') ? focused.getAttribute('data-square') || focused.id : null;
-    const focusMove = focused && focused.dataset ? focused.dataset.move : null;
     const vertical = upright();
     // Only the board is replaced: a replay's overlay beside it lives on.
     const old = $('#board', el.board);
@@ -376,7 +379,8 @@ export async function gamePage(id) {
       vertical,
       onPiece: (sq) => { G.selected = G.selected === sq ? null : sq; G.choice = null; render(); },
       onTarget: (to) => play(G.selected != null ? G.selected : G.hover, to),
-      onHover: (sq) => { if (G.hover !== sq) { G.hover = sq; render(); } },
+      // (With a piece chosen, hovering another changes nothing drawn.)
+      onHover: (sq) => { if (G.hover !== sq) { G.hover = sq; if (G.selected == null) renderBoard(); } },
     });
     if (old) old.replaceWith(board);
     else el.board.prepend(board);
@@ -384,6 +388,21 @@ export async function gamePage(id) {
       const again = focusSq === 'off-zone' ? $('#off-zone', el.board) : $(`.cell[data-square='${focusSq}']`, el.board);
       if (again && again.getAttribute('tabindex') === '0') again.focus();
     }
+    return vertical;
+  }
+
+  function render() {
+    const S = G.state;
+    document.title = `Senet — ${S.rules_name}`;
+    el.title.textContent = `${S.rules_name} · ${S.mode === 'bot' ? 'against a bot' : S.mode === 'hotseat' ? 'hot-seat' : 'online'}`;
+    el.status.textContent = statusText() + (Object.keys(tokens()).length ? '' : ' You are watching.');
+    el.status.dataset.state = st().state;
+    el.status.dataset.seq = S.seq;
+    renderInvite();
+    const mayMove = myTurn() && st().state === 'move' && !G.busy;
+    const focused = document.activeElement;
+    const focusMove = focused && focused.dataset ? focused.dataset.move : null;
+    const vertical = renderBoard();
     if (G.pending) {
       const p = G.pending;
       G.pending = null;
@@ -394,8 +413,15 @@ export async function gamePage(id) {
     el.throwBtn.disabled = !(myTurn() && st().state === 'throw') || G.busy;
     el.throwBtn.hidden = st().state === 'over' || Object.keys(tokens()).length === 0;
     if (!el.throwBtn.firstChild) el.throwBtn.replaceChildren(h('span', {}, 'Throw (T)'));
-    el.hintBtn.hidden = !mayMove;
+    // Kept in place while unavailable, so that nothing moves (no layout shift).
+    el.hintBtn.classList.toggle('invisible', !mayMove);
+    el.hintBtn.disabled = !mayMove;
     renderThrow();
+    // The move buttons are rebuilt only when they change: a redraw between a button's press
+    // and its release would lose the click.
+    const movesKey = JSON.stringify([S.seq, mayMove, G.selected, G.choice, G.hint && G.hint.move]);
+    if (el.moves.dataset.key !== movesKey) {
+    el.moves.dataset.key = movesKey;
     el.moves.replaceChildren();
     if (mayMove) {
       const sel = S.legal.filter((m) => G.selected == null || m.from === G.selected || m.from == null);
@@ -419,6 +445,7 @@ export async function gamePage(id) {
         const chance = G.hint.score == null ? '' : `, your winning chance about ${Math.round(G.hint.score * 100)}%`;
         el.moves.append(h('span', { class: 'small', id: 'hint-text' }, ` Hint (${G.hint.level} bot): ${G.hint.move}${chance}; beside each move, your winning chance after it`));
       }
+    }
     }
     if (focusMove) {
       const b = [...el.moves.querySelectorAll('.move-btn')].find((x) => x.dataset.move === focusMove);
@@ -485,7 +512,7 @@ export async function gamePage(id) {
       let m;
       try { m = JSON.parse(ev.data); } catch (e) { return; }
       if (m.type === 'state') { G.state = m; G.events = m.events; render(); }
-      else if (m.type === 'update') { absorb(m); render(); }
+      else if (m.type === 'update') { if (absorb(m)) render(); }
       else if (m.type === 'presence') { G.state.watchers = m.watchers; renderInvite(); }
       else if (m.type === 'invite') {
         G.state.invite_open = m.open;
@@ -509,6 +536,7 @@ export async function gamePage(id) {
   }
   G.events = G.state.events;
   G.lastOutcomes = G.state.throws;
+  $('#rules-link', app).setAttribute('href', '/rules/' + G.state.rules);
   paintSides(el.board, G.state.sides);
   paintSides(el.legend, G.state.sides);
   if (!saved.get(id).seed_hash) saved.put(id, { seed_hash: G.state.seed_hash, rules: G.state.rules, mode: G.state.mode, created: saved.get(id).created || Date.now() });

@@ -117,10 +117,10 @@ impl Driver {
     /// [`Driver::session`] with more command-line switches for Chromium.
     pub fn session_with(&self, profile: &Path, width: u32, height: u32, extra: &[&str]) -> Session {
         std::fs::create_dir_all(profile).unwrap();
-        // Headless Chromium's window is at least 500 px wide: a narrower page (a phone) is
-        // emulated, with touch.
-        let mobile = (width < 500).then(|| {
-            json!({ "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0, "touch": true } })
+        // Headless Chromium's window is at least 500 px wide: a phone's width is emulated.
+        let phone = width < 400;
+        let mobile = phone.then(|| {
+            json!({ "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0, "touch": false } })
         });
         let mut caps = json!({ "capabilities": { "alwaysMatch": {
             "browserName": "chrome",
@@ -148,6 +148,7 @@ impl Driver {
         Session {
             port: self.port,
             id,
+            phone,
         }
     }
 }
@@ -182,6 +183,7 @@ fn call(port: u16, method: &str, path: &str, body: Option<Value>) -> Result<Valu
 pub struct Session {
     port: u16,
     id: String,
+    phone: bool,
 }
 
 /// The W3C key of an element reference.
@@ -265,8 +267,20 @@ impl Session {
         }
     }
 
-    /// Clicks an element (a real click through the browser).
+    /// Clicks an element (a real click through the browser); on an emulated phone first
+    /// scrolled to the middle of the view (chromedriver's own scrolling misplaces clicks
+    /// there).
     pub fn click(&self, element: &str) -> Result<(), String> {
+        if self.phone {
+            let _ = self.cmd(
+                "POST",
+                "/execute/sync",
+                Some(json!({
+                    "script": "arguments[0].scrollIntoView({ block: 'center', inline: 'center' }); return 1",
+                    "args": [{ ELEMENT: element }],
+                })),
+            );
+        }
         self.cmd(
             "POST",
             &format!("/element/{element}/click"),
