@@ -119,6 +119,15 @@ export function shapeName(p) {
   return p.player === 1 ? 'cone' : 'spool';
 }
 
+// The word for a side's pieces, for the legend: "cones", "stepped pyramids (by size)",
+// "square-headed pegs (the Pharaoh crowned)".
+export function shapesName(p) {
+  const f = pieceFamily(p);
+  if (f.kind === 'pyramid') return (p.player === 1 ? 'smooth' : 'stepped') + ' pyramids, drawn by size';
+  if (f.kind === 'peg') return (p.player === 1 ? 'round-headed' : 'square-headed') + ' pegs, the Pharaoh crowned';
+  return p.player === 1 ? 'cones' : 'spools';
+}
+
 // A piece drawn around (0, 0) with radius r: player 1 and player 2 differ in shape, not only
 // in colour (cones and spools; smooth and stepped pyramids; round and square peg heads).
 export function pieceArt(p, r) {

@@ -3,7 +3,7 @@
 // all come from the server.
 
 import { h, s } from './dom.js';
-import { sign, pieceArt, shapeName, stick, die6, die4 } from './art.js';
+import { sign, pieceArt, shapeName, shapesName, stick, die6, die4 } from './art.js';
 
 const PAD = 14;
 
@@ -227,7 +227,7 @@ export function legend(sides, view) {
     const p = names[i];
     const art = s('svg', { viewBox: '-20 -22 40 40', class: 'legend-piece', 'aria-hidden': 'true' });
     art.append(drawPiece(p, 0, 0, 14));
-    return h('li', {}, art, h('span', {}, h('b', {}, sd.name), ` (player ${i + 1}): ${shapeName(p)}s`));
+    return h('li', {}, art, h('span', {}, h('b', {}, sd.name), ` (player ${i + 1}): ${shapesName(p)}`));
   }));
 }
 
