@@ -74,6 +74,22 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
         exit 1
     fi
 fi
+# axe-core (the npm package) for the accessibility test, which injects it into the test's
+# Chromium: installed under target/npm when missing (SENET_AXE may name another copy).
+AXE="${SENET_AXE:-$PWD/target/npm/node_modules/axe-core/axe.min.js}"
+if [ ! -f "$AXE" ]; then
+    if ! command -v npm >/dev/null 2>&1; then
+        if [ "$(id -u)" -eq 0 ]; then
+            apt-get update
+            DEBIAN_FRONTEND=noninteractive apt-get install -y npm
+        else
+            echo "the accessibility test needs npm (for axe-core); install it as root: apt-get install -y npm" >&2
+            exit 1
+        fi
+    fi
+    npm install --prefix "$PWD/target/npm" --no-audit --no-fund axe-core
+fi
+export SENET_AXE="$AXE"
 # Two at a time (each test has its own server, chromedriver, browsers and directories); the
 # test that kills and restarts a server on the same port runs alone, so that no other test can
 # take the port in between.

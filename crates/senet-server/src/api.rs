@@ -342,6 +342,27 @@ async fn rules() -> Response {
 }
 
 #[utoipa::path(
+    get,
+    path = "/api/rules/{id}",
+    summary = "a rule set's rules page: its rules with their ruling IDs, each shown on positions where the rules crate allows one move and forbids another (with why)",
+    params(("id" = String, Path, description = "the rule set's ID, e.g. kendall")),
+    responses(
+        (status = 200, description = "the rules page", body = crate::rulespage::RulesPage),
+        (status = 404, description = "no such rule set", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+    )
+)]
+async fn rules_page(Path(id): Path<String>) -> Response {
+    match crate::rulespage::page(&id) {
+        Some(p) => axum::Json(p).into_response(),
+        None => error(
+            StatusCode::NOT_FOUND,
+            format!("no rule set {id:?}; the rule sets are listed at /api/rules"),
+        ),
+    }
+}
+
+#[utoipa::path(
     post,
     path = "/api/games",
     summary = "create a game; a bot in the first seat plays at once",
@@ -982,6 +1003,7 @@ macro_rules! api_routes {
 api_routes! {
     "/api/openapi.json" => get openapi;
     "/api/rules" => get rules;
+    "/api/rules/{id}" => get rules_page;
     "/api/games" => post create, get list;
     "/api/games/{id}" => get game;
     "/api/games/{id}/throw" => post throw;
@@ -1011,7 +1033,8 @@ pub fn router(svc: Arc<Service>, limits: Limits) -> Router {
         .route("/g/{id}", get(web::page))
         .route("/g/{id}/review", get(web::page))
         .route("/static/{file}", get(web::asset))
-        .route("/s/{id}", get(web::page));
+        .route("/s/{id}", get(web::page))
+        .route("/rules/{id}", get(web::page));
     api(app)
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(state.clone(), limit))

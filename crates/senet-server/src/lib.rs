@@ -12,7 +12,8 @@
 //! - [`seeds`]: the seed commitment and the throws drawn from it.
 //! - Bots are asked for moves through `senet_bots::play`, the adapter shared with `senet play`.
 //! - [`analysis`]: the review's analysis of finished games and the stateless valuation.
-//! - [`web`]: the embedded page, script and style sheet.
+//! - [`web`]: the embedded page, script and style sheet; [`rulespage`]: the rules pages'
+//!   rules and demonstrations.
 //! - [`wire`]: the JSON of the API as Rust types; the OpenAPI document (`/api/openapi.json`)
 //!   is generated from them and the handlers' annotations with utoipa.
 #![forbid(unsafe_code)]
@@ -22,6 +23,7 @@ pub mod analysis;
 pub mod api;
 pub mod http;
 pub mod postgres;
+pub mod rulespage;
 pub mod seeds;
 pub mod service;
 pub mod sqlite;

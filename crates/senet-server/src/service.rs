@@ -396,6 +396,11 @@ pub fn status_of(g: &AnyGame) -> GameStatus {
     }
 }
 
+/// The legal moves with their squares and effects (what the API's `legal` lists).
+pub fn legal_moves_of(g: &AnyGame) -> Vec<LegalMove> {
+    legal_moves(g)
+}
+
 /// The legal moves with their squares and effects.
 fn legal_moves(g: &AnyGame) -> Vec<LegalMove> {
     let mut ms = MoveList::new();
@@ -439,9 +444,18 @@ fn sides(r: RuleSet) -> [wire::Side; 2] {
 /// Every rule set with its options, throws, board path and special squares, and the bot
 /// levels: what the lobby and the rules summary show.
 pub fn catalogue() -> Catalogue {
-    let rules = RuleSet::ALL
-        .iter()
-        .filter_map(|&r| {
+    let rules = RuleSet::ALL.iter().filter_map(|&r| rule_info(r)).collect();
+    Catalogue {
+        rules,
+        levels: opponent::levels().to_vec(),
+        hint_level: opponent::HINT_LEVEL,
+    }
+}
+
+/// One rule set as the catalogue describes it (its default options' throws and board).
+pub fn rule_info(r: RuleSet) -> Option<RuleInfo> {
+    {
+        {
             let g = AnyGame::new(r, &[] as &[&str]).ok()?;
             let view = g.view();
             let options = r
@@ -485,12 +499,7 @@ pub fn catalogue() -> Catalogue {
                 specials,
                 pieces: g.census().map(|c| c.total()),
             })
-        })
-        .collect();
-    Catalogue {
-        rules,
-        levels: opponent::levels().to_vec(),
-        hint_level: opponent::HINT_LEVEL,
+        }
     }
 }
 

@@ -1,11 +1,12 @@
 //! The web app, embedded in the binary: one HTML page, its script (ES modules, entry
-//! `main.js`) and its style sheet. No external resources are loaded at run time.
+//! `main.js`; the art is SVG drawn by `art.js`) and its style sheet. No external resources
+//! are loaded at run time.
 
 use axum::extract::Path;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-/// The page (lobby, game and review are routed by the script).
+/// The page (lobby, game, review, series and rules pages are routed by the script).
 pub const INDEX: &str = include_str!("../static/index.html");
 /// The script's ES modules by file name; the page loads `main.js`, which imports the rest.
 pub const SCRIPTS: &[(&str, &str)] = &[
@@ -14,7 +15,11 @@ pub const SCRIPTS: &[(&str, &str)] = &[
     ("api.js", include_str!("../static/api.js")),
     ("sha256.js", include_str!("../static/sha256.js")),
     ("verify.js", include_str!("../static/verify.js")),
+    ("art.js", include_str!("../static/art.js")),
     ("board.js", include_str!("../static/board.js")),
+    ("anim.js", include_str!("../static/anim.js")),
+    ("sound.js", include_str!("../static/sound.js")),
+    ("rules.js", include_str!("../static/rules.js")),
     ("lobby.js", include_str!("../static/lobby.js")),
     ("game.js", include_str!("../static/game.js")),
     ("review.js", include_str!("../static/review.js")),

@@ -3,7 +3,9 @@
 
 import { $, h } from './dom.js';
 import { api, saved, catalogue } from './api.js';
-import { drawBoard, drawThrow, paintSides, rulesSummary } from './board.js';
+import { drawBoard, drawThrow, paintSides, rulesSummary, legend, upright } from './board.js';
+import { animator, reducedMotion } from './anim.js';
+import { play as sound } from './sound.js';
 import { verifyThrows } from './verify.js';
 import { renderSeries } from './series.js';
 
@@ -49,35 +51,41 @@ async function takeLink(id, el) {
 
 export async function gamePage(id) {
   const app = $('#app');
-  const G = { id, state: null, events: [], busy: false, selected: null, hover: null, hint: null, retry: 0, msgs: [], verified: null };
+  const G = { id, state: null, events: [], busy: false, selected: null, hover: null, hint: null, retry: 0, msgs: [], verified: null, choice: null, thrownAt: 0 };
   const el = {
     title: h('h2', { id: 'title' }),
-    status: h('p', { id: 'status', class: 'status', role: 'status' }),
+    status: h('p', { id: 'status', class: 'status' }),
+    announce: h('p', { id: 'announce', class: 'visually-hidden', 'aria-live': 'polite', 'aria-atomic': 'true' }),
     conn: h('span', { id: 'conn', class: 'conn' }),
     invite: h('div', { id: 'invite' }),
     ask: h('div', { id: 'ask-box' }),
     series: h('div', { id: 'series', class: 'series' }),
-    board: h('div', { class: 'board-wrap' }),
+    board: h('div', { class: 'board-wrap', id: 'board-wrap' }),
+    banner: h('p', { id: 'banner', class: 'banner', 'aria-hidden': 'true' }),
+    legend: h('div', { id: 'legend-box' }),
+    tip: h('div', { id: 'tip', class: 'tip', role: 'note' }),
     notes: h('p', { id: 'notes', class: 'notes small' }),
-    throwBtn: h('button', { id: 'throw', class: 'primary' }, 'Throw'),
-    hintBtn: h('button', { id: 'hint' }, 'Hint'),
+    throwBtn: h('button', { id: 'throw', class: 'primary throw-btn', 'aria-keyshortcuts': 't' }),
+    hintBtn: h('button', { id: 'hint', 'aria-keyshortcuts': 'h' }, 'Hint (H)'),
     barBox: h('label', { class: 'small bar-toggle' }),
     bar: h('div', { id: 'win-bar', class: 'win-bar' }),
-    shown: h('div', { class: 'throw-box' }),
-    moves: h('div', { id: 'moves', class: 'moves' }),
-    news: h('ul', { id: 'news', class: 'news', 'aria-live': 'polite' }),
+    shown: h('div', { class: 'throw-box', id: 'throw-box' }),
+    moves: h('div', { id: 'moves', class: 'moves', role: 'group', 'aria-label': 'legal moves' }),
+    news: h('ul', { id: 'news', class: 'news' }),
     error: h('p', { id: 'error', class: 'error', role: 'alert' }),
     result: h('div', { id: 'result' }),
-    log: h('ol', { id: 'events', class: 'events' }),
+    log: h('ol', { id: 'events', class: 'events', tabindex: 0, 'aria-label': 'moves so far' }),
     rules: h('details', { class: 'summary' }),
   };
   app.replaceChildren(
     h('div', { class: 'game' },
-      h('div', { class: 'main' }, el.title, el.series, el.status, el.ask, el.invite, el.board, el.notes,
+      h('div', { class: 'main' }, el.title, el.series, el.status, el.announce, el.ask, el.invite, el.tip,
+        h('div', { class: 'board-area' }, el.board, el.banner), el.legend, el.notes,
         h('div', { class: 'controls' }, el.throwBtn, el.shown, el.hintBtn, el.barBox), el.bar, el.moves, el.error, el.news, el.result),
       h('aside', { class: 'side' }, h('h3', {}, 'Moves ', el.conn), el.log,
-        h('p', {}, h('a', { href: `/api/games/${id}/record`, id: 'download' }, 'Download the record'), ' · ',
-          h('a', { href: `/g/${id}/review` }, 'Review'), ' · ', h('a', { href: '/' }, 'Lobby')),
+        h('p', { class: 'links' }, h('a', { href: `/api/games/${id}/record`, id: 'download' }, 'Download the record'),
+          h('a', { href: `/g/${id}/review` }, 'Review'), h('a', { href: '/' }, 'Lobby'), h('a', { href: '/', id: 'rules-link' }, 'Rules')),
+        h('p', { class: 'small' }, 'Keys: arrows choose a move, Enter plays it, T throws, H asks for a hint; a click or a key skips a replay.'),
         el.rules)));
 
   const tokens = () => saved.get(id).tokens || {};
@@ -91,23 +99,74 @@ export async function gamePage(id) {
     if (mine(p) && G.state.mode !== 'hotseat') return `you (${colour})`;
     return `player ${p} (${colour})`;
   };
+  // Newcomer tips (issue 32): for a first game against the beginner bot, unless turned off.
+  const tipsOn = () => !!saved.get(id).newcomer && localStorage.getItem('senet.tips') !== 'off';
+
+  // The throw box's label (of a fixed width: the box never changes size).
+  const throwLabel = (text) => h('span', { class: 'small' }, text);
 
   function say(text) {
     G.msgs.push(text);
     G.msgs = G.msgs.slice(-5);
   }
 
+  const anim = animator(el.board, {
+    onThrow: async (e, sleep) => {
+      const wait = Math.max(200, 550 - (Date.now() - G.thrownAt));
+      el.shown.replaceChildren(throwLabel('Thrown'), drawThrow(null, G.state.throw_kind, G.state.throws.length ? G.state.throws : G.lastOutcomes, true, 'throw-shown'));
+      sound('throw');
+      await sleep(Math.min(wait, 550));
+      el.shown.replaceChildren(throwLabel('Thrown'), drawThrow(e.throw, G.state.throw_kind, G.lastOutcomes, false, 'throw-shown'));
+      await sleep(250);
+    },
+    onMove: (e) => {
+      const k = e.kinds || [];
+      sound(k.includes('trap') ? 'water' : k.includes('capture') || k.includes('sent back') || k.includes('swap') ? 'capture' : 'land');
+      if (k.includes('bonus throw')) showBanner('Bonus throw');
+    },
+    onDone: () => { renderThrow(); },
+  });
+  // Any input finishes a replay at once.
+  const skip = () => anim.finish();
+  document.addEventListener('pointerdown', skip, true);
+
+  function showBanner(text) {
+    el.banner.textContent = text;
+    el.banner.classList.add('on');
+    clearTimeout(G.bannerTimer);
+    G.bannerTimer = setTimeout(() => el.banner.classList.remove('on'), reducedMotion() ? 2500 : 1400);
+  }
+
   function absorb(u) {
     // A change: accept it only if it continues the events we hold.
-    if (u.seq === G.state.seq && u.series) G.state.series = u.series; // the next game of a series was started
-    if (u.seq <= G.state.seq) return;
-    if (u.events_from > G.events.length) { refetch(); return; }
+    if (u.seq === G.state.seq && u.series) {
+      // The next game of a series was started.
+      const changed = JSON.stringify(G.state.series) !== JSON.stringify(u.series);
+      G.state.series = u.series;
+      if (changed) return true;
+    }
+    if (u.seq <= G.state.seq) return false;
+    if (u.events_from > G.events.length) { refetch(); return false; }
     const fresh = u.events.slice(G.events.length - u.events_from);
+    const before = G.state.view;
+    if (G.state.throws.length) G.lastOutcomes = G.state.throws;
+    if (u.throws.length) G.lastOutcomes = u.throws;
     G.events = G.events.concat(fresh);
-    for (const e of fresh) say(describe(e).replace(/^player (\d)/, (_, p) => name(Number(p))));
+    const told = [];
+    for (const e of fresh) {
+      const line = describe(e).replace(/^player (\d)/, (_, p) => name(Number(p)));
+      say(line);
+      told.push(line);
+      if ((e.kinds || []).includes('bonus throw') && reducedMotion()) showBanner('Bonus throw');
+    }
+    el.announce.textContent = told.join('. ');
     G.state = u;
     G.selected = null;
+    G.choice = null;
     G.hint = null;
+    if (u.status.state === 'over') sound('end');
+    G.pending = { before, fresh };
+    return true;
   }
 
   async function refetch() {
@@ -120,9 +179,18 @@ export async function gamePage(id) {
 
   async function act(kind, mv) {
     if (G.busy || !myTurn()) return;
+    anim.finish();
     G.busy = true;
+    G.squareTip = null;
     el.error.textContent = '';
     const tok = mine(st().player);
+    if (kind === 'throw') {
+      G.thrownAt = Date.now();
+      if (!reducedMotion()) {
+        G.tumbling = true;
+        el.shown.replaceChildren(throwLabel('Thrown'), drawThrow(null, G.state.throw_kind, G.state.throws, true, 'throw-shown'));
+      }
+    }
     try {
       const u = kind === 'throw'
         ? await api('POST', `/api/games/${id}/throw`, { seq: G.state.seq }, tok)
@@ -133,6 +201,7 @@ export async function gamePage(id) {
       if (e.status === 409) await refetch();
     } finally {
       G.busy = false;
+      G.tumbling = false;
       render();
     }
   }
@@ -143,8 +212,8 @@ export async function gamePage(id) {
     else { G.selected = from; render(); }
   }
 
-  el.throwBtn.addEventListener('click', () => act('throw'));
-  el.hintBtn.addEventListener('click', async () => {
+  async function hint() {
+    if (!(myTurn() && st().state === 'move')) return;
     try {
       G.hint = await api('GET', `/api/games/${id}/hint`, undefined, mine(st().player));
       const m = G.state.legal.find((x) => x.move === G.hint.move);
@@ -152,7 +221,42 @@ export async function gamePage(id) {
       G.hint.to = m ? m.to : null;
       render();
     } catch (e) { el.error.textContent = e.message; }
+  }
+  el.throwBtn.addEventListener('click', () => act('throw'));
+  // The sticks (or dice) themselves throw too.
+  el.shown.addEventListener('click', () => { if (!el.throwBtn.disabled && !el.throwBtn.hidden) act('throw'); });
+  el.hintBtn.addEventListener('click', hint);
+
+  // The keyboard (the terminal game's keys): arrows choose a legal move, Enter plays it,
+  // T throws, H asks for a hint, Escape clears the choice.
+  document.addEventListener('keydown', (e) => {
+    anim.finish();
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) return;
+    const S = G.state;
+    const mayMove = myTurn() && st().state === 'move' && !G.busy;
+    const k = e.key;
+    if (k === 't' || k === 'T') { if (!el.throwBtn.disabled && !el.throwBtn.hidden) { e.preventDefault(); act('throw'); } return; }
+    if (k === 'h' || k === 'H') { if (mayMove) { e.preventDefault(); hint(); } return; }
+    if (k === 'Escape') { G.choice = null; G.selected = null; render(); return; }
+    if (!mayMove || !S.legal.length) return;
+    if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].includes(k)) {
+      e.preventDefault();
+      const d = k === 'ArrowLeft' || k === 'ArrowUp' ? -1 : 1;
+      G.choice = G.choice == null ? (d > 0 ? 0 : S.legal.length - 1) : (G.choice + d + S.legal.length) % S.legal.length;
+      G.selected = S.legal[G.choice].from;
+      render();
+      const b = [...el.moves.querySelectorAll('.move-btn')].find((x) => x.dataset.move === S.legal[G.choice].move);
+      if (b) b.focus();
+      return;
+    }
+    if (k === 'Enter' && G.choice != null && !(t && (t.tagName === 'BUTTON' || t.tagName === 'A' || t.getAttribute('role') === 'button'))) {
+      e.preventDefault();
+      act('move', S.legal[G.choice].move);
+    }
   });
+  window.matchMedia('(max-width: 620px)').addEventListener('change', () => { anim.finish(); render(); });
 
   function renderInvite() {
     const S = G.state;
@@ -180,7 +284,7 @@ export async function gamePage(id) {
       return;
     }
     const url = location.origin + inv;
-    const input = h('input', { id: 'invite-link', readonly: true, value: url });
+    const input = h('input', { id: 'invite-link', readonly: true, value: url, 'aria-label': 'invite link' });
     const copy = h('button', {}, 'Copy');
     copy.addEventListener('click', async () => {
       input.select();
@@ -213,6 +317,80 @@ export async function gamePage(id) {
     return lead + (myTurn() || G.state.seats[s0.player - 1].kind === 'bot' ? '.' : ' — waiting.');
   }
 
+  function renderThrow() {
+    const S = G.state;
+    if (anim.running || G.tumbling) return;
+    const lastThrow = [...G.events].reverse().find((e) => e.throw != null);
+    const outcomes = S.throws.length ? S.throws : G.lastOutcomes || [];
+    el.shown.replaceChildren(
+      throwLabel(st().state === 'move' ? 'In hand' : 'Last throw'),
+      st().state === 'move' ? drawThrow(st().throw, S.throw_kind, outcomes, false, 'throw-shown') : drawThrow(lastThrow && lastThrow.throw, S.throw_kind, outcomes, false, 'throw-shown'));
+  }
+
+  // The newcomer's tips: what to do now, and each special square the first time a piece
+  // reaches it.
+  function renderTip(mayMove) {
+    if (!tipsOn()) { el.tip.replaceChildren(); el.board.classList.remove('newcomer'); return; }
+    el.board.classList.toggle('newcomer', mayMove);
+    const seen = new Set(saved.get(id).seen || []);
+    const fresh = G.state.view.cells.find((c) => c.special && c.pieces.length && !seen.has(c.square));
+    const off = h('button', { id: 'tips-off', class: 'linkish' }, 'Turn tips off');
+    off.addEventListener('click', () => { localStorage.setItem('senet.tips', 'off'); render(); });
+    let text;
+    if (fresh) {
+      seen.add(fresh.square);
+      saved.put(id, { seen: [...seen] });
+      // Shown until the player's next action.
+      G.squareTip = [h('b', {}, `Square ${fresh.label}: `), fresh.special + '. '];
+    }
+    if (mayMove) {
+      text = G.state.legal.length === 1 && G.state.legal[0].from == null
+        ? ['No piece can move with this throw; play the only button to pass.']
+        : ['The ringed pieces can move. Choose one, then a lit square (or a move button; or arrows and Enter). The line drawn shows its path.'];
+    } else if (myTurn() && st().state === 'throw') {
+      text = ['Throw the sticks: the Throw button, or the T key.'];
+    } else if (st().state === 'over') {
+      text = ['The game is over: the review shows where it was won.'];
+    } else {
+      text = null;
+    }
+    const lines = [];
+    if (G.squareTip) lines.push(h('p', { class: 'square-tip' }, ...G.squareTip));
+    lines.push(h('p', {}, h('b', {}, 'Tip. '), ...(text || ['Watch the bot play.'])));
+    el.tip.replaceChildren(...lines, off);
+  }
+
+  // The board alone (hovering a piece redraws only this: the buttons stay put under the
+  // pointer). Returns whether it stands upright.
+  function renderBoard() {
+    const S = G.state;
+    const mayMove = myTurn() && st().state === 'move' && !G.busy;
+    const focused = document.activeElement;
+    const focusSq = focused && focused.closest && focused.closest('#board') ? focused.getAttribute('data-square') || focused.id : null;
+    const vertical = upright();
+    // Only the board is replaced: a replay's overlay beside it lives on.
+    const old = $('#board', el.board);
+    const board = drawBoard(S.view, {
+      legal: mayMove ? S.legal : [],
+      selected: G.selected,
+      hover: G.hover,
+      hint: G.hint,
+      sides: S.sides,
+      vertical,
+      onPiece: (sq) => { G.selected = G.selected === sq ? null : sq; G.choice = null; render(); },
+      onTarget: (to) => play(G.selected != null ? G.selected : G.hover, to),
+      // (With a piece chosen, hovering another changes nothing drawn.)
+      onHover: (sq) => { if (G.hover !== sq) { G.hover = sq; if (G.selected == null) renderBoard(); } },
+    });
+    if (old) old.replaceWith(board);
+    else el.board.prepend(board);
+    if (focusSq) {
+      const again = focusSq === 'off-zone' ? $('#off-zone', el.board) : $(`.cell[data-square='${focusSq}']`, el.board);
+      if (again && again.getAttribute('tabindex') === '0') again.focus();
+    }
+    return vertical;
+  }
+
   function render() {
     const S = G.state;
     document.title = `Senet — ${S.rules_name}`;
@@ -222,24 +400,28 @@ export async function gamePage(id) {
     el.status.dataset.seq = S.seq;
     renderInvite();
     const mayMove = myTurn() && st().state === 'move' && !G.busy;
-    el.board.replaceChildren(drawBoard(S.view, {
-      legal: mayMove ? S.legal : [],
-      selected: G.selected,
-      hover: G.hover,
-      hint: G.hint,
-      onPiece: (sq) => { G.selected = G.selected === sq ? null : sq; render(); },
-      onTarget: (to) => play(G.selected != null ? G.selected : G.hover, to),
-      onHover: (sq) => { if (G.hover !== sq) { G.hover = sq; render(); } },
-    }));
+    const focused = document.activeElement;
+    const focusMove = focused && focused.dataset ? focused.dataset.move : null;
+    const vertical = renderBoard();
+    if (G.pending) {
+      const p = G.pending;
+      G.pending = null;
+      if (p.before) anim.play(p.before, p.fresh, S.view, { vertical });
+    }
+    if (!el.legend.firstChild) el.legend.replaceChildren(legend(S.sides, S.view));
     el.notes.replaceChildren(...(S.view.notes || []).map(([k, v]) => h('span', { class: 'note' }, h('b', {}, k + ': '), v)));
     el.throwBtn.disabled = !(myTurn() && st().state === 'throw') || G.busy;
     el.throwBtn.hidden = st().state === 'over' || Object.keys(tokens()).length === 0;
-    el.hintBtn.hidden = !mayMove;
-    const lastThrow = [...G.events].reverse().find((e) => e.throw != null);
-    el.shown.replaceChildren(
-      h('span', { class: 'small' }, st().state === 'move' ? 'In hand: ' : 'Last throw: '),
-      st().state === 'move' ? drawThrow(st().throw, S.throw_kind) : drawThrow(lastThrow && lastThrow.throw),
-      h('span', { class: 'small outcomes' }, S.throws.length ? ' can show ' + S.throws.map((t) => t[0]).join(', ') : ''));
+    if (!el.throwBtn.firstChild) el.throwBtn.replaceChildren(h('span', {}, 'Throw (T)'));
+    // Kept in place while unavailable, so that nothing moves (no layout shift).
+    el.hintBtn.classList.toggle('invisible', !mayMove);
+    el.hintBtn.disabled = !mayMove;
+    renderThrow();
+    // The move buttons are rebuilt only when they change: a redraw between a button's press
+    // and its release would lose the click.
+    const movesKey = JSON.stringify([S.seq, mayMove, G.selected, G.choice, G.hint && G.hint.move]);
+    if (el.moves.dataset.key !== movesKey) {
+    el.moves.dataset.key = movesKey;
     el.moves.replaceChildren();
     if (mayMove) {
       const sel = S.legal.filter((m) => G.selected == null || m.from === G.selected || m.from == null);
@@ -247,10 +429,16 @@ export async function gamePage(id) {
       for (const m of sel) {
         const extra = m.kinds.filter((k) => k !== 'step');
         const val = G.hint && (G.hint.moves || []).find((x) => x.move === m.move);
-        const b = h('button', { class: 'move-btn' + (G.hint && G.hint.move === m.move ? ' hinted' : ''), 'data-move': m.move },
-          m.from == null ? 'forfeit the throw (pass)' : m.move + (m.die ? ` [${m.die}]` : ''), extra.length ? h('small', {}, ' ' + extra.join(', ')) : null,
+        const chosen = G.choice != null && S.legal[G.choice] && S.legal[G.choice].move === m.move;
+        const label = m.from == null ? 'forfeit the throw (pass)' : `${m.move}${m.die ? ` [${m.die}]` : ''}`;
+        const spoken = m.from == null ? label : `${label}: the piece on ${m.from_name || m.from} to ${m.to_name === 'off' ? 'off the board' : m.to_name || m.to}${extra.length ? ', ' + extra.join(', ') : ''}`;
+        const b = h('button', { class: 'move-btn' + (G.hint && G.hint.move === m.move ? ' hinted' : '') + (chosen ? ' chosen' : ''), 'data-move': m.move },
+          label, extra.length ? h('small', {}, ' ' + extra.join(', ')) : null,
           val ? h('small', { class: 'win' }, ` ${(val.win * 100).toFixed(1)}%`) : null);
+        // The name starts with the visible text, then says it in words.
+        b.setAttribute('aria-label', b.textContent.replace(/\s+/g, ' ').trim() + (m.from == null ? '' : ` (${spoken.slice(label.length + 2)})`));
         b.addEventListener('click', () => act('move', m.move));
+        b.addEventListener('focus', () => { if (m.from != null && G.selected !== m.from && G.choice == null) { G.hover = m.from; } });
         el.moves.append(b);
       }
       if (G.hint) {
@@ -258,6 +446,12 @@ export async function gamePage(id) {
         el.moves.append(h('span', { class: 'small', id: 'hint-text' }, ` Hint (${G.hint.level} bot): ${G.hint.move}${chance}; beside each move, your winning chance after it`));
       }
     }
+    }
+    if (focusMove) {
+      const b = [...el.moves.querySelectorAll('.move-btn')].find((x) => x.dataset.move === focusMove);
+      if (b) b.focus();
+    }
+    renderTip(mayMove);
     renderBar();
     el.news.replaceChildren(...G.msgs.map((m) => h('li', {}, m)));
     el.log.replaceChildren(...turns(G.events).map((t) => h('li', {}, t)));
@@ -297,6 +491,8 @@ export async function gamePage(id) {
 
   function renderResult() {
     if (st().state !== 'over') { el.result.replaceChildren(); return; }
+    if (el.result.firstChild && el.result.dataset.seq === String(G.state.seq)) return;
+    el.result.dataset.seq = String(G.state.seq);
     const sc = st().score ? h('p', {}, `Score: ${st().score[0]} – ${st().score[1]}`) : null;
     const ver = h('p', { id: 'verify', class: 'verify' }, 'Checking the throws…');
     el.result.replaceChildren(h('div', { class: 'result' },
@@ -316,7 +512,7 @@ export async function gamePage(id) {
       let m;
       try { m = JSON.parse(ev.data); } catch (e) { return; }
       if (m.type === 'state') { G.state = m; G.events = m.events; render(); }
-      else if (m.type === 'update') { absorb(m); render(); }
+      else if (m.type === 'update') { if (absorb(m)) render(); }
       else if (m.type === 'presence') { G.state.watchers = m.watchers; renderInvite(); }
       else if (m.type === 'invite') {
         G.state.invite_open = m.open;
@@ -339,11 +535,15 @@ export async function gamePage(id) {
     return;
   }
   G.events = G.state.events;
+  G.lastOutcomes = G.state.throws;
+  $('#rules-link', app).setAttribute('href', '/rules/' + G.state.rules);
   paintSides(el.board, G.state.sides);
+  paintSides(el.legend, G.state.sides);
   if (!saved.get(id).seed_hash) saved.put(id, { seed_hash: G.state.seed_hash, rules: G.state.rules, mode: G.state.mode, created: saved.get(id).created || Date.now() });
   catalogue().then((c) => {
     const r = c.rules.find((x) => x.id === G.state.rules);
     if (r) el.rules.replaceChildren(h('summary', {}, 'Rules summary'), rulesSummary(r));
+    if (r && !G.lastOutcomes.length) G.lastOutcomes = r.throws;
   }).catch(() => {});
   render();
   await takeLink(id, el);

@@ -3,7 +3,7 @@
 
 import { $, h } from './dom.js';
 import { api, saved, catalogue } from './api.js';
-import { rulesSummary } from './board.js';
+import { rulesSummary, drawBoard, paintSides, legend, upright } from './board.js';
 import { seriesChoice } from './series.js';
 
 export async function lobby() {
@@ -13,6 +13,19 @@ export async function lobby() {
   const rulesSel = h('select', { id: 'rules', name: 'rules' }, cat.rules.map((r) => h('option', { value: r.id }, `${r.name} — ${r.id}`)));
   const optBox = h('div', { id: 'options', class: 'options' });
   const summary = h('details', { class: 'summary' });
+  const rulesLink = h('a', { id: 'rules-page-link', class: 'button-link' }, 'The rules');
+  // The chosen rule set's board at the start, as the rules page draws it.
+  const preview = h('div', { class: 'board-wrap lobby-board', id: 'lobby-board' });
+  const shown = new Map();
+  async function showBoard(r) {
+    try {
+      if (!shown.has(r.id)) shown.set(r.id, await api('GET', '/api/rules/' + r.id));
+      if (current().id !== r.id) return;
+      const p = shown.get(r.id);
+      paintSides(preview, r.sides);
+      preview.replaceChildren(drawBoard(p.start, { id: 'board-preview', sides: r.sides, vertical: upright() }), legend(r.sides, p.start));
+    } catch (e) { preview.replaceChildren(); }
+  }
   const current = () => cat.rules.find((x) => x.id === rulesSel.value);
   function showOptions() {
     const r = current();
@@ -23,9 +36,12 @@ export async function lobby() {
         : h('input', { type: 'number', 'data-opt': o.name, min: o.min, max: o.max, value: o.default }),
       h('small', {}, o.description))));
     summary.replaceChildren(h('summary', {}, 'Rules summary'), rulesSummary(r));
+    showBoard(r);
+    rulesLink.setAttribute('href', '/rules/' + r.id);
+    rulesLink.textContent = `The rules of ${r.name}`;
   }
   rulesSel.addEventListener('change', showOptions);
-  const levelSel = h('select', { id: 'level' }, cat.levels.map((l) => h('option', { value: l, selected: l === 'casual' }, l)));
+  const levelSel = h('select', { id: 'level', 'aria-label': 'bot level' }, cat.levels.map((l) => h('option', { value: l, selected: l === 'casual' }, l)));
   const seatSel = h('select', { id: 'seat' });
   function showSeats() {
     const sides = current().sides;
@@ -62,11 +78,29 @@ export async function lobby() {
       create.disabled = false;
     }
   });
+  // A first game for newcomers: against the beginner bot, with tips (issue 32).
+  const learn = h('button', { id: 'learn' }, 'First game, with tips');
+  learn.addEventListener('click', async () => {
+    const r = current();
+    learn.disabled = true;
+    try {
+      const c = await api('POST', '/api/games', { rules: r.id, options: [], mode: 'bot', bot: 'beginner', seat: 1 });
+      try { localStorage.removeItem('senet.tips'); } catch (e) { /* private mode */ }
+      saved.put(c.id, { tokens: c.tokens, invite: null, seed_hash: c.state.seed_hash, rules: r.id, mode: 'bot', created: Date.now(), newcomer: true });
+      location.href = '/g/' + c.id;
+    } catch (e) {
+      msg.textContent = e.message;
+      learn.disabled = false;
+    }
+  });
   const recent = h('div', { id: 'recent' }, h('p', { class: 'small' }, 'Loading your games…'));
   app.replaceChildren(
     h('section', { class: 'panel' },
       h('h2', {}, 'New game'),
+      h('p', { class: 'small' }, 'New to Senet? ', learn, ' plays the rule set chosen below against the beginner bot, pointing at the moves you can make and explaining each special square the first time a piece reaches it.'),
       h('label', { class: 'row' }, h('span', {}, 'Rule set'), rulesSel),
+      preview,
+      h('p', { class: 'links' }, rulesLink),
       optBox,
       h('fieldset', { class: 'modes' }, h('legend', {}, 'Opponent'),
         mode('bot', 'a bot, level ', true), levelSel, h('br'),
@@ -87,7 +121,7 @@ export async function lobby() {
       const what = over ? (g.player ? `player ${g.player} won` : 'draw') : `player ${g.player} to ${g.state}`;
       const role = Object.keys(mine[g.id].tokens || {}).length ? '' : ' (watching)';
       return h('li', {},
-        h('a', { href: '/g/' + g.id }, `${g.rules}, ${g.mode}${role}`), ` — ${g.moves} moves, ${what} `,
+        h('a', { href: '/g/' + g.id }, `${g.rules}, ${g.mode}${role}`), ` ${g.moves} moves, ${what} `,
         over ? h('a', { href: `/g/${g.id}/review`, class: 'review-link' }, 'review') : null);
     })));
   } catch (e) {

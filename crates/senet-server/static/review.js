@@ -2,7 +2,7 @@
 
 import { $, h, s } from './dom.js';
 import { api } from './api.js';
-import { drawBoard, paintSides } from './board.js';
+import { drawBoard, paintSides, upright } from './board.js';
 import { describe, showVerification, verifyHelp } from './game.js';
 
 const MARKS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
@@ -75,10 +75,17 @@ export async function reviewPage(id) {
   const verdict = h('p', { id: 'review-verdict', class: 'verdict' });
   const graphBox = h('div', { id: 'graph-box', class: 'graph-box' });
   const summaryBox = h('div', { id: 'summary-box' });
-  const slider = h('input', { type: 'range', min: 0, max: total, value: 0, id: 'review-slider' });
+  const slider = h('input', { type: 'range', min: 0, max: total, value: 0, id: 'review-slider', 'aria-label': 'event' });
   const pos = h('code', { id: 'review-position', class: 'small' });
-  const btn = (label, idn, f) => { const b = h('button', { id: idn }, label); b.addEventListener('click', f); return b; };
-  const list = h('ol', { class: 'events', id: 'review-events' }, st.events.map((e, i) => {
+  // The step buttons' arrows are drawn (a font's arrow glyphs can be missing).
+  const ICONS = { first: 'M4 3 L4 17 M16 3 L7 10 L16 17 Z', prev: 'M14 3 L5 10 L14 17 Z', next: 'M6 3 L15 10 L6 17 Z', last: 'M16 3 L16 17 M4 3 L13 10 L4 17 Z' };
+  const btn = (label, idn, f) => {
+    const icon = s('svg', { viewBox: '0 0 20 20', class: 'icon step-icon', 'aria-hidden': 'true' }, s('path', { d: ICONS[idn.replace('review-', '')] }));
+    const b = h('button', { id: idn, 'aria-label': label, title: label }, icon);
+    b.addEventListener('click', f);
+    return b;
+  };
+  const list = h('ol', { class: 'events', id: 'review-events', tabindex: 0, 'aria-label': 'events' }, st.events.map((e, i) => {
     const li = h('li', { 'data-at': i + 1 }, describe(e));
     li.addEventListener('click', () => go(i + 1));
     return li;
@@ -101,7 +108,7 @@ export async function reviewPage(id) {
     if (Number(slider.value) !== at) return;
     const shown = before || f;
     const ui = before ? { played: square(before, note.played), hint: note.best !== note.played ? square(before, note.best) : null } : {};
-    board.replaceChildren(drawBoard(shown.view, ui), h('p', { class: 'notes small' },
+    board.replaceChildren(drawBoard(shown.view, Object.assign({ sides: st.sides, vertical: upright() }, ui)), h('p', { class: 'notes small' },
       (shown.view.notes || []).map(([k, v]) => h('span', { class: 'note' }, h('b', {}, k + ': '), v))));
     what.textContent = `Event ${at} of ${total}: ` + (f.event ? describe(f.event) : 'the start position');
     verdict.replaceChildren();
@@ -133,7 +140,7 @@ export async function reviewPage(id) {
         li.append(h('span', { class: 'small luck' }, ` luck ${(n.luck >= 0 ? '+' : '') + pct(n.luck)}`));
       }
     }
-    summaryBox.replaceChildren(h('h3', {}, 'The players'), analysisSummary(a, st.sides),
+    summaryBox.replaceChildren(h('h3', {}, 'The players'), h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'the players' }, analysisSummary(a, st.sides)),
       h('p', { class: 'small' }, `Analysed by expectimax ${a.depth} throws deep with the expert evaluator; marks from `,
         '2% (?!), 5% (?), 10% (??) of winning chance lost. ', h('a', { href: `/api/games/${id}/analysis` }, 'The analysis as JSON'), '.'));
     go(at);
@@ -163,8 +170,8 @@ export async function reviewPage(id) {
     h('div', { class: 'main' },
       h('h2', {}, `Review: ${st.rules_name}`),
       graphBox, what, verdict, board,
-      h('div', { class: 'controls' }, btn('⏮', 'review-first', () => go(0)), btn('◀', 'review-prev', () => go(at - 1)),
-        slider, btn('▶', 'review-next', () => go(at + 1)), btn('⏭', 'review-last', () => go(total))),
+      h('div', { class: 'controls' }, btn('First', 'review-first', () => go(0)), btn('Previous', 'review-prev', () => go(at - 1)),
+        slider, btn('Next', 'review-next', () => go(at + 1)), btn('Last', 'review-last', () => go(total))),
       pos, summaryBox,
       h('p', {}, h('a', { href: `/api/games/${id}/record`, id: 'download' }, 'Download the record'),
         ': every throw and move; check it with ', h('code', {}, 'senet replay FILE'), '.'),

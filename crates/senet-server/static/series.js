@@ -6,8 +6,8 @@ import { api, saved } from './api.js';
 // The lobby's choice between a single game and a series to N.
 export function seriesChoice() {
   const kind = (v, label, checked) => h('label', { class: 'mode' }, h('input', { type: 'radio', name: 'play', value: v, checked }), ' ', label);
-  const n = h('input', { type: 'number', id: 'series-n', min: 1, max: 100000, value: 3 });
-  const unit = h('select', { id: 'series-unit' }, h('option', { value: 'points' }, 'points (games won where the rules do not score)'), h('option', { value: 'games' }, 'games in all'));
+  const n = h('input', { type: 'number', id: 'series-n', min: 1, max: 100000, value: 3, 'aria-label': 'series length' });
+  const unit = h('select', { id: 'series-unit', 'aria-label': 'counted in' }, h('option', { value: 'points' }, 'points (games won where the rules do not score)'), h('option', { value: 'games' }, 'games in all'));
   const starts = h('select', { id: 'series-starts' }, h('option', { value: 'alternate' }, 'alternating'), h('option', { value: 'rules' }, "by the rule set's own start rule"));
   const box = h('fieldset', { class: 'modes', id: 'play-kind' }, h('legend', {}, 'Play'),
     kind('single', 'a single game', true), h('br'),

@@ -283,6 +283,16 @@ async fn real_responses_match_the_openapi_document() {
     }
 
     c.call("GET", "/api/openapi.json", None, None).await;
+    // Issue 32: every rule set's rules page (with its demonstrations), and an unknown one.
+    for id in rules["rules"].as_array().unwrap() {
+        let id = id["id"].as_str().unwrap();
+        let (s, p) = c.call("GET", &format!("/api/rules/{id}"), None, None).await;
+        assert_eq!(s, StatusCode::OK, "{p}");
+        assert!(!p["sections"].as_array().unwrap().is_empty(), "{id}");
+    }
+    let (s, e) = c.call("GET", "/api/rules/chess", None, None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert!(e["error"].as_str().unwrap().contains("chess"), "{e}");
     // A hot-seat game played to its end, with its record, review and throws.
     let (s, g) = c
         .call(

@@ -45,8 +45,9 @@ fn wait_change(s: &Session, seq: i64) {
         std::thread::sleep(Duration::from_millis(20));
     }
     panic!(
-        "the page did not change after an action: {}",
-        s.text("#error")
+        "the page did not change after an action: {} {}",
+        s.text("#error"),
+        s.js("return [document.querySelector('#status').textContent, document.activeElement.outerHTML.slice(0, 200), document.querySelector('#board-wrap').className, scrollY, innerWidth, document.querySelector('#throw').disabled]")
     );
 }
 
@@ -67,12 +68,11 @@ fn act(s: &Session, board: bool) -> String {
             let via_board =
                 board && s.js("return !!document.querySelector('.piece.movable')") == json!(true);
             if via_board {
-                let sq = s.js(
-                    "return document.querySelector('.piece.movable').parentNode.dataset.square",
-                );
-                s.click_css(&format!(".cell[data-square='{}']", sq.as_str().unwrap()));
-                let target = s.wait_for(".cell.target, #off-zone.target", 5);
-                if s.click(&target).is_ok() {
+                let sq = s.js("return document.querySelector('.piece.movable').dataset.square");
+                click_retry(s, &format!(".cell[data-square='{}']", sq.as_str().unwrap()));
+                s.wait_for(".cell.target, #off-zone.target", 5);
+                click_retry(s, ".cell.target, #off-zone.target");
+                {
                     // Two moves between the same squares (two dice) leave a choice of buttons.
                     let t = Instant::now();
                     while step(s).1 == seq && t.elapsed() < Duration::from_secs(3) {
@@ -92,6 +92,21 @@ fn act(s: &Session, board: bool) -> String {
         _ => std::thread::sleep(Duration::from_millis(30)),
     }
     kind
+}
+
+/// Clicks the element matching `css`, finding it again if the page redrew it in between
+/// (hovering a piece redraws the board).
+fn click_retry(s: &Session, css: &str) {
+    let mut last = String::new();
+    for _ in 0..5 {
+        let e = s.wait_for(css, 10);
+        match s.click(&e) {
+            Ok(()) => return,
+            Err(err) => last = err,
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("click {css}: {last}");
 }
 
 fn screenshots() -> PathBuf {
@@ -351,7 +366,7 @@ fn an_online_game_between_two_browsers_with_a_spectator() {
     let (mut by_a, mut by_b) = (0, 0);
     loop {
         let ka = act(&a, false);
-        let kb = act(&b, by_b < 6);
+        let kb = act(&b, false);
         if ka == "over" && kb == "over" {
             break;
         }
@@ -486,8 +501,9 @@ fn screenshots_of_every_rule_set() {
             s.text("#status")
         );
         if id == "pyramid" {
-            let fill =
-                s.js("return getComputedStyle(document.querySelector('.piece.p1 circle')).fill");
+            let fill = s.js(
+                "return getComputedStyle(document.querySelector('#board .piece.p1 .body')).fill",
+            );
             assert_eq!(
                 fill,
                 json!("rgb(29, 26, 23)"),
@@ -499,8 +515,7 @@ fn screenshots_of_every_rule_set() {
         s.wait_for(".move-btn", 10);
         // Hover a movable piece so its targets are highlighted.
         if s.js("return !!document.querySelector('.piece.movable')") == json!(true) {
-            let sq =
-                s.js("return document.querySelector('.piece.movable').parentNode.dataset.square");
+            let sq = s.js("return document.querySelector('.piece.movable').dataset.square");
             s.click_css(&format!(".cell[data-square='{}']", sq.as_str().unwrap()));
             s.wait_for(".cell.target, #off-zone.target", 5);
         }
@@ -510,10 +525,51 @@ fn screenshots_of_every_rule_set() {
             std::fs::metadata(&path).unwrap().len() > 10_000,
             "{id}: a real picture"
         );
+        // The dark theme, switched with the header's button (and kept).
+        s.click_css("#theme-btn");
+        assert_eq!(
+            s.js("return document.documentElement.dataset.theme"),
+            json!("dark")
+        );
+        if s.js("return !!document.querySelector('.piece.movable')") == json!(true) {
+            let sq = s.js("return document.querySelector('.piece.movable').dataset.square");
+            s.click_css(&format!(".cell[data-square='{}']", sq.as_str().unwrap()));
+        }
+        s.screenshot(&out.join(format!("{id}-dark.png")));
+        s.click_css("#theme-btn");
+        assert_eq!(
+            s.js("return localStorage.getItem('senet.theme')"),
+            json!("light")
+        );
+        // A throw in flight: the sticks (or dice) tumble before they show the throw.
+        if id == "kendall" {
+            let (_, seq) = step(&s);
+            if let Some(b) = s.find(".move-btn") {
+                s.click(&b).unwrap();
+                wait_change(&s, seq);
+            }
+            let t = Instant::now();
+            while step(&s).0 != "throw" {
+                assert!(t.elapsed() < Duration::from_secs(20), "no throw offered");
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            s.js("document.querySelector('#throw').click(); return 1");
+            assert_eq!(
+                s.js("return !!document.querySelector('.throw-shown.tumbling')"),
+                json!(true),
+                "the throw tumbles: {}",
+                s.js("return document.querySelector('#throw-box').innerHTML + ' / ' + document.querySelector('#status').textContent + ' / ' + document.querySelector('#throw').disabled")
+            );
+            s.screenshot(&out.join("throw-in-flight.png"));
+        }
     }
     s.goto(&format!("{}/", server.url));
     s.wait_for("#create", 20);
     s.screenshot(&out.join("lobby.png"));
+    s.goto(&format!("{}/rules/kendall", server.url));
+    s.wait_for(".demo-play", 20);
+    s.js("document.querySelector('.demo').scrollIntoView(); return 1");
+    s.screenshot(&out.join("rules.png"));
 }
 
 // ---------------------------------------------------------------- series (issue 13)
@@ -707,4 +763,631 @@ fn an_online_series_between_two_browsers() {
         assert_eq!(st["series"]["first"], 2);
         assert_eq!(st["series"]["game"], 2);
     }
+}
+
+// ---------------------------------------------------------------- look, feel, access (issue 32)
+
+/// The pieces the page draws on its board (`#board`, the server's position), as sorted
+/// "square:player:kind" strings.
+const DRAWN: &str = r#"
+return [...document.querySelectorAll('#board .pieces .piece')]
+  .map(p => `${p.dataset.square}:${p.dataset.player}:${p.dataset.kind}`).sort();
+"#;
+
+/// The same for a BoardView as the API sends it.
+fn pieces_of(view: &Value) -> Vec<String> {
+    let mut v: Vec<String> = view["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| {
+            c["pieces"].as_array().unwrap().iter().map(move |p| {
+                format!(
+                    "{}:{}:{}",
+                    c["square"],
+                    p["player"],
+                    p["kind"].as_str().unwrap()
+                )
+            })
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn strings(v: Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Waits until the page shows the server's latest event, then checks that the pieces it
+/// draws are the server's; with `settled`, also waits for any replay to end and checks that
+/// the replay's ghosts ended where the server's pieces are.
+fn drawn_is_servers(s: &Session, port: u16, id: &str, settled: bool) {
+    let t = Instant::now();
+    loop {
+        let st = api(port, "GET", &format!("/api/games/{id}"), None);
+        let (_, seq) = step(s);
+        if seq == st["seq"].as_i64().unwrap() {
+            assert_eq!(
+                strings(s.js(DRAWN)),
+                pieces_of(&st["view"]),
+                "the board draws the server's position at event {seq}"
+            );
+            if !settled {
+                return;
+            }
+            let running =
+                s.js("return document.querySelector('#board-wrap').classList.contains('running')");
+            if running == json!(false) {
+                let mismatch =
+                    s.js("return document.querySelector('#board-wrap').dataset.mismatch || '0'");
+                assert_eq!(
+                    mismatch,
+                    json!("0"),
+                    "a replay ended off the server's position"
+                );
+                assert_eq!(
+                    s.js("return document.querySelectorAll('svg.ghosts').length"),
+                    json!(0)
+                );
+                return;
+            }
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(15),
+            "the page did not catch up with the server"
+        );
+        std::thread::sleep(Duration::from_millis(40));
+    }
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn animated_whole_game_draws_the_servers_position_after_every_event() {
+    let dir = temp_dir("animated");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let s = driver.session(&dir.join("profile"), 1100, 850);
+    s.goto(&format!("{}/", server.url));
+    s.wait_for("#create", 20);
+    assert_eq!(
+        s.js("return matchMedia('(prefers-reduced-motion: reduce)').matches"),
+        json!(false),
+        "animations are on"
+    );
+    // houses: pieces sent back, the water, bonus throws.
+    set_select(&s, "#rules", "houses");
+    set_select(&s, "#level", "beginner");
+    s.click_css("#create");
+    s.wait_for("#board", 20);
+    let id = game_id(&s);
+    let t = Instant::now();
+    let mut n = 0;
+    loop {
+        // Every other action right away (input finishes a replay at once), the others after
+        // the replay has ended.
+        let k = act(&s, n % 3 == 0);
+        if k == "over" {
+            break;
+        }
+        if k != "wait" {
+            n += 1;
+            drawn_is_servers(&s, server.port, &id, n % 2 == 0);
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(400),
+            "the game took too long"
+        );
+    }
+    drawn_is_servers(&s, server.port, &id, true);
+    let runs = s.js("return Number(document.querySelector('#board-wrap').dataset.runs || 0)");
+    assert!(runs.as_u64().unwrap() > 10, "moves were animated ({runs})");
+    // No layout shift while the game was played (shifts right after the player's own input
+    // do not count, as in Cumulative Layout Shift).
+    let cls = s.js_async(
+        "const done = arguments[arguments.length - 1]; let sum = 0;
+         new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!e.hadRecentInput) sum += e.value; })
+           .observe({ type: 'layout-shift', buffered: true });
+         setTimeout(() => done(sum), 200);",
+    );
+    assert!(cls.as_f64().unwrap() < 0.1, "layout shift {cls}");
+}
+
+/// WebDriver key codes.
+const RIGHT: &str = "\u{E014}";
+const ENTER: &str = "\u{E007}";
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn a_whole_game_by_keyboard_alone() {
+    let dir = temp_dir("keyboard");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let s = driver.session(&dir.join("profile"), 1100, 850);
+    let c = api(
+        server.port,
+        "POST",
+        "/api/games",
+        Some(json!({ "rules": "kendall5", "mode": "bot", "bot": "beginner", "seat": 1 })),
+    );
+    let id = c["id"].as_str().unwrap().to_string();
+    let tok = c["tokens"]["1"].as_str().unwrap();
+    s.goto(&format!("{}/g/{id}#seat=1&token={tok}", server.url));
+    s.wait_for("#board", 20);
+    let t = Instant::now();
+    let mut moves = 0;
+    let mut hinted = false;
+    loop {
+        let (k, seq) = step(&s);
+        match k.as_str() {
+            "over" => break,
+            "throw" => {
+                s.keys(&["t"]);
+                wait_change(&s, seq);
+            }
+            "move" => {
+                if !hinted
+                    && s.js("return document.querySelectorAll('.move-btn').length") != json!(1)
+                {
+                    hinted = true;
+                    s.keys(&["h"]);
+                    wait_text(&s, "#hint-text", "Hint", 10);
+                }
+                s.keys(&[RIGHT]);
+                // The chosen move's button has the focus, drawn visibly.
+                let focus = s.js(
+                    "const a = document.activeElement; return [a.classList.contains('move-btn'), getComputedStyle(a).outlineStyle, a.getAttribute('aria-label') || '']",
+                );
+                assert_eq!(focus[0], json!(true), "arrows choose a move: {focus}");
+                assert_ne!(focus[1], json!("none"), "the focus is visible");
+                assert!(focus[2].as_str().unwrap().len() > 3, "the move has a name");
+                s.keys(&[ENTER]);
+                wait_change(&s, seq);
+                moves += 1;
+            }
+            _ => std::thread::sleep(Duration::from_millis(30)),
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(300),
+            "the game took too long"
+        );
+    }
+    assert!(moves > 5, "{moves} moves by keyboard");
+    assert!(hinted, "H gave a hint");
+    let r = s.text("#result-text");
+    assert!(r.contains("win") || r.contains("draw"), "{r}");
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn the_screen_reader_hears_squares_moves_and_throws() {
+    let dir = temp_dir("names");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let s = driver.session(&dir.join("profile"), 1100, 850);
+    let c = api(
+        server.port,
+        "POST",
+        "/api/games",
+        Some(json!({ "rules": "kendall", "mode": "bot", "bot": "beginner", "seat": 2 })),
+    );
+    let id = c["id"].as_str().unwrap();
+    let tok = c["tokens"]["2"].as_str().unwrap();
+    s.goto(&format!("{}/g/{id}#seat=2&token={tok}", server.url));
+    s.wait_for("#board", 20);
+    // Every square has a name with its number, its special text and what stands on it.
+    let names = strings(s.js(
+        "return [...document.querySelectorAll('#board .cell')].map(c => c.getAttribute('aria-label'))",
+    ));
+    assert_eq!(names.len(), 30);
+    assert!(names.iter().all(|n| n.starts_with("square ")), "{names:?}");
+    let n26 = names.iter().find(|n| n.starts_with("square 26,")).unwrap();
+    assert!(n26.contains("safe") && n26.contains("K7"), "{n26}");
+    assert!(
+        names.iter().any(|n| n.contains("light cone"))
+            && names.iter().any(|n| n.contains("dark spool")),
+        "{names:?}"
+    );
+    // A throw is announced in the live region.
+    let (k, seq) = step(&s);
+    assert_eq!(k, "throw");
+    s.click_css("#throw");
+    wait_change(&s, seq);
+    wait_text(&s, "#announce", "threw", 5);
+    assert_eq!(
+        s.js("return document.querySelector('#announce').getAttribute('aria-live')"),
+        json!("polite")
+    );
+    // The moves are buttons with names; after ours, the bot's moves are announced.
+    s.wait_for(".move-btn", 10);
+    let label = s.js("return document.querySelector('.move-btn').getAttribute('aria-label')");
+    assert!(label.as_str().unwrap().contains("the piece on"), "{label}");
+    let (_, seq) = step(&s);
+    s.click_css(".move-btn");
+    wait_change(&s, seq);
+    // (A bonus throw keeps the turn: play on until the bot has moved.)
+    let t = Instant::now();
+    while !s.text("#announce").contains("the bot") {
+        act(&s, false);
+        assert!(
+            t.elapsed() < Duration::from_secs(30),
+            "{}",
+            s.text("#announce")
+        );
+    }
+    assert!(
+        s.text("#announce").contains("played"),
+        "{}",
+        s.text("#announce")
+    );
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn rules_pages_demonstrations_play_their_moves() {
+    let dir = temp_dir("rules");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let s = driver.session(&dir.join("profile"), 1100, 850);
+    let rules = api(server.port, "GET", "/api/rules", None);
+    let mut shown = 0;
+    for r in rules["rules"].as_array().unwrap() {
+        let id = r["id"].as_str().unwrap();
+        let page = api(server.port, "GET", &format!("/api/rules/{id}"), None);
+        s.goto(&format!("{}/rules/{id}", server.url));
+        s.wait_for(".rule", 20);
+        assert!(s.text("h2").contains(r["name"].as_str().unwrap()));
+        // Every rule with its ruling IDs.
+        let sections = page["sections"].as_array().unwrap();
+        assert_eq!(
+            s.js("return document.querySelectorAll('section.rule h3 .id').length"),
+            json!(sections
+                .iter()
+                .filter(|x| !x["rulings"].as_array().unwrap().is_empty())
+                .count())
+        );
+        let demos: Vec<&Value> = sections
+            .iter()
+            .flat_map(|x| x["demos"].as_array().unwrap())
+            .collect();
+        assert!(!demos.is_empty(), "{id} shows at least one rule on a board");
+        for (i, d) in demos.iter().enumerate() {
+            let drawn = |s: &Session| {
+                strings(s.js(&format!(
+                    "return [...document.querySelectorAll('.demo')[{i}].querySelectorAll('svg.board .pieces .piece')].map(p => `${{p.dataset.square}}:${{p.dataset.player}}:${{p.dataset.kind}}`).sort()"
+                )))
+            };
+            assert_eq!(drawn(&s), pieces_of(&d["view"]), "{id} demo {i} before");
+            s.click_css(&format!(".demo-play[data-demo='{i}']"));
+            assert_eq!(
+                drawn(&s),
+                pieces_of(&d["after"]),
+                "{id} demo {i} after its move"
+            );
+            if let Some(f) = d["forbidden"]["why"].as_str() {
+                let text = s.js(&format!(
+                    "return document.querySelectorAll('.demo')[{i}].querySelector('.demo-why').textContent"
+                ));
+                assert!(
+                    text.as_str().unwrap().contains(&f[..20.min(f.len())]),
+                    "{text}"
+                );
+            }
+            shown += 1;
+        }
+        // The throw odds, and a link from the lobby's and the game's rules summary.
+        assert!(s.text(".odds").contains('%'));
+    }
+    assert!(shown >= 12, "{shown} demonstrations");
+    s.goto(&format!("{}/", server.url));
+    s.wait_for("#create", 20);
+    assert!(s.find("a[href='/rules/kendall']").is_some() || s.find("a[href^='/rules/']").is_some());
+}
+
+/// Checks that the page does not scroll sideways and that every target is at least 44 x 44
+/// CSS px (WCAG 2.5.5; links inside sentences are exempt, as there).
+fn phone_checks(s: &Session, what: &str) {
+    let v = s.js(
+        r#"
+const de = document.documentElement;
+const small = [];
+const sel = 'button, select, input:not([type=checkbox]):not([type=radio]):not([type=range]), summary, [role=button], [tabindex="0"]:not(ol):not(div), a:not(p a):not(li a):not(td a), label:has(> input[type=checkbox]), label:has(> input[type=radio])';
+for (const e of document.querySelectorAll(sel)) {
+  const r = e.getBoundingClientRect();
+  if (r.width === 0 && r.height === 0) continue;
+  if (getComputedStyle(e).visibility === 'hidden' || e.closest('[hidden]')) continue;
+  if (r.width < 44 - 0.5 || r.height < 44 - 0.5) small.push(`${e.tagName}#${e.id}.${e.getAttribute('class')} ${r.width.toFixed(0)}x${r.height.toFixed(0)} "${(e.textContent || '').trim().slice(0, 30)}"`);
+}
+return [de.scrollWidth, window.innerWidth, small];
+"#,
+    );
+    assert!(
+        v[0].as_u64().unwrap() <= v[1].as_u64().unwrap(),
+        "{what}: the page scrolls sideways ({} > {})",
+        v[0],
+        v[1]
+    );
+    assert_eq!(v[2], json!([]), "{what}: targets under 44 px");
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn on_a_phone_nothing_scrolls_sideways_and_every_target_is_44px() {
+    let dir = temp_dir("phone");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let s = driver.session(&dir.join("profile"), 360, 640);
+    s.goto(&format!("{}/", server.url));
+    s.wait_for("#create", 20);
+    assert_eq!(
+        s.js("return window.innerWidth"),
+        json!(360),
+        "a 360 px viewport, nothing wider: {}",
+        s.js("return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 361).slice(0, 8).map(e => e.tagName + '#' + e.id + '.' + e.getAttribute('class') + ' ' + e.getBoundingClientRect().right.toFixed(0))")
+    );
+    phone_checks(&s, "lobby");
+    set_select(&s, "#rules", "senat");
+    set_select(&s, "#level", "beginner");
+    s.click_css("#create");
+    s.wait_for("#board", 20);
+    let id = game_id(&s);
+    // The board stands upright: each square is at least 44 px both ways.
+    let sq = s.js("const r = document.querySelector('#board .cell').getBoundingClientRect(); return [r.width, r.height]");
+    assert!(
+        sq[0].as_f64().unwrap() >= 44.0 && sq[1].as_f64().unwrap() >= 44.0,
+        "{sq}"
+    );
+    phone_checks(&s, "game");
+    let mut shot = false;
+    let t = Instant::now();
+    loop {
+        if !shot && step(&s).0 == "move" {
+            shot = true;
+            phone_checks(&s, "game with moves");
+            s.screenshot(&screenshots().join("phone-game.png"));
+        }
+        if act(&s, false) == "over" {
+            break;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(300),
+            "the game took too long"
+        );
+    }
+    phone_checks(&s, "game over");
+    s.goto(&format!("{}/g/{id}/review", server.url));
+    s.wait_for("#review-next", 20);
+    s.wait_for("#win-graph", 60);
+    phone_checks(&s, "review");
+    s.goto(&format!("{}/rules/parker", server.url));
+    s.wait_for(".demo-play", 20);
+    phone_checks(&s, "rules page");
+}
+
+/// axe-core's script: `$SENET_AXE`, else the npm package scripts/test.sh installs under
+/// target/npm.
+fn axe_source() -> String {
+    let p = std::env::var_os("SENET_AXE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../../target/npm/node_modules/axe-core/axe.min.js")
+        });
+    std::fs::read_to_string(&p).unwrap_or_else(|e| {
+        panic!(
+            "axe-core is missing at {} ({e}); scripts/test.sh installs it with npm",
+            p.display()
+        )
+    })
+}
+
+/// Runs axe-core in the page; returns its serious and critical violations.
+fn axe(s: &Session, axe: &str) -> Vec<String> {
+    s.js(&format!("{axe}; return 1"));
+    let v = s.js_async(
+        "const done = arguments[arguments.length - 1];
+         axe.run(document, { resultTypes: ['violations'] }).then(r => done(r.violations
+           .filter(v => v.impact === 'serious' || v.impact === 'critical')
+           .map(v => `${v.id} (${v.impact}): ${v.help}: ` + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '))))
+           .catch(e => done(['axe failed: ' + e]));",
+    );
+    strings(v)
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn axe_finds_nothing_serious_on_any_page_in_either_theme() {
+    let source = axe_source();
+    let dir = temp_dir("axe");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let s = driver.session(&dir.join("profile"), 1100, 850);
+    // A finished game for the review, and one under way with moves to choose.
+    let c = api(
+        server.port,
+        "POST",
+        "/api/games",
+        Some(json!({ "rules": "kendall5", "mode": "bot", "bot": "beginner", "seat": 1 })),
+    );
+    let id = c["id"].as_str().unwrap().to_string();
+    let tok = c["tokens"]["1"].as_str().unwrap().to_string();
+    s.goto(&format!("{}/g/{id}#seat=1&token={tok}", server.url));
+    s.wait_for("#board", 20);
+    let (k, seq) = step(&s);
+    assert_eq!(k, "throw");
+    s.click_css("#throw");
+    wait_change(&s, seq);
+    let mut bad = vec![];
+    for theme in ["light", "dark"] {
+        s.js(&format!(
+            "localStorage.setItem('senet.theme', '{theme}'); return 1"
+        ));
+        for (what, path, ready) in [
+            ("lobby", "/".to_string(), "#create"),
+            ("game", format!("/g/{id}"), "#board"),
+            ("rules", "/rules/houses".to_string(), ".demo-play"),
+        ] {
+            s.goto(&format!("{}{path}", server.url));
+            s.wait_for(ready, 20);
+            std::thread::sleep(Duration::from_millis(300));
+            assert_eq!(
+                s.js("return document.documentElement.dataset.theme"),
+                json!(theme)
+            );
+            for v in axe(&s, &source) {
+                bad.push(format!("{what} ({theme}): {v}"));
+            }
+        }
+    }
+    // Finish the game, then the review in both themes.
+    s.goto(&format!("{}/g/{id}", server.url));
+    s.wait_for("#board", 20);
+    play_to_end(&s, 300);
+    for theme in ["light", "dark"] {
+        s.js(&format!(
+            "localStorage.setItem('senet.theme', '{theme}'); return 1"
+        ));
+        s.goto(&format!("{}/g/{id}", server.url));
+        s.wait_for("#result-text", 20);
+        for v in axe(&s, &source) {
+            bad.push(format!("game over ({theme}): {v}"));
+        }
+        s.goto(&format!("{}/g/{id}/review", server.url));
+        s.wait_for("#win-graph", 60);
+        for v in axe(&s, &source) {
+            bad.push(format!("review ({theme}): {v}"));
+        }
+    }
+    assert!(bad.is_empty(), "axe-core:\n{}", bad.join("\n"));
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn a_newcomers_first_game_points_at_moves_and_explains_squares() {
+    let dir = temp_dir("newcomer");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let s = driver.session(&dir.join("profile"), 1100, 850);
+    s.goto(&format!("{}/", server.url));
+    s.wait_for("#learn", 20);
+    set_select(&s, "#rules", "kendall5");
+    s.click_css("#learn");
+    s.wait_for("#board", 20);
+    assert!(s.text("#title").contains("against a bot"));
+    wait_text(&s, "#tip", "Throw", 10);
+    let t = Instant::now();
+    let mut pointed = false;
+    let mut explained = None;
+    while explained.is_none() {
+        let (k, _) = step(&s);
+        if k == "move"
+            && s.js("return document.querySelectorAll('.piece.movable').length > 0") == json!(true)
+        {
+            assert!(
+                s.text("#tip").contains("ringed pieces") || s.text("#tip").contains("Square"),
+                "{}",
+                s.text("#tip")
+            );
+            assert_eq!(
+                s.js("return document.querySelector('#board-wrap').classList.contains('newcomer')"),
+                json!(true),
+                "the movable pieces beckon"
+            );
+            pointed = true;
+        }
+        let tip = s.text("#tip");
+        if tip.contains("Square ") {
+            explained = Some(tip);
+        }
+        assert_ne!(act(&s, false), "over", "no special square was reached");
+        assert!(
+            t.elapsed() < Duration::from_secs(300),
+            "the game took too long"
+        );
+    }
+    assert!(pointed);
+    let tip = explained.unwrap();
+    assert!(
+        tip.contains('(') && tip.contains(')'),
+        "the square's ruling: {tip}"
+    );
+    // Tips can be turned off, and stay off.
+    s.click_css("#tips-off");
+    assert_eq!(s.text("#tip"), "");
+    s.js("location.reload(); return 1");
+    s.wait_for("#board", 20);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(s.text("#tip"), "");
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn reduced_motion_turns_animation_off_and_settings_are_kept() {
+    let dir = temp_dir("still");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let s = driver.session_with(
+        &dir.join("profile"),
+        1100,
+        850,
+        &["--force-prefers-reduced-motion"],
+    );
+    s.goto(&format!("{}/", server.url));
+    s.wait_for("#create", 20);
+    assert_eq!(
+        s.js("return matchMedia('(prefers-reduced-motion: reduce)').matches"),
+        json!(true)
+    );
+    // Sound is off until turned on; the switch and the volume are kept.
+    assert_eq!(
+        s.js("return document.querySelector('#sound-btn').getAttribute('aria-pressed')"),
+        json!("false")
+    );
+    s.click_css("#sound-btn");
+    s.js("const v = document.querySelector('#volume'); v.value = 30; v.dispatchEvent(new Event('change')); return 1");
+    set_select(&s, "#rules", "senat");
+    s.click_css("#create");
+    s.wait_for("#board", 20);
+    assert_eq!(
+        s.js("return document.querySelector('#sound-btn').getAttribute('aria-pressed')"),
+        json!("true")
+    );
+    assert_eq!(
+        s.js("return document.querySelector('#volume').value"),
+        json!("30")
+    );
+    let id = game_id(&s);
+    let mut n = 0;
+    while n < 16 {
+        let (k, seq) = step(&s);
+        if k == "over" {
+            break;
+        }
+        if k == "throw" {
+            s.click_css("#throw");
+            assert_eq!(
+                s.js("return !!document.querySelector('.tumbling')"),
+                json!(false),
+                "no tumble"
+            );
+            wait_change(&s, seq);
+        } else {
+            act(&s, false);
+        }
+        n += (k != "wait") as u32;
+        drawn_is_servers(&s, server.port, &id, false);
+        assert_eq!(
+            s.js("return document.querySelector('#board-wrap').classList.contains('running') || document.querySelectorAll('svg.ghosts').length > 0"),
+            json!(false),
+            "no replay"
+        );
+    }
+    assert_eq!(
+        s.js("return document.querySelector('#board-wrap').dataset.runs || '0'"),
+        json!("0")
+    );
 }

@@ -14,6 +14,7 @@ use utoipa::OpenApi;
     paths(
         super::openapi,
         super::rules,
+        super::rules_page,
         super::create,
         super::list,
         super::game,

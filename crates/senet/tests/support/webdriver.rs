@@ -111,8 +111,18 @@ impl Driver {
 
     /// A new headless Chromium with a fresh profile in `profile`.
     pub fn session(&self, profile: &Path, width: u32, height: u32) -> Session {
+        self.session_with(profile, width, height, &[])
+    }
+
+    /// [`Driver::session`] with more command-line switches for Chromium.
+    pub fn session_with(&self, profile: &Path, width: u32, height: u32, extra: &[&str]) -> Session {
         std::fs::create_dir_all(profile).unwrap();
-        let caps = json!({ "capabilities": { "alwaysMatch": {
+        // Headless Chromium's window is at least 500 px wide: a phone's width is emulated.
+        let phone = width < 400;
+        let mobile = phone.then(|| {
+            json!({ "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0, "touch": false } })
+        });
+        let mut caps = json!({ "capabilities": { "alwaysMatch": {
             "browserName": "chrome",
             "goog:chromeOptions": {
                 "binary": chromium_binary(),
@@ -125,11 +135,20 @@ impl Driver {
                 ],
             },
         }}});
+        if let Some(args) =
+            caps["capabilities"]["alwaysMatch"]["goog:chromeOptions"]["args"].as_array_mut()
+        {
+            args.extend(extra.iter().map(|a| json!(a)));
+        }
+        if let Some(m) = mobile {
+            caps["capabilities"]["alwaysMatch"]["goog:chromeOptions"]["mobileEmulation"] = m;
+        }
         let v = call(self.port, "POST", "/session", Some(caps)).expect("a browser session");
         let id = v["sessionId"].as_str().expect("session id").to_string();
         Session {
             port: self.port,
             id,
+            phone,
         }
     }
 }
@@ -164,6 +183,7 @@ fn call(port: u16, method: &str, path: &str, body: Option<Value>) -> Result<Valu
 pub struct Session {
     port: u16,
     id: String,
+    phone: bool,
 }
 
 /// The W3C key of an element reference.
@@ -195,6 +215,33 @@ impl Session {
         .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
     }
 
+    /// Runs an asynchronous script (it calls `arguments[arguments.length - 1]` with its
+    /// result) and returns that result.
+    pub fn js_async(&self, script: &str) -> Value {
+        self.cmd(
+            "POST",
+            "/execute/async",
+            Some(json!({ "script": script, "args": [] })),
+        )
+        .unwrap_or_else(|e| panic!("async script failed: {e}"))
+    }
+
+    /// Presses keys as a keyboard would, on whatever has the focus: each `&str` is one key
+    /// (a character, or a WebDriver key code such as `\u{E014}` for the right arrow).
+    pub fn keys(&self, keys: &[&str]) {
+        let mut actions = vec![];
+        for k in keys {
+            actions.push(json!({ "type": "keyDown", "value": k }));
+            actions.push(json!({ "type": "keyUp", "value": k }));
+        }
+        self.cmd(
+            "POST",
+            "/actions",
+            Some(json!({ "actions": [{ "type": "key", "id": "keyboard", "actions": actions }] })),
+        )
+        .unwrap_or_else(|e| panic!("keys {keys:?}: {e}"));
+    }
+
     /// The element matching a CSS selector, if any.
     pub fn find(&self, css: &str) -> Option<String> {
         self.cmd(
@@ -220,8 +267,20 @@ impl Session {
         }
     }
 
-    /// Clicks an element (a real click through the browser).
+    /// Clicks an element (a real click through the browser); on an emulated phone first
+    /// scrolled to the middle of the view (chromedriver's own scrolling misplaces clicks
+    /// there).
     pub fn click(&self, element: &str) -> Result<(), String> {
+        if self.phone {
+            let _ = self.cmd(
+                "POST",
+                "/execute/sync",
+                Some(json!({
+                    "script": "arguments[0].scrollIntoView({ block: 'center', inline: 'center' }); return 1",
+                    "args": [{ ELEMENT: element }],
+                })),
+            );
+        }
         self.cmd(
             "POST",
             &format!("/element/{element}/click"),
