@@ -1255,6 +1255,25 @@ fn axe_finds_nothing_serious_on_any_page_in_either_theme() {
         }
         s.goto(&format!("{}/g/{id}/review", server.url));
         s.wait_for("#win-graph", 60);
+        // Which marks a game earns is chance: every mark class is added as a specimen
+        // (a copy of a real event row, plain and current), so each mark's colour is
+        // checked against both row backgrounds every time, whatever the game earned.
+        let added = s.js("const list = document.querySelector('.events'); let n = 0;
+             if (!list || !list.firstElementChild) return -1;
+             for (const m of [['inaccuracy', '?!'], ['mistake', '?'], ['blunder', '??']])
+               for (const current of [false, true]) {
+                 const li = list.firstElementChild.cloneNode(true);
+                 li.classList.remove('current', 'marked', 'inaccuracy', 'mistake', 'blunder');
+                 li.querySelectorAll('.mark').forEach(e => e.remove());
+                 li.classList.add('marked', m[0]);
+                 if (current) li.classList.add('current');
+                 const sp = document.createElement('span');
+                 sp.className = 'mark ' + m[0];
+                 sp.textContent = ' ' + m[1] + ' \u{2212}12.5%';
+                 li.append(sp); list.append(li); n++;
+               }
+             return n");
+        assert_eq!(added, json!(6), "the review lists its events");
         for v in axe(&s, &source) {
             bad.push(format!("review ({theme}): {v}"));
         }
