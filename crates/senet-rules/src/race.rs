@@ -25,6 +25,7 @@ use crate::track::{self, bit, Fields};
 use crate::{Error, RuleSet};
 use std::fmt;
 use std::hash::{Hash, Hasher};
+use std::hint::select_unpredictable;
 use std::marker::PhantomData;
 
 mod setup;
@@ -438,6 +439,18 @@ fn at_or_above(h: u32) -> u32 {
     !((1u32 << h) - 1)
 }
 
+/// The union of `shift(block, i)` for `i` in `1..n` (empty for `n` = 1), for a `block` made
+/// of runs of three or more squares and `n` at most 7: then the shifts by 1, `n / 2` and
+/// `n - 1` cover the others (two of them are at most three apart, and a run of three shifted
+/// by `i` and by `i + 3` leaves no square between).
+#[inline]
+fn smear(block: u32, n: u8, shift: impl Fn(u32, u32) -> u32) -> u32 {
+    debug_assert!(n as usize <= 7);
+    let n = n as u32;
+    let all = shift(block, 1) | shift(block, n >> 1) | shift(block, n.saturating_sub(1));
+    all & 0u32.wrapping_sub((n > 1) as u32)
+}
+
 /// The highest square of a mask, 0 if empty.
 #[inline]
 fn highest(m: u32) -> u32 {
@@ -550,10 +563,24 @@ impl<S: Sheet> Race<S> {
         self.opening == Opening::Nine && self.turn == Player::Second && self.left == 0
     }
 
+    /// The pieces of the side to move and of the other side, selected without a branch
+    /// or an indexed load (whose turn it is is as random as the throws).
+    #[inline]
+    fn own_opp(&self) -> (u32, u32) {
+        let swap = (self.men[0] ^ self.men[1]) & 0u32.wrapping_sub(self.turn.index() as u32);
+        (self.men[0] ^ swap, self.men[1] ^ swap)
+    }
+
+    /// Stores the pieces of the side `me` and of the other side ([`Race::own_opp`] undone).
+    #[inline]
+    fn set_own_opp(&mut self, me: usize, own: u32, opp: u32) {
+        let swap = (own ^ opp) & 0u32.wrapping_sub(me as u32);
+        self.men = [own ^ swap, opp ^ swap];
+    }
+
     #[inline]
     fn sides(&self, sp: &RaceSpec) -> Sides {
-        let me = self.turn.index();
-        let (own, opp) = (self.men[me], self.men[1 - me]);
+        let (own, opp) = self.own_opp();
         let block = if sp.blockade_turns_corners {
             track::runs(opp, 3)
         } else {
@@ -589,19 +616,11 @@ impl<S: Sheet> Race<S> {
     #[inline]
     fn forward_mask(r: &RaceRules, k: &Sides, from: u32, n: u8) -> u32 {
         let st = &r.steps[n as usize];
-        // Sources whose path s+1 .. s+n-1 meets a blockade. Five pieces make at most one run
-        // of three or more, so the blockade is one interval a..=z (or none), and the sources
-        // are a+1-n ..= z-1 (none for n = 1), computed without a branch on the random throw.
-        debug_assert!({
-            let run = k.block.checked_shr(k.block.trailing_zeros()).unwrap_or(0);
-            run & run.wrapping_add(1) == 0
-        });
-        let b = k.block as u64;
-        let top = 64 - b.leading_zeros(); // z + 1, or 0 for no blockade
-        let a = b.trailing_zeros().min(63);
-        let below_z = (1u64 << top.saturating_sub(1)) - 1;
-        let below_cut = (1u64 << (a + 1).saturating_sub(n as u32)) - 1;
-        let crossed = (below_z & !below_cut) as u32 & 0u32.wrapping_sub((n > 1) as u32);
+        // Sources whose path s+1 .. s+n-1 meets a blockade: the blockade's squares shifted
+        // down by 1 ..= n-1. Every blockade is a run of three or more squares, so the shifts
+        // 1, n/2 and n-1 alone cover the same squares (between two of them at most three
+        // apart, for any throw up to 7), computed without a loop or a branch on the throw.
+        let crossed = smear(k.block, n, |b, i| b >> i);
         let mut m = from & st.plain & !crossed & !(k.bad >> n);
         m |= from & st.off;
         if from & st.off_checked != 0 {
@@ -618,12 +637,8 @@ impl<S: Sheet> Race<S> {
     #[inline]
     fn backward_mask(r: &RaceRules, k: &Sides, from: u32, n: u8) -> u32 {
         let st = &r.steps[n as usize];
-        let mut crossed = 0;
-        if k.block != 0 {
-            for i in 1..n {
-                crossed |= k.block << i;
-            }
-        }
+        // Sources whose path s-1 .. s-n+1 meets a blockade (see `forward_mask`).
+        let crossed = smear(k.block, n, |b, i| b << i);
         from & st.back & !crossed & !(k.bad << n)
     }
 
@@ -912,7 +927,7 @@ impl<S: Sheet> Game for Race<S> {
     #[inline]
     fn playout<R: FnMut() -> u32>(&mut self, mut next_u32: R) -> u32 {
         let mut n = 0;
-        while self.men[0] != 0 && self.men[1] != 0 && self.decisions < self.cap {
+        while (self.men[0] != 0) & (self.men[1] != 0) & (self.decisions < self.cap) {
             if self.throw == 0 {
                 self.throw = self.sample_throw(next_u32()).a;
             }
@@ -955,22 +970,26 @@ impl<S: Sheet> Game for Race<S> {
         let rules = S::rules(self.variant);
         let sp = &rules.spec;
         let k = self.sides(sp);
-        let (mut mask, n, fwd) = self.movers(rules, &k);
+        let (mask, n, fwd) = self.movers(rules, &k);
         // The legal moves are the pieces of `mask`, lowest first, then declining leftover
-        // steps, or else the forfeit alone.
-        // `nth[j]`: the pieces from the `j`th on, lowest first (at most five pieces); their
-        // count without a loop (or a popcount instruction, which builds for any x86-64 lack).
-        let mut nth = [mask; 5];
-        let mut pieces = (mask != 0) as u32;
-        for later in nth.iter_mut().skip(1) {
-            mask &= mask.wrapping_sub(1);
-            *later = mask;
-            pieces += (mask != 0) as u32;
-        }
-        let count = pieces + ((sp.leftover && self.left != 0) || nth[0] == 0) as u32;
+        // steps, or else the forfeit alone. `m1`..`m4`: the pieces from the second, third ..
+        // on (at most five pieces), and their count, without a loop, a popcount instruction
+        // (which builds for any x86-64 lack) or an indexed load.
+        let m1 = mask & mask.wrapping_sub(1);
+        let m2 = m1 & m1.wrapping_sub(1);
+        let m3 = m2 & m2.wrapping_sub(1);
+        let m4 = m3 & m3.wrapping_sub(1);
+        let pieces = (mask != 0) as u32
+            + (m1 != 0) as u32
+            + (m2 != 0) as u32
+            + (m3 != 0) as u32
+            + (m4 != 0) as u32;
+        let count = pieces + ((sp.leftover && self.left != 0) || mask == 0) as u32;
         let i = ((r as u64 * count as u64) >> 32) as u32;
+        let pick = |k: u32, later: u32, sooner: u32| select_unpredictable(i >= k, later, sooner);
+        let from = pick(4, m4, pick(3, m3, pick(2, m2, pick(1, m1, mask))));
         let m = if i < pieces {
-            Self::make(sp, &k, nth[i as usize].trailing_zeros() as u8, n, fwd)
+            Self::make(sp, &k, from.trailing_zeros() as u8, n, fwd)
         } else if sp.leftover && self.left != 0 {
             Move::decline(n)
         } else {
@@ -995,7 +1014,9 @@ impl<S: Sheet> Game for Race<S> {
             Some(Opening::Nine) if self.turn == Player::Second => self.opening = Opening::Done,
             _ => {}
         }
-        if m.is_pass() {
+        // Only the forfeit and declining leftover steps move no piece (`from` 0).
+        let declined = sp.leftover && m.is_decline();
+        if m.from == 0 && !declined {
             // C4: a forfeit passes the turn.
             self.throw = 0;
             self.left = 0;
@@ -1008,18 +1029,20 @@ impl<S: Sheet> Game for Race<S> {
         let mut fx = Effect::empty();
         let mut bonus = false;
         let mut drowned = false;
-        if !(sp.leftover && m.is_decline()) {
+        if !declined {
             let n = m.die;
             let back = m.kind.contains(MoveKind::BACKWARD);
             fx = if back { Effect::BACKWARD } else { Effect::STEP };
-            self.men[me] &= !bit(m.from);
+            let (mut own, mut opp) = self.own_opp();
+            own &= !bit(m.from);
             if m.to == OFF {
+                self.set_own_opp(me, own, opp);
                 fx |= Effect::BEAR_OFF;
                 if sp.leftover {
                     // S10: steps past square 31 may move another piece, a decision of its own.
                     let left = m.from + n - OFF;
                     if left > 0
-                        && self.men[me] != 0
+                        && own != 0
                         && self.decisions < self.cap
                         && self.leftover_playable(r, left)
                     {
@@ -1031,36 +1054,30 @@ impl<S: Sheet> Game for Race<S> {
                     }
                 }
             } else {
-                let landed = if back {
-                    m.from - n
-                } else if sp.gate == Gate::Stop && m.from < 26 {
-                    (m.from + n).min(26)
-                } else {
-                    m.from + n
-                };
-                if landed == 27 {
-                    fx |= Effect::TRAP; // the water (27 is never occupied)
-                    drowned = true;
-                }
+                // The square landed on: where the piece stands, unless the water (27, never
+                // occupied) sent it on.
+                drowned = m.kind.contains(MoveKind::WATER);
+                let landed = if drowned { 27 } else { m.to };
+                fx.set(Effect::TRAP, drowned);
                 // All ones when an opposing piece stands where the mover landed (without
                 // branches: whether a move hits is as random as the moves).
-                let hit = 0u32.wrapping_sub(self.men[1 - me] >> landed & 1);
+                let hit = 0u32.wrapping_sub(opp >> landed & 1);
                 match sp.hit {
                     Hit::Swap => {
-                        self.men[1 - me] ^= (bit(landed) | bit(m.from)) & hit;
+                        opp ^= (bit(landed) | bit(m.from)) & hit;
                         fx |= Effect::SWAP & Effect::from_bits_retain(hit as u16);
-                        self.men[me] |= bit(m.to);
+                        own |= bit(m.to);
                     }
                     Hit::SendBack => {
-                        self.men[1 - me] &= !(bit(landed) & hit);
+                        opp &= !(bit(landed) & hit);
                         fx |= Effect::SENT_BACK & Effect::from_bits_retain(hit as u16);
-                        self.men[me] |= bit(m.to);
+                        own |= bit(m.to);
                         if hit != 0 {
-                            let occ = self.men[0] | self.men[1];
-                            self.men[1 - me] |= bit(track::lowest_empty(occ));
+                            opp |= bit(track::lowest_empty(own | opp));
                         }
                     }
                 }
+                self.set_own_opp(me, own, opp);
                 bonus = sp.bonus_squares & bit(landed) != 0;
             }
         }
@@ -1371,6 +1388,27 @@ mod tests {
             assert_eq!(a, b, "{}", g.position());
             let d = g.throw_dist();
             assert_eq!(g.sample_throw(r), d.sample(r));
+        }
+    }
+
+    /// `smear` (three shifts) covers what the loop over every shift covers, for blockades
+    /// of runs of three or more (every way the sheets count them) and every throw to 7.
+    #[test]
+    fn smear_of_blockades_equals_every_shift() {
+        let mut rng = crate::conformance::SplitMix(7);
+        for _ in 0..20_000 {
+            let men = rng.next_u32() & track::ALL;
+            for block in [track::runs(men, 3), track::runs3_in_rows(men)] {
+                for n in 1..=7u8 {
+                    let (mut down, mut up) = (0, 0);
+                    for i in 1..n {
+                        down |= block >> i;
+                        up |= block << i;
+                    }
+                    assert_eq!(smear(block, n, |b, i| b >> i), down, "{block:#x} {n}");
+                    assert_eq!(smear(block, n, |b, i| b << i), up, "{block:#x} {n}");
+                }
+            }
         }
     }
 
