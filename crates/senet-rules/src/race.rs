@@ -626,7 +626,8 @@ impl<S: Sheet> Race<S> {
         if from & st.off_checked != 0 {
             m |= from & st.off_checked & k.bear_ok & at_or_above(highest(k.block));
         }
-        if from & st.stop != 0 && (k.own | k.opp) & bit(26) == 0 {
+        // (Only a `Gate::Stop` has such moves: a constant for most sheets.)
+        if r.spec.gate == Gate::Stop && from & st.stop != 0 && (k.own | k.opp) & bit(26) == 0 {
             m |= from & st.stop & at_or_above(highest(k.block & (bit(26) - 1)));
         }
         m
@@ -673,15 +674,13 @@ impl<S: Sheet> Race<S> {
             };
         }
         let t = s + n;
-        let stop = sp.gate == Gate::Stop && s < 26;
-        let (to, kind) = if t > 30 && !stop {
-            (OFF, MoveKind::PLAIN)
-        } else if stop && t >= 26 {
+        let (to, kind) = if sp.gate == Gate::Stop && s < 26 && t >= 26 {
             (if sp.gate_bears_off { OFF } else { 26 }, MoveKind::PLAIN)
         } else if t == 27 {
             (Self::water(sp, k, s), MoveKind::WATER)
         } else {
-            (t, MoveKind::PLAIN)
+            // Past 30 bears off (as random as the throw: no branch).
+            (select_unpredictable(t > 30, OFF, t), MoveKind::PLAIN)
         };
         Move {
             from: s,
@@ -928,7 +927,8 @@ impl<S: Sheet> Game for Race<S> {
     fn playout<R: FnMut() -> u32>(&mut self, mut next_u32: R) -> u32 {
         let mut n = 0;
         while (self.men[0] != 0) & (self.men[1] != 0) & (self.decisions < self.cap) {
-            if self.throw == 0 {
+            // Without leftover steps (S10) every decision ends its throw.
+            if !S::rules(self.variant).spec.leftover || self.throw == 0 {
                 self.throw = self.sample_throw(next_u32()).a;
             }
             self.play_random(next_u32());
