@@ -927,8 +927,7 @@ impl<S: Sheet> Game for Race<S> {
     fn playout<R: FnMut() -> u32>(&mut self, mut next_u32: R) -> u32 {
         let mut n = 0;
         while (self.men[0] != 0) & (self.men[1] != 0) & (self.decisions < self.cap) {
-            // Without leftover steps (S10) every decision ends its throw.
-            if !S::rules(self.variant).spec.leftover || self.throw == 0 {
+            if self.throw == 0 {
                 self.throw = self.sample_throw(next_u32()).a;
             }
             self.play_random(next_u32());
