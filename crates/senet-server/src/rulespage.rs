@@ -950,6 +950,10 @@ pub fn page(id: &str) -> Option<RulesPage> {
         let Ok(d) = demo(x.ruling, x.position, x.allowed, x.forbidden.map(|f| f.0)) else {
             continue;
         };
+        // A board whose move does not do what it is there to show is left off (tested).
+        if x.does.is_some_and(|k| !d.allowed.kinds.contains(&k)) {
+            continue;
+        }
         if let Some(s) = home(&mut sections, x.ruling) {
             s.demos.push(d);
         }
