@@ -145,6 +145,22 @@ fn open_bot_game(s: &Session, url: &str, rules: &str, level: Option<&str>) {
     s.wait_for("#board", 20);
 }
 
+/// Creates a game of `rules` against the bot `bot` through the API, the page's player in
+/// `seat`, opens it with that seat's token and waits for its board. Returns the game's ID.
+fn open_api_bot_game(s: &Session, server: &Server, rules: &str, bot: &str, seat: u8) -> String {
+    let c = api(
+        server.port,
+        "POST",
+        "/api/games",
+        Some(json!({ "rules": rules, "mode": "bot", "bot": bot, "seat": seat })),
+    );
+    let id = c["id"].as_str().unwrap().to_string();
+    let tok = c["tokens"][seat.to_string()].as_str().unwrap();
+    s.goto(&format!("{}/g/{id}#seat={seat}&token={tok}", server.url));
+    s.wait_for("#board", 20);
+    id
+}
+
 fn api(port: u16, method: &str, path: &str, body: Option<Value>) -> Value {
     let b = body.map(|b| b.to_string());
     let (status, text) = http(port, method, path, b.as_deref()).unwrap();
@@ -484,16 +500,7 @@ fn screenshots_of_every_rule_set() {
     for r in rules["rules"].as_array().unwrap() {
         let id = r["id"].as_str().unwrap();
         // The bot moves first, so the board shows a game under way; then the player throws.
-        let c = api(
-            server.port,
-            "POST",
-            "/api/games",
-            Some(json!({ "rules": id, "mode": "bot", "bot": "casual", "seat": 2 })),
-        );
-        let gid = c["id"].as_str().unwrap();
-        let tok = c["tokens"]["2"].as_str().unwrap();
-        s.goto(&format!("{}/g/{gid}#seat=2&token={tok}", server.url));
-        s.wait_for("#board", 20);
+        open_api_bot_game(&s, &server, id, "casual", 2);
         let (k, seq) = step(&s);
         assert_eq!(k, "throw", "{id}: {}", s.text("#status"));
         // The sides are named as the rule set names them (issue 16: pyramid's first player is
@@ -904,16 +911,7 @@ fn a_whole_game_by_keyboard_alone() {
     let server = Server::start(&dir.join("g.sqlite"), 0);
     let driver = Driver::start();
     let s = driver.session(&dir.join("profile"), 1100, 850);
-    let c = api(
-        server.port,
-        "POST",
-        "/api/games",
-        Some(json!({ "rules": "kendall5", "mode": "bot", "bot": "beginner", "seat": 1 })),
-    );
-    let id = c["id"].as_str().unwrap().to_string();
-    let tok = c["tokens"]["1"].as_str().unwrap();
-    s.goto(&format!("{}/g/{id}#seat=1&token={tok}", server.url));
-    s.wait_for("#board", 20);
+    open_api_bot_game(&s, &server, "kendall5", "beginner", 1);
     let t = Instant::now();
     let mut moves = 0;
     let mut hinted = false;
@@ -965,16 +963,7 @@ fn the_screen_reader_hears_squares_moves_and_throws() {
     let server = Server::start(&dir.join("g.sqlite"), 0);
     let driver = Driver::start();
     let s = driver.session(&dir.join("profile"), 1100, 850);
-    let c = api(
-        server.port,
-        "POST",
-        "/api/games",
-        Some(json!({ "rules": "kendall", "mode": "bot", "bot": "beginner", "seat": 2 })),
-    );
-    let id = c["id"].as_str().unwrap();
-    let tok = c["tokens"]["2"].as_str().unwrap();
-    s.goto(&format!("{}/g/{id}#seat=2&token={tok}", server.url));
-    s.wait_for("#board", 20);
+    open_api_bot_game(&s, &server, "kendall", "beginner", 2);
     // Every square has a name with its number, its special text and what stands on it.
     let names = strings(s.js(
         "return [...document.querySelectorAll('#board .cell')].map(c => c.getAttribute('aria-label'))",
@@ -1376,16 +1365,7 @@ fn axe_finds_nothing_serious_on_any_page_in_either_theme() {
     let driver = Driver::start();
     let s = driver.session(&dir.join("profile"), 1100, 850);
     // A finished game for the review, and one under way with moves to choose.
-    let c = api(
-        server.port,
-        "POST",
-        "/api/games",
-        Some(json!({ "rules": "kendall5", "mode": "bot", "bot": "beginner", "seat": 1 })),
-    );
-    let id = c["id"].as_str().unwrap().to_string();
-    let tok = c["tokens"]["1"].as_str().unwrap().to_string();
-    s.goto(&format!("{}/g/{id}#seat=1&token={tok}", server.url));
-    s.wait_for("#board", 20);
+    let id = open_api_bot_game(&s, &server, "kendall5", "beginner", 1);
     let (k, seq) = step(&s);
     assert_eq!(k, "throw");
     s.click_css("#throw");
