@@ -773,4 +773,12 @@ pub struct BoardView {
     pub path: &'static str,
     /// Further facts to show beside the board (e.g. scores so far), as label and value.
     pub notes: Vec<(String, String)>,
+    /// Each player's path, as the `square`s its pieces visit in order of travel (player 1's
+    /// first), where the players do not both follow the square numbers: parker's two loops of
+    /// 20 cells, path index 0 first (P1); a piece moving forward goes on from the last back to
+    /// the first, and a backward move walks the path the other way. Empty, and left out of
+    /// the JSON, on the 30-square tracks, where every piece moves by square number (C1).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "openapi", schema(required = false))]
+    pub paths: Vec<Vec<u8>>,
 }

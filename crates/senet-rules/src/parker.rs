@@ -1180,6 +1180,11 @@ impl View for Parker {
                     if wait { "on" } else { "off" }.into(),
                 ),
             ],
+            // P1: each player's loop, path index 0 (the Pharaoh corner) first.
+            paths: Player::BOTH
+                .iter()
+                .map(|&p| (0..20).map(|i| Self::cell(p, i)).collect())
+                .collect(),
         }
     }
 }

@@ -130,7 +130,7 @@ pub const fn spec(variant: u8) -> RaceSpec {
             first_move_any_from: true,
             nine: "the second player's first move must move the piece on 9, which can move (S3)",
             with_leftover: "with the {n} leftover steps of a bear-off",
-            leftover_goes: "the piece on {from} goes forward to {to}",
+            leftover_goes: "leftover steps move one other piece forward by their count (S10): the piece on {from} goes forward to {to}",
             leftover_refused: "{why}; leftover steps only move forward (S10)",
             own_piece: "square {t} holds the mover's own piece (S5)",
             safe: "square {t} is safe and its piece cannot be landed on (S9)",

@@ -397,5 +397,6 @@ pub fn view(men: [u32; 2], total: u32, marks: &[Mark]) -> BoardView {
         captured: [0, 0],
         path: PATH,
         notes: Vec::new(),
+        paths: Vec::new(),
     }
 }

@@ -109,6 +109,47 @@ fn p1_each_path_runs_from_the_safety_row_into_the_senet_row_and_loops() {
     );
 }
 
+#[test]
+fn p1_the_view_gives_each_players_loop_for_drawing_moves_along_it() {
+    let v = pos("parker .....ooooO/........../Xxxxx..... turn=1 throw=3-5 dec=1").view();
+    let name = |sq: u8| {
+        v.cells
+            .iter()
+            .find(|c| c.square == sq)
+            .unwrap()
+            .label
+            .clone()
+    };
+    let names = |p: usize| v.paths[p].iter().map(|&c| name(c)).collect::<Vec<_>>();
+    // Player 1: a1..j1 (0-9), then j2..a2 (10-19); player 2: j3..a3, then a2..j2 (P1).
+    assert_eq!(
+        names(0).join(" "),
+        "a1 b1 c1 d1 e1 f1 g1 h1 i1 j1 j2 i2 h2 g2 f2 e2 d2 c2 b2 a2"
+    );
+    assert_eq!(
+        names(1).join(" "),
+        "j3 i3 h3 g3 f3 e3 d3 c3 b3 a3 a2 b2 c2 d2 e2 f2 g2 h2 i2 j2"
+    );
+    for (i, path) in v.paths.iter().enumerate() {
+        let p = Player::BOTH[i];
+        for (k, &c) in path.iter().enumerate() {
+            assert_eq!(c, Parker::cell(p, k as u8));
+        }
+        // Each step, the loop's closing one included, goes to a neighbouring cell.
+        for k in 0..path.len() {
+            let at = |c: u8| v.cells.iter().find(|x| x.square == c).unwrap();
+            let (a, b) = (at(path[k]), at(path[(k + 1) % path.len()]));
+            assert_eq!(a.row.abs_diff(b.row) + a.col.abs_diff(b.col), 1, "{k}");
+        }
+    }
+    // The 30-square tracks need no paths: pieces move by square number (C1).
+    let k: AnyGame =
+        "kendall OXOXOXOXOX.................... off=0,0 turn=1 throw=- forced=10 dec=0"
+            .parse()
+            .unwrap();
+    assert!(k.view().paths.is_empty());
+}
+
 // ---------------------------------------------------------------- P2: holes and safety rows
 
 #[test]

@@ -100,7 +100,7 @@ export function animator(wrap, hooks) {
       const gh = list.splice(i, 1)[0];
       return gh;
     };
-    const route = (a, b) => G.route(a, b);
+    const route = (a, b, pl, back) => G.route(a, b, pl, back);
     const relayout = (sq) => (occ.get(sq) || []).forEach((g, i, l) => { const [x, y] = spot(sq, i, l.length); place(g, x, y); });
 
     async function step(e) {
@@ -110,23 +110,25 @@ export function animator(wrap, hooks) {
       const gh = take(m.from, e.player);
       if (!gh) return;
       relayout(m.from);
+      const back = (e.kinds || []).includes('backward');
       if (m.to === 'off') {
-        const pts = route(m.from, 'off');
+        const pts = route(m.from, 'off', e.player);
         await travel(gh, pts);
         hooks.onMove(e);
         await leave(gh, G.pile(e.player));
         return;
       }
       const displaced = (occ.get(m.to) || []).filter((g) => g.p.player !== e.player);
-      let pts = route(m.from, m.to);
+      // Along the track, or along the mover's own path (parker's loops, from the view).
+      let pts = route(m.from, m.to, e.player, back);
       // Into the water and back: along the track to the marked square, then across.
       const water = (e.kinds || []).includes('trap') ? after.cells.find((c) => /^(water|trap)$/i.test(c.mark || '')) : null;
       if (water && water.square !== m.to && G.track) {
-        pts = route(m.from, water.square);
+        pts = route(m.from, water.square, e.player);
         pts.push(G.center(m.to));
       }
-      if (!G.track && pts.length === 2) {
-        // Off the track (parker's loops): a hop in an arc.
+      if (!G.track && !G.paths && pts.length === 2) {
+        // A server too old to give the paths: a hop in an arc.
         const [[x0, y0], [x1, y1]] = pts;
         pts = [pts[0], [(x0 + x1) / 2, Math.min(y0, y1) - G.ch * 0.45], pts[1]];
       }
@@ -138,14 +140,14 @@ export function animator(wrap, hooks) {
         occ.set(m.to, (occ.get(m.to) || []).filter((g) => g !== d));
         if (kinds.includes('swap')) {
           put(m.from, d);
-          moves.push(travel(d, route(m.to, m.from)));
+          moves.push(travel(d, route(m.to, m.from, d.p.player, !back)));
         } else if (kinds.includes('capture') && !unexplained(d.p.player, m.to)) {
           moves.push(leave(d, G.pile(d.p.player)));
         } else {
           const dest = unexplained(d.p.player, m.to);
           if (dest == null) { moves.push(leave(d, G.pile(d.p.player))); continue; }
           put(dest, d);
-          moves.push(travel(d, route(m.to, dest)));
+          moves.push(travel(d, route(m.to, dest, d.p.player, true)));
         }
       }
       put(m.to, gh);
@@ -158,7 +160,7 @@ export function animator(wrap, hooks) {
           occ.set(m.to, occ.get(m.to).filter((g) => g !== gh));
           put(dest, gh);
           await sleep(120);
-          await travel(gh, route(m.to, dest));
+          await travel(gh, route(m.to, dest, e.player, true));
         }
       }
       await sleep(PAUSE_MS);

@@ -60,21 +60,31 @@ export function geometry(view, vertical) {
   const pile = (player) => vertical
     ? [off.x + off.w * (player === 1 ? 0.25 : 0.72), off.y + off.h / 2 + 6]
     : [off.x + off.w / 2, off.y + off.h * (player === 1 ? 0.3 : 0.68)];
-  // The centres a piece passes from `from` to `to` ('off' for bearing off).
-  const route = (from, to) => {
+  // Each player's path where the view gives one (parker's loops: `paths`, ruling P1).
+  const paths = (view.paths || []).filter((p) => p.every((x) => at.has(x)));
+  // The centres a piece of `player` passes from `from` to `to` ('off' for bearing off),
+  // forward, or backward where `back`: along the numbered track, or along the player's path.
+  const route = (from, to, player, back) => {
     const a = center(from);
     if (!a) return [];
     const pts = [a];
+    const path = paths[(player || 1) - 1];
     if (track) {
       const last = to === 'off' ? sq[sq.length - 1] : to;
       const step = last >= from ? 1 : -1;
       for (let k = from + step; step > 0 ? k <= last : k >= last; k += step) pts.push(center(k));
+    } else if (path && path.includes(from) && path.includes(to)) {
+      const n = path.length, d = back ? n - 1 : 1;
+      for (let i = (path.indexOf(from) + d) % n, k = 0; k < n; i = (i + d) % n, k++) {
+        pts.push(center(path[i]));
+        if (path[i] === to) break;
+      }
     } else if (to !== 'off' && center(to)) {
       pts.push(center(to));
     }
     return pts.filter(Boolean);
   };
-  return { cw, ch, width, height, off, at, track, center, pile, route, r: Math.min(cw, ch) * 0.34, vertical };
+  return { cw, ch, width, height, off, at, track, paths: paths.length > 0, center, pile, route, r: Math.min(cw, ch) * 0.34, vertical };
 }
 
 // A piece's description for names read aloud: "dark spool", "black large pyramid".
@@ -171,9 +181,11 @@ export function drawBoard(view, ui) {
   }
   // The path of the chosen (or hovered, or focused) piece to each of its targets.
   if (focus != null && from.has(focus)) {
+    const mover = (view.cells.find((c) => c.square === focus)?.pieces[0] || {}).player || 1;
     for (const t of targets) {
-      const pts = G.route(focus, t);
-      if (t === 'off') pts.push(G.pile(legal.find((m) => m.from === focus).player || 1));
+      const mv = legal.find((m) => m.from === focus && (m.to_name === 'off' ? 'off' : m.to) === t);
+      const pts = G.route(focus, t, mover, !!mv && (mv.kinds || []).includes('backward'));
+      if (t === 'off') pts.push(G.pile(mover));
       if (pts.length < 2) continue;
       paths.append(s('polyline', { points: pts.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(' '), class: 'track-path' }));
       const [ex, ey] = pts[pts.length - 1];

@@ -1,7 +1,8 @@
 // A rules page (/rules/<id>): every rule of the rule set with its ruling IDs, the throw odds,
 // the options, the marked squares with their signs, and small live boards where a rule is
 // shown: click "Play it" (or a lit square) to play the move the rule allows; the move it
-// forbids is named with the rules crate's reason. All of it comes from GET /api/rules/{id}.
+// forbids is named with the rules crate's reason. A ruling no board can show (the odds, the
+// start, the result) says what shows it instead. All of it comes from GET /api/rules/{id}.
 
 import { $, h } from './dom.js';
 import { api } from './api.js';
@@ -79,5 +80,6 @@ export async function rulesPage(id) {
     p.sections.map((sec) => h('section', { class: 'rule', id: 'rule-' + (sec.rulings[0] || sec.title.replace(/\W+/g, '-')) },
       h('h3', {}, sec.rulings.length ? h('span', { class: 'id' }, sec.rulings.join(', ')) : null, sec.title),
       sec.text.split('\n').map((t) => h('p', {}, t)),
-      sec.demos.map((d) => demoBox(d, r.sides, n++, p.throws[p.throws.length - 1]))))));
+      sec.demos.map((d) => demoBox(d, r.sides, n++, p.throws[p.throws.length - 1])),
+      (sec.no_board || []).map((x) => h('p', { class: 'small no-board', 'data-ruling': x.ruling }, h('b', {}, `${x.ruling}: `), `no board: ${x.reason}.`))))));
 }

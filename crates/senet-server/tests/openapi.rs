@@ -290,6 +290,26 @@ async fn real_responses_match_the_openapi_document() {
         assert_eq!(s, StatusCode::OK, "{p}");
         assert!(!p["sections"].as_array().unwrap().is_empty(), "{id}");
     }
+    // Issue 32: parker's view carries each player's path (P1), an optional field the
+    // document names; the 30-square tracks leave it out.
+    let board = &doc["components"]["schemas"]["BoardView"];
+    assert!(board["properties"]["paths"].is_object(), "{board}");
+    assert!(!board["required"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("paths")));
+    let (_, p) = c.call("GET", "/api/rules/parker", None, None).await;
+    let paths = p["start"]["paths"].as_array().unwrap();
+    assert_eq!(paths.len(), 2);
+    assert!(paths.iter().all(|x| x.as_array().unwrap().len() == 20));
+    let (_, k) = c.call("GET", "/api/rules/kendall", None, None).await;
+    assert!(k["start"].get("paths").is_none(), "{}", k["start"]);
+    let mut bad = p.clone();
+    bad["start"]["paths"] = json!([["a1"]]);
+    let schema = &doc["paths"]["/api/rules/{id}"]["get"]["responses"]["200"]["content"]
+        ["application/json"]["schema"];
+    assert!(validate(&doc, schema, &bad, "parker").is_err());
+    validate(&doc, schema, &p, "parker").unwrap();
     let (s, e) = c.call("GET", "/api/rules/chess", None, None).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
     assert!(e["error"].as_str().unwrap().contains("chess"), "{e}");

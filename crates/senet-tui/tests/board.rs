@@ -216,6 +216,7 @@ fn an_unusual_board_is_drawn_generically() {
         captured: [0, 2],
         path: "test",
         notes: vec![],
+        paths: vec![],
     };
     let area = Rect::new(0, 0, 19, 9);
     let mut buf = Buffer::empty(area);

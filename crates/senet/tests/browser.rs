@@ -132,6 +132,35 @@ fn set_select(s: &Session, css: &str, value: &str) {
     ));
 }
 
+/// Opens the lobby at `url`, starts a game of `rules` against a bot (of `level`, or the
+/// lobby's default) and waits for its board.
+fn open_bot_game(s: &Session, url: &str, rules: &str, level: Option<&str>) {
+    s.goto(&format!("{url}/"));
+    s.wait_for("#create", 20);
+    set_select(s, "#rules", rules);
+    if let Some(level) = level {
+        set_select(s, "#level", level);
+    }
+    s.click_css("#create");
+    s.wait_for("#board", 20);
+}
+
+/// Creates a game of `rules` against the bot `bot` through the API, the page's player in
+/// `seat`, opens it with that seat's token and waits for its board. Returns the game's ID.
+fn open_api_bot_game(s: &Session, server: &Server, rules: &str, bot: &str, seat: u8) -> String {
+    let c = api(
+        server.port,
+        "POST",
+        "/api/games",
+        Some(json!({ "rules": rules, "mode": "bot", "bot": bot, "seat": seat })),
+    );
+    let id = c["id"].as_str().unwrap().to_string();
+    let tok = c["tokens"][seat.to_string()].as_str().unwrap();
+    s.goto(&format!("{}/g/{id}#seat={seat}&token={tok}", server.url));
+    s.wait_for("#board", 20);
+    id
+}
+
 fn api(port: u16, method: &str, path: &str, body: Option<Value>) -> Value {
     let b = body.map(|b| b.to_string());
     let (status, text) = http(port, method, path, b.as_deref()).unwrap();
@@ -146,12 +175,7 @@ fn a_whole_game_against_a_bot_in_the_browser_then_review() {
     let server = Server::start(&dir.join("g.sqlite"), 0);
     let driver = Driver::start();
     let s = driver.session(&dir.join("profile"), 1100, 850);
-    s.goto(&format!("{}/", server.url));
-    s.wait_for("#create", 20);
-    set_select(&s, "#rules", "kendall5");
-    set_select(&s, "#level", "casual");
-    s.click_css("#create");
-    s.wait_for("#board", 20);
+    open_bot_game(&s, &server.url, "kendall5", Some("casual"));
     assert!(s.text("#title").contains("against a bot"));
 
     let t = Instant::now();
@@ -416,11 +440,7 @@ fn a_killed_server_restarts_and_the_game_goes_on() {
     let url = server.url.clone();
     let driver = Driver::start();
     let s = driver.session(&dir.join("profile"), 1000, 800);
-    s.goto(&format!("{url}/"));
-    s.wait_for("#create", 20);
-    set_select(&s, "#rules", "kendall");
-    s.click_css("#create");
-    s.wait_for("#board", 20);
+    open_bot_game(&s, &url, "kendall", None);
     let mut n = 0;
     while n < 12 {
         let k = act(&s, false);
@@ -480,16 +500,7 @@ fn screenshots_of_every_rule_set() {
     for r in rules["rules"].as_array().unwrap() {
         let id = r["id"].as_str().unwrap();
         // The bot moves first, so the board shows a game under way; then the player throws.
-        let c = api(
-            server.port,
-            "POST",
-            "/api/games",
-            Some(json!({ "rules": id, "mode": "bot", "bot": "casual", "seat": 2 })),
-        );
-        let gid = c["id"].as_str().unwrap();
-        let tok = c["tokens"]["2"].as_str().unwrap();
-        s.goto(&format!("{}/g/{gid}#seat=2&token={tok}", server.url));
-        s.wait_for("#board", 20);
+        open_api_bot_game(&s, &server, id, "casual", 2);
         let (k, seq) = step(&s);
         assert_eq!(k, "throw", "{id}: {}", s.text("#status"));
         // The sides are named as the rule set names them (issue 16: pyramid's first player is
@@ -849,18 +860,13 @@ fn animated_whole_game_draws_the_servers_position_after_every_event() {
     let server = Server::start(&dir.join("g.sqlite"), 0);
     let driver = Driver::start();
     let s = driver.session(&dir.join("profile"), 1100, 850);
-    s.goto(&format!("{}/", server.url));
-    s.wait_for("#create", 20);
+    // houses: pieces sent back, the water, bonus throws.
+    open_bot_game(&s, &server.url, "houses", Some("beginner"));
     assert_eq!(
         s.js("return matchMedia('(prefers-reduced-motion: reduce)').matches"),
         json!(false),
         "animations are on"
     );
-    // houses: pieces sent back, the water, bonus throws.
-    set_select(&s, "#rules", "houses");
-    set_select(&s, "#level", "beginner");
-    s.click_css("#create");
-    s.wait_for("#board", 20);
     let id = game_id(&s);
     let t = Instant::now();
     let mut n = 0;
@@ -905,16 +911,7 @@ fn a_whole_game_by_keyboard_alone() {
     let server = Server::start(&dir.join("g.sqlite"), 0);
     let driver = Driver::start();
     let s = driver.session(&dir.join("profile"), 1100, 850);
-    let c = api(
-        server.port,
-        "POST",
-        "/api/games",
-        Some(json!({ "rules": "kendall5", "mode": "bot", "bot": "beginner", "seat": 1 })),
-    );
-    let id = c["id"].as_str().unwrap().to_string();
-    let tok = c["tokens"]["1"].as_str().unwrap();
-    s.goto(&format!("{}/g/{id}#seat=1&token={tok}", server.url));
-    s.wait_for("#board", 20);
+    open_api_bot_game(&s, &server, "kendall5", "beginner", 1);
     let t = Instant::now();
     let mut moves = 0;
     let mut hinted = false;
@@ -966,16 +963,7 @@ fn the_screen_reader_hears_squares_moves_and_throws() {
     let server = Server::start(&dir.join("g.sqlite"), 0);
     let driver = Driver::start();
     let s = driver.session(&dir.join("profile"), 1100, 850);
-    let c = api(
-        server.port,
-        "POST",
-        "/api/games",
-        Some(json!({ "rules": "kendall", "mode": "bot", "bot": "beginner", "seat": 2 })),
-    );
-    let id = c["id"].as_str().unwrap();
-    let tok = c["tokens"]["2"].as_str().unwrap();
-    s.goto(&format!("{}/g/{id}#seat=2&token={tok}", server.url));
-    s.wait_for("#board", 20);
+    open_api_bot_game(&s, &server, "kendall", "beginner", 2);
     // Every square has a name with its number, its special text and what stands on it.
     let names = strings(s.js(
         "return [...document.querySelectorAll('#board .cell')].map(c => c.getAttribute('aria-label'))",
@@ -1059,12 +1047,65 @@ fn rules_pages_demonstrations_play_their_moves() {
                 )))
             };
             assert_eq!(drawn(&s), pieces_of(&d["view"]), "{id} demo {i} before");
+            // Every animation's keyframes are recorded as they start.
+            s.js(RECORD_ANIMATIONS);
             s.click_css(&format!(".demo-play[data-demo='{i}']"));
             assert_eq!(
                 drawn(&s),
                 pieces_of(&d["after"]),
                 "{id} demo {i} after its move"
             );
+            // The moving piece travels square by square along its path: the numbered track,
+            // or on parker's board the mover's own loop from the view (P1), backward for a
+            // backward move.
+            let kinds = strings(d["allowed"]["kinds"].clone());
+            let (from, to) = (&d["allowed"]["from"], &d["allowed"]["to"]);
+            let plain = |k: &str| !kinds.iter().any(|x| x == k);
+            if from.is_u64() && to.is_u64() && plain("trap") && plain("bear off") {
+                let (a, b) = (from.as_u64().unwrap(), to.as_u64().unwrap());
+                let squares: Vec<u64> = match d["view"]["paths"].as_array() {
+                    Some(paths) => {
+                        let turn = &d["position"].as_str().unwrap()["parker ".len()..];
+                        let turn = turn.split("turn=").nth(1).unwrap();
+                        let pl = if turn.starts_with('2') { 1 } else { 0 };
+                        let path: Vec<u64> = paths[pl]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|x| x.as_u64().unwrap())
+                            .collect();
+                        let n = path.len();
+                        let step = if plain("backward") { 1 } else { n - 1 };
+                        let mut k = path.iter().position(|&x| x == a).unwrap();
+                        let mut v = vec![a];
+                        while path[k] != b {
+                            k = (k + step) % n;
+                            v.push(path[k]);
+                        }
+                        v
+                    }
+                    None if a <= b => (a..=b).collect(),
+                    None => (b..=a).rev().collect(),
+                };
+                if id == "parker" && d["ruling"] == "P1" {
+                    // h1-i2 goes round the corner: h1 i1 j1 j2 i2.
+                    assert_eq!(squares, [8, 9, 10, 20, 19]);
+                }
+                let centres = s.js(&format!(
+                    "return {squares:?}.map((q) => {{ const r = document.querySelector('#board-demo-{i} .cell[data-square=\"' + q + '\"] rect.sq'); return [Number(r.getAttribute('x')) + Number(r.getAttribute('width')) / 2, Number(r.getAttribute('y')) + Number(r.getAttribute('height')) / 2]; }})"
+                ));
+                let frames = s.js(&format!("return ((window.__frames.find((a) => a.demo === {i}) || {{}}).transforms || []).map((t) => (/translate\\(([-\\d.]+)px, ([-\\d.]+)px\\)/.exec(t) || []).slice(1).map(Number))"));
+                let close = |a: &Value, b: &Value| {
+                    (a[0].as_f64().unwrap() - b[0].as_f64().unwrap()).abs() < 0.2
+                        && (a[1].as_f64().unwrap() - b[1].as_f64().unwrap()).abs() < 0.2
+                };
+                let (c, f) = (centres.as_array().unwrap(), frames.as_array().unwrap());
+                assert!(
+                    c.len() == f.len() && c.iter().zip(f).all(|(a, b)| close(a, b)),
+                    "{id} demo {i} ({}): the piece passes the centres of {squares:?} {centres}, not {frames}",
+                    d["allowed"]["move"]
+                );
+            }
             if let Some(f) = d["forbidden"]["why"].as_str() {
                 let text = s.js(&format!(
                     "return document.querySelectorAll('.demo')[{i}].querySelector('.demo-why').textContent"
@@ -1076,6 +1117,23 @@ fn rules_pages_demonstrations_play_their_moves() {
             }
             shown += 1;
         }
+        // A ruling no board shows says why, under its rule.
+        for x in sections {
+            for nb in x["no_board"].as_array().unwrap() {
+                let shown = s.js(&format!(
+                    "return [...document.querySelectorAll('.no-board[data-ruling={}]')].map((e) => e.textContent).join(' | ')",
+                    nb["ruling"]
+                ));
+                assert!(
+                    shown
+                        .as_str()
+                        .unwrap()
+                        .contains(nb["reason"].as_str().unwrap()),
+                    "{id} {}: {shown}",
+                    nb["ruling"]
+                );
+            }
+        }
         // The throw odds, and a link from the lobby's and the game's rules summary.
         assert!(s.text(".odds").contains('%'));
     }
@@ -1084,6 +1142,24 @@ fn rules_pages_demonstrations_play_their_moves() {
     s.wait_for("#create", 20);
     assert!(s.find("a[href='/rules/kendall']").is_some() || s.find("a[href^='/rules/']").is_some());
 }
+
+/// Records the keyframes of every animation the page starts in `window.__frames`, from now
+/// on: each the `transform`s of its frames, with the index of the rules page's `.demo` that
+/// holds the animated element (-1 if none).
+const RECORD_ANIMATIONS: &str = "window.__frames = [];
+if (!window.__recording) {
+  window.__recording = true;
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (frames, opts) {
+    const demo = this.closest ? this.closest('.demo') : null;
+    window.__frames.push({
+      demo: [...document.querySelectorAll('.demo')].indexOf(demo),
+      transforms: [].concat(frames).map((f) => f.transform || ''),
+    });
+    return animate.call(this, frames, opts);
+  };
+}
+return 1";
 
 /// Checks that the page does not scroll sideways and that every target is at least 44 x 44
 /// CSS px (WCAG 2.5.5; links inside sentences are exempt, as there).
@@ -1165,6 +1241,91 @@ fn on_a_phone_nothing_scrolls_sideways_and_every_target_is_44px() {
     phone_checks(&s, "rules page");
 }
 
+/// Taps the element matching `css` with a finger, finding it again if the page redrew it.
+fn tap_retry(s: &Session, css: &str) {
+    let mut last = String::new();
+    for _ in 0..5 {
+        let e = s.wait_for(css, 10);
+        match s.tap(&e) {
+            Ok(()) => return,
+            Err(err) => last = err,
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("tap {css}: {last}");
+}
+
+/// Issue 32, phones: a whole game at 360 x 640 played by touch alone, with a finger's taps
+/// (W3C pointer actions of type touch): the sticks, a piece, then its target.
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn a_whole_game_by_touch_on_a_phone() {
+    let dir = temp_dir("touch");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let s = driver.touch_session(&dir.join("profile"), 360, 640);
+    open_bot_game(&s, &server.url, "kendall5", Some("beginner"));
+    assert_eq!(
+        s.js("return [innerWidth, matchMedia('(pointer: coarse)').matches, navigator.maxTouchPoints > 0]"),
+        json!([360, true, true]),
+        "a touch phone"
+    );
+    s.js("window.__pointers = []; document.addEventListener('pointerdown', (e) => window.__pointers.push(e.pointerType), true); return 1");
+    let t = Instant::now();
+    let (mut throws, mut moves, mut taps) = (0, 0, 0);
+    loop {
+        let (kind, seq) = step(&s);
+        match kind.as_str() {
+            "over" => break,
+            "throw" => {
+                tap_retry(&s, "#throw");
+                wait_change(&s, seq);
+                throws += 1;
+                taps += 1;
+            }
+            "move" => {
+                if s.js("return !!document.querySelector('.piece.movable')") == json!(true) {
+                    // The piece, then the square it goes to.
+                    let sq = s.js("return document.querySelector('.piece.movable').dataset.square");
+                    tap_retry(
+                        &s,
+                        &format!(".cell[data-square='{}']", sq.as_str().unwrap()),
+                    );
+                    s.wait_for(".cell.target, #off-zone.target", 5);
+                    tap_retry(&s, ".cell.target, #off-zone.target");
+                    taps += 2;
+                } else {
+                    // No piece can move: the throw is forfeited with its button.
+                    tap_retry(&s, ".move-btn");
+                    taps += 1;
+                }
+                wait_change(&s, seq);
+                moves += 1;
+            }
+            _ => std::thread::sleep(Duration::from_millis(30)),
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(300),
+            "the game took too long"
+        );
+    }
+    assert!(s.text("#result-text").len() > 3);
+    assert!(throws >= 5 && moves >= 5, "{throws} throws, {moves} moves");
+    // Every press was a finger's, and none missed: each tap moved the game on.
+    let pointers = strings(s.js("return window.__pointers"));
+    assert!(
+        pointers.len() >= taps,
+        "{} presses for {taps} taps",
+        pointers.len()
+    );
+    assert!(pointers.iter().all(|p| p == "touch"), "{pointers:?}");
+    assert_eq!(
+        s.js("return document.documentElement.scrollWidth <= innerWidth"),
+        json!(true),
+        "nothing scrolls sideways"
+    );
+}
+
 /// axe-core's script: `$SENET_AXE`, else the npm package scripts/test.sh installs under
 /// target/npm.
 fn axe_source() -> String {
@@ -1204,16 +1365,7 @@ fn axe_finds_nothing_serious_on_any_page_in_either_theme() {
     let driver = Driver::start();
     let s = driver.session(&dir.join("profile"), 1100, 850);
     // A finished game for the review, and one under way with moves to choose.
-    let c = api(
-        server.port,
-        "POST",
-        "/api/games",
-        Some(json!({ "rules": "kendall5", "mode": "bot", "bot": "beginner", "seat": 1 })),
-    );
-    let id = c["id"].as_str().unwrap().to_string();
-    let tok = c["tokens"]["1"].as_str().unwrap().to_string();
-    s.goto(&format!("{}/g/{id}#seat=1&token={tok}", server.url));
-    s.wait_for("#board", 20);
+    let id = open_api_bot_game(&s, &server, "kendall5", "beginner", 1);
     let (k, seq) = step(&s);
     assert_eq!(k, "throw");
     s.click_css("#throw");

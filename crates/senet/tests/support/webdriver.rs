@@ -116,11 +116,29 @@ impl Driver {
 
     /// [`Driver::session`] with more command-line switches for Chromium.
     pub fn session_with(&self, profile: &Path, width: u32, height: u32, extra: &[&str]) -> Session {
+        self.open(profile, width, height, extra, false)
+    }
+
+    /// A phone with a touch screen (`width` under 400): the page sees touch input
+    /// (`pointer: coarse`, touch events), and [`Session::tap`] taps with a finger.
+    pub fn touch_session(&self, profile: &Path, width: u32, height: u32) -> Session {
+        assert!(width < 400, "touch is emulated for phones");
+        self.open(profile, width, height, &[], true)
+    }
+
+    fn open(
+        &self,
+        profile: &Path,
+        width: u32,
+        height: u32,
+        extra: &[&str],
+        touch: bool,
+    ) -> Session {
         std::fs::create_dir_all(profile).unwrap();
         // Headless Chromium's window is at least 500 px wide: a phone's width is emulated.
         let phone = width < 400;
         let mobile = phone.then(|| {
-            json!({ "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0, "touch": false } })
+            json!({ "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0, "touch": touch } })
         });
         let mut caps = json!({ "capabilities": { "alwaysMatch": {
             "browserName": "chrome",
@@ -287,6 +305,31 @@ impl Session {
             Some(json!({})),
         )
         .map(|_| ())
+    }
+
+    /// Taps an element with a finger: a W3C pointer action of type touch at its centre
+    /// (scrolled to the middle of the view first, as [`Session::click`] does on a phone).
+    pub fn tap(&self, element: &str) -> Result<(), String> {
+        self.cmd(
+            "POST",
+            "/execute/sync",
+            Some(json!({
+                "script": "arguments[0].scrollIntoView({ block: 'center', inline: 'center' }); return 1",
+                "args": [{ ELEMENT: element }],
+            })),
+        )?;
+        let finger = json!({
+            "type": "pointer", "id": "finger", "parameters": { "pointerType": "touch" },
+            "actions": [
+                { "type": "pointerMove", "duration": 0, "origin": { ELEMENT: element }, "x": 0, "y": 0 },
+                { "type": "pointerDown", "button": 0 },
+                { "type": "pause", "duration": 40 },
+                { "type": "pointerUp", "button": 0 },
+            ],
+        });
+        let r = self.cmd("POST", "/actions", Some(json!({ "actions": [finger] })));
+        let _ = self.cmd("DELETE", "/actions", None);
+        r.map(|_| ())
     }
 
     /// Clicks the first element matching `css`.
