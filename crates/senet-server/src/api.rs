@@ -31,6 +31,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
@@ -49,8 +50,18 @@ pub struct Limits {
     /// these addresses, the client is the header's last address that is not a trusted
     /// proxy. Empty: the client is the connection's peer address.
     pub trusted_proxies: Vec<IpAddr>,
-    /// Open connections at most; a connection over the cap is closed at once.
+    /// Open connections at most, WebSockets included; when full, the oldest idle one is
+    /// closed to make room (a new connection is closed at once only when none is idle).
     pub max_connections: usize,
+    /// Open connections at most from one client address (not counted for a trusted
+    /// proxy's address: its clients' WebSockets are capped per forwarded client instead).
+    pub max_per_address: usize,
+    /// Open WebSockets at most, over all games and clients (503 beyond), so that watchers
+    /// leave room for requests.
+    pub max_websockets: usize,
+    /// How often a WebSocket is pinged; one that has sent nothing (not even the pong) for
+    /// twice this long is closed.
+    pub ws_ping: Duration,
     /// Time a client has to send a request's headers, counted from the connection's start
     /// or the end of its previous response (so it also closes idle keep-alive connections).
     pub header_timeout: Duration,
@@ -68,6 +79,9 @@ impl Default for Limits {
             burst: 200,
             trusted_proxies: Vec::new(),
             max_connections: 512,
+            max_per_address: 64,
+            max_websockets: 256,
+            ws_ping: Duration::from_secs(30),
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(30),
@@ -149,6 +163,30 @@ fn client_of(req: &Request, trusted: &[IpAddr]) -> IpAddr {
 struct AppState {
     svc: Arc<Service>,
     limiter: Arc<RateLimiter>,
+    /// Open WebSockets, against `Limits::max_websockets`.
+    websockets: Arc<AtomicUsize>,
+    max_websockets: usize,
+    ws_ping: Duration,
+}
+
+/// A WebSocket's place under `Limits::max_websockets`, given back on drop.
+struct WsPlace(Arc<AtomicUsize>);
+
+impl WsPlace {
+    fn take(count: &Arc<AtomicUsize>, max: usize) -> Option<WsPlace> {
+        count
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| WsPlace(count.clone()))
+    }
+}
+
+impl Drop for WsPlace {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 /// An error response: `{"error": MESSAGE}` with the status code.
@@ -869,13 +907,14 @@ struct WsQuery {
     get,
     path = "/api/games/{id}/ws",
     summary = "WebSocket of live changes",
-    description = "Messages are JSON text (schema LiveMessage): {type: state, ...State with every event} first, then {type: update, ...State with events from events_from} (also for bot replies and for changes made through other servers on the same database), {type: presence, watchers} (seats at once; spectators at most every 300 ms), {type: invite, open, claimed} when the invite is claimed, revoked or renewed, and {type: resync} when the reader fell behind (fetch the state). Incoming messages are ignored. Refusals before the upgrade are JSON errors like every other endpoint's.",
+    description = "Messages are JSON text (schema LiveMessage): {type: state, ...State with every event} first, then {type: update, ...State with events from events_from} (also for bot replies and for changes made through other servers on the same database), {type: presence, watchers} (seats at once; spectators at most every 300 ms), {type: invite, open, claimed} when the invite is claimed, revoked or renewed, and {type: resync} when the reader fell behind (fetch the state). Incoming messages are ignored. The server pings every 30 s (`Limits::ws_ping`) and closes a socket that has sent nothing, not even the pong, for twice that. Refusals before the upgrade are JSON errors like every other endpoint's.",
     params(("id" = String, Path, description = "game ID", pattern = "^[A-Za-z0-9]{1,32}$"), ("token" = Option<String>, Query, description = "a seat token marks the seat present; without it the connection is a spectator's")),
     responses(
         (status = 101, description = "switching protocols"),
         (status = 403, description = "the token is not a seat token of this game", body = ErrorBody),
         (status = 404, description = "no such game", body = ErrorBody),
         (status = 429, description = "rate limit (Retry-After), or too many live connections for the game (200) or for this address (20)", body = ErrorBody),
+        (status = 503, description = "the server has its most WebSockets open (`--max-websockets`; Retry-After)", body = ErrorBody),
         (status = 400, description = "malformed request (not a WebSocket handshake, a bad query)", body = ErrorBody),
         (status = 426, description = "the connection cannot be upgraded", body = ErrorBody),
         (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
@@ -884,6 +923,7 @@ struct WsQuery {
 async fn ws(
     State(s): State<AppState>,
     Extension(ClientAddr(ip)): Extension<ClientAddr>,
+    conn: Option<Extension<crate::http::ConnSlot>>,
     Path(id): Path<String>,
     q: Result<Query<WsQuery>, QueryRejection>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
@@ -894,16 +934,42 @@ async fn ws(
         Err(e) => return Ok(error(e.status(), e.body_text())),
     };
     let Query(q) = q.map_err(|e| Failure::BadRequest(e.body_text()))?;
+    let Some(place) = WsPlace::take(&s.websockets, s.max_websockets) else {
+        let mut r = error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the server has its most live connections open ({}); try again later",
+                s.max_websockets
+            ),
+        );
+        r.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("10"));
+        return Ok(r);
+    };
     let sub = s.svc.subscribe(ip, &id, q.token.as_deref()).await?;
     let svc = s.svc.clone();
-    Ok(upgrade
-        .max_message_size(4096)
-        .on_upgrade(move |socket| live(socket, sub, svc)))
+    let ping = s.ws_ping;
+    Ok(upgrade.max_message_size(4096).on_upgrade(move |socket| {
+        // The socket keeps its connection's place under the connection caps, and is no
+        // longer an idle connection that may be closed to make room.
+        let conn = conn.map(|Extension(c)| c);
+        if let Some(c) = &conn {
+            c.upgraded();
+        }
+        async move {
+            live(socket, sub, svc, ping).await;
+            drop((place, conn));
+        }
+    }))
 }
 
-/// Sends the state, then every change, until either side closes.
-async fn live(mut socket: WebSocket, mut sub: Subscription, svc: Arc<Service>) {
+/// Sends the state, then every change, until either side closes or the client stops
+/// answering: it is pinged every `ping`, and closed after twice that without a message.
+async fn live(mut socket: WebSocket, mut sub: Subscription, svc: Arc<Service>, ping: Duration) {
     use tokio::sync::broadcast::error::RecvError;
+    let mut heard = tokio::time::Instant::now();
+    let mut tick = tokio::time::interval_at(heard + ping, ping);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     if socket
         .send(Message::Text(sub.first.clone().into()))
         .await
@@ -911,6 +977,15 @@ async fn live(mut socket: WebSocket, mut sub: Subscription, svc: Arc<Service>) {
     {
         loop {
             tokio::select! {
+                _ = tick.tick() => {
+                    if heard.elapsed() >= 2 * ping {
+                        let _ = socket.send(Message::Close(None)).await;
+                        break;
+                    }
+                    if socket.send(Message::Ping(Vec::new().into())).await.is_err() {
+                        break;
+                    }
+                }
                 m = sub.rx.recv() => {
                     let text: String = match m {
                         Ok(t) => t.to_string(),
@@ -924,8 +999,9 @@ async fn live(mut socket: WebSocket, mut sub: Subscription, svc: Arc<Service>) {
                 }
                 m = socket.recv() => match m {
                     Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
-                    // Pings are answered by the library; other messages are ignored.
-                    Some(Ok(_)) => {}
+                    // Pongs (and pings, answered by the library) show the client is there;
+                    // other messages are ignored.
+                    Some(Ok(_)) => heard = tokio::time::Instant::now(),
                 },
             }
         }
@@ -1027,6 +1103,9 @@ pub fn router(svc: Arc<Service>, limits: Limits) -> Router {
     let state = AppState {
         svc,
         limiter: Arc::new(RateLimiter::new(&limits)),
+        websockets: Arc::new(AtomicUsize::new(0)),
+        max_websockets: limits.max_websockets.max(1),
+        ws_ping: limits.ws_ping,
     };
     let app = Router::new()
         .route("/", get(web::page))

@@ -1,5 +1,6 @@
 //! The connection layer over real sockets: slow headers, a stalled body, idle keep-alive
-//! connections and the cap on open connections.
+//! connections, the caps on open connections (in all, per address, WebSockets) and the
+//! WebSockets' ping deadline.
 
 use senet_server::{http, router, Limits, Service, SqliteStore};
 use std::io::{Read, Write};
@@ -108,19 +109,9 @@ fn a_stalled_body_is_answered_408() {
 }
 
 #[test]
-fn idle_connections_are_closed_and_the_cap_keeps_room_for_others() {
-    let addr = start(Limits {
-        max_connections: 16,
-        ..limits()
-    });
-    // Sixteen idle sockets fill the cap: a seventeenth connection is closed at once.
-    let idle: Vec<TcpStream> = (0..16).map(|_| connect(addr)).collect();
-    std::thread::sleep(Duration::from_millis(100));
-    let mut over = connect(addr);
-    let _ = over.write_all(b"GET /api/rules HTTP/1.1\r\nHost: x\r\n\r\n");
-    let (text, closed) = read_to_close(&mut over);
-    assert!(closed && text.is_empty(), "{text}");
-    // The idle ones are dropped after the header deadline; then everyone is served again.
+fn idle_connections_are_closed_after_the_header_deadline() {
+    let addr = start(limits());
+    let idle: Vec<TcpStream> = (0..4).map(|_| connect(addr)).collect();
     std::thread::sleep(Duration::from_millis(1500));
     for mut s in idle {
         assert!(read_to_close(&mut s).1, "an idle connection was kept open");
@@ -134,4 +125,249 @@ fn idle_connections_are_closed_and_the_cap_keeps_room_for_others() {
     let (text, closed) = read_to_close(&mut s);
     assert!(closed && text.starts_with("HTTP/1.1 200"));
     assert!(t.elapsed() < Duration::from_secs(5));
+}
+
+/// Limits whose deadlines outlast a test's waits.
+fn patient(l: Limits) -> Limits {
+    Limits {
+        header_timeout: Duration::from_secs(20),
+        body_timeout: Duration::from_secs(20),
+        ..l
+    }
+}
+
+/// A request in flight: its body never finishes arriving (within the test).
+fn stalled_post(s: &mut TcpStream) {
+    s.write_all(
+        b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"rules\":",
+    )
+    .unwrap();
+}
+
+/// Whether the server closed `s` at once, having sent nothing.
+fn closed_at_once(s: &mut TcpStream) -> bool {
+    let _ = s.write_all(b"GET /api/rules HTTP/1.1\r\nHost: x\r\n\r\n");
+    s.set_read_timeout(Some(Duration::from_secs(2))).unwrap();
+    let (text, closed) = read_to_close(s);
+    closed && text.is_empty()
+}
+
+/// A connection from another loopback address (Linux routes all of 127/8 to lo).
+fn connect_from(local: &str, addr: SocketAddr) -> TcpStream {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let s = rt.block_on(async {
+        let sock = tokio::net::TcpSocket::new_v4().unwrap();
+        sock.bind(format!("{local}:0").parse().unwrap()).unwrap();
+        sock.connect(addr).await.unwrap()
+    });
+    let s = s.into_std().unwrap();
+    s.set_nonblocking(false).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(8))).unwrap();
+    s
+}
+
+#[test]
+fn when_full_the_oldest_idle_connection_makes_room_and_busy_ones_stay() {
+    let addr = start(patient(Limits {
+        max_connections: 8,
+        ..limits()
+    }));
+    // Eight idle sockets fill the cap: a ninth connection is served, and the oldest idle
+    // one is closed to make room (before, the newcomer was refused).
+    let mut idle: Vec<TcpStream> = (0..8)
+        .map(|_| {
+            let s = connect(addr);
+            std::thread::sleep(Duration::from_millis(30));
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(get_rules(addr).starts_with("HTTP/1.1 200"));
+    idle[0]
+        .set_read_timeout(Some(Duration::from_secs(2)))
+        .unwrap();
+    assert!(read_to_close(&mut idle[0]).1, "the oldest idle one stayed");
+    // The newest idle one is still there, and answers.
+    let newest = idle.last_mut().unwrap();
+    newest
+        .write_all(b"GET /api/rules HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    assert!(read_to_close(newest).0.starts_with("HTTP/1.1 200"));
+    drop(idle);
+    std::thread::sleep(Duration::from_millis(200));
+    // Eight requests in flight fill the cap: none is idle, so a newcomer is closed at once.
+    let busy: Vec<TcpStream> = (0..8)
+        .map(|_| {
+            let mut s = connect(addr);
+            stalled_post(&mut s);
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(closed_at_once(&mut connect(addr)));
+    drop(busy);
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(get_rules(addr).starts_with("HTTP/1.1 200"));
+}
+
+#[test]
+fn one_address_cannot_take_every_connection() {
+    let addr = start(patient(Limits {
+        max_connections: 64,
+        max_per_address: 4,
+        ..limits()
+    }));
+    let busy: Vec<TcpStream> = (0..4)
+        .map(|_| {
+            let mut s = connect(addr);
+            stalled_post(&mut s);
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(200));
+    // A fifth from the same address is closed at once; another address is served.
+    assert!(closed_at_once(&mut connect(addr)));
+    let mut other = connect_from("127.0.0.2", addr);
+    other
+        .write_all(b"GET /api/rules HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    assert!(read_to_close(&mut other).0.starts_with("HTTP/1.1 200"));
+    // Idle ones of the address make room for its newcomers, oldest first.
+    drop(busy);
+    std::thread::sleep(Duration::from_millis(200));
+    let mut idle: Vec<TcpStream> = (0..4)
+        .map(|_| {
+            let s = connect(addr);
+            std::thread::sleep(Duration::from_millis(30));
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(get_rules(addr).starts_with("HTTP/1.1 200"));
+    idle[0]
+        .set_read_timeout(Some(Duration::from_secs(2)))
+        .unwrap();
+    assert!(read_to_close(&mut idle[0]).1, "the oldest idle one stayed");
+}
+
+#[test]
+fn a_trusted_proxys_connections_are_not_capped_per_address() {
+    let addr = start(patient(Limits {
+        max_connections: 64,
+        max_per_address: 2,
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        ..limits()
+    }));
+    let busy: Vec<TcpStream> = (0..4)
+        .map(|_| {
+            let mut s = connect(addr);
+            stalled_post(&mut s);
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(get_rules(addr).starts_with("HTTP/1.1 200"));
+    drop(busy);
+}
+
+/// A new online game's ID, made over a socket.
+fn new_game(addr: SocketAddr) -> String {
+    let body = r#"{"rules":"kendall5","mode":"online"}"#;
+    let mut s = connect(addr);
+    s.write_all(
+        format!(
+            "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .as_bytes(),
+    )
+    .unwrap();
+    let text = read_to_close(&mut s).0;
+    let json = &text[text.find("\r\n\r\n").unwrap() + 4..];
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    v["id"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn websockets_hold_their_place_are_capped_and_closed_when_silent() {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    let addr = start(patient(Limits {
+        max_connections: 6,
+        max_per_address: 6,
+        max_websockets: 3,
+        ws_ping: Duration::from_millis(300),
+        ..limits()
+    }));
+    let id = new_game(addr);
+    let url = format!("ws://{addr}/api/games/{id}/ws");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        // Two sockets whose clients read (so they answer the pings), one that never reads.
+        let mut live = Vec::new();
+        for _ in 0..2 {
+            live.push(tokio_tungstenite::connect_async(&url).await.unwrap().0);
+        }
+        let (mut silent, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+        // The server's WebSocket cap: a fourth is refused with 503.
+        let e = tokio_tungstenite::connect_async(&url).await.unwrap_err();
+        assert!(e.to_string().contains("503"), "{e}");
+        // The three sockets keep their connections' places: with three requests in flight
+        // the cap of six is full, and a newcomer is closed at once.
+        let busy: Vec<TcpStream> = (0..3)
+            .map(|_| {
+                let mut s = connect(addr);
+                stalled_post(&mut s);
+                s
+            })
+            .collect();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let over = tokio::task::spawn_blocking(move || closed_at_once(&mut connect(addr)));
+        assert!(over.await.unwrap(), "a WebSocket was not counted");
+        drop(busy);
+        // Read the answering sockets for 1.5 s (five pings): they stay open.
+        let readers: Vec<_> = live
+            .into_iter()
+            .map(|mut ws| {
+                tokio::spawn(async move {
+                    let (mut pings, mut closed) = (0, false);
+                    let end = tokio::time::Instant::now() + Duration::from_millis(1500);
+                    while let Ok(m) = tokio::time::timeout_at(end, ws.next()).await {
+                        match m {
+                            Some(Ok(Message::Ping(_))) => pings += 1,
+                            Some(Ok(Message::Close(_))) | Some(Err(_)) | None => {
+                                closed = true;
+                                break;
+                            }
+                            _ => {}
+                        }
+                    }
+                    (pings, closed)
+                })
+            })
+            .collect();
+        for r in readers {
+            let (pings, closed) = r.await.unwrap();
+            assert!(pings >= 3 && !closed, "pings {pings}, closed {closed}");
+        }
+        // The silent one was closed by the server (it never answered a ping) ...
+        let mut ended = false;
+        let end = tokio::time::Instant::now() + Duration::from_secs(3);
+        while let Ok(Some(m)) = tokio::time::timeout_at(end, silent.next()).await {
+            if matches!(m, Ok(Message::Close(_)) | Err(_)) {
+                ended = true;
+                break;
+            }
+        }
+        assert!(ended, "a silent WebSocket was kept open");
+        // ... so its place is free for a new socket.
+        assert!(tokio_tungstenite::connect_async(&url).await.is_ok());
+    });
 }

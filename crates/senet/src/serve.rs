@@ -25,17 +25,26 @@ pub struct ServeArgs {
     /// from the X-Forwarded-For header it sets.
     #[arg(long = "trusted-proxy", value_name = "IP")]
     trusted_proxies: Vec<IpAddr>,
-    /// Open connections at most (WebSocket watchers have caps of their own).
-    #[arg(long, default_value_t = 512, value_name = "N")]
-    max_connections: usize,
+    /// Open connections at most, WebSockets included; when full, the oldest idle one is
+    /// closed to make room. Default: sized from the process's descriptor limit (printed).
+    #[arg(long, value_name = "N")]
+    max_connections: Option<usize>,
+    /// Open connections at most from one client address (a trusted proxy's are not
+    /// counted). Default: an eighth of --max-connections, at least 8.
+    #[arg(long, value_name = "N")]
+    max_per_address: Option<usize>,
+    /// Open WebSockets (live game watchers) at most. Default: half of --max-connections.
+    #[arg(long, value_name = "N")]
+    max_websockets: Option<usize>,
     /// Seconds a client has to send a request's headers, or to start its next request on
     /// an idle keep-alive connection.
     #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
     header_timeout: f64,
 }
 
-/// The server's limits from the arguments, checked.
-fn limits(a: &ServeArgs) -> Result<senet_server::Limits, String> {
+/// The server's limits from the arguments, checked; the connection caps not given are sized
+/// from `nofile`, the process's descriptor limit (512 connections where it is unknown).
+fn limits(a: &ServeArgs, nofile: Option<u64>) -> Result<senet_server::Limits, String> {
     if !(a.rate.is_finite() && a.rate >= 0.0) {
         return Err(format!(
             "--rate must be a number of requests per second, 0 or more, got {}",
@@ -48,9 +57,20 @@ fn limits(a: &ServeArgs) -> Result<senet_server::Limits, String> {
             a.burst
         ));
     }
-    if a.max_connections == 0 {
-        return Err("--max-connections must be at least 1".into());
+    for (flag, v) in [
+        ("--max-connections", a.max_connections),
+        ("--max-per-address", a.max_per_address),
+        ("--max-websockets", a.max_websockets),
+    ] {
+        if v == Some(0) {
+            return Err(format!("{flag} must be at least 1"));
+        }
     }
+    let (total, per_address, websockets) = match (a.max_connections, nofile) {
+        (Some(n), _) => (n, (n / 8).max(8).min(n), (n / 2).max(1)),
+        (None, Some(nofile)) => senet_server::http::caps_for_descriptors(nofile),
+        (None, None) => (512, 64, 256),
+    };
     if !(a.header_timeout.is_finite() && (0.1..=3600.0).contains(&a.header_timeout)) {
         return Err(format!(
             "--header-timeout must be from 0.1 to 3600 seconds, got {}",
@@ -61,7 +81,9 @@ fn limits(a: &ServeArgs) -> Result<senet_server::Limits, String> {
         per_second: a.rate,
         burst: a.burst,
         trusted_proxies: a.trusted_proxies.clone(),
-        max_connections: a.max_connections,
+        max_connections: total,
+        max_per_address: a.max_per_address.unwrap_or(per_address),
+        max_websockets: a.max_websockets.unwrap_or(websockets),
         header_timeout: Duration::from_secs_f64(a.header_timeout),
         ..senet_server::Limits::default()
     })
@@ -69,7 +91,8 @@ fn limits(a: &ServeArgs) -> Result<senet_server::Limits, String> {
 
 /// Serves until Ctrl-C or SIGTERM; returns the process exit code.
 pub fn run(args: ServeArgs) -> i32 {
-    let limits = match limits(&args) {
+    let nofile = senet_server::http::raise_descriptor_limit();
+    let limits = match limits(&args, nofile) {
         Ok(l) => l,
         Err(e) => {
             eprintln!("error: {e}");
@@ -87,6 +110,12 @@ pub fn run(args: ServeArgs) -> i32 {
         }
     };
     let shown = senet_server::db_display(&args.db);
+    let caps = (
+        limits.max_connections,
+        limits.max_per_address,
+        limits.max_websockets,
+    );
+    let explicit = args.max_connections.is_some();
     let result = rt.block_on(senet_server::serve(
         &args.addr,
         &args.db,
@@ -96,6 +125,18 @@ pub fn run(args: ServeArgs) -> i32 {
             let _ = writeln!(
                 out,
                 "senet serve: listening on http://{addr}/ (database {shown})"
+            );
+            let _ = writeln!(
+                out,
+                "senet serve: at most {} connections, {} per address, {} WebSockets ({})",
+                caps.0,
+                caps.1,
+                caps.2,
+                match (explicit, nofile) {
+                    (true, _) => "as given".to_string(),
+                    (false, Some(n)) => format!("from a descriptor limit of {n}"),
+                    (false, None) => "the descriptor limit is unknown".to_string(),
+                }
             );
             let _ = out.flush();
         },
@@ -142,7 +183,7 @@ mod tests {
     fn parse(args: &[&str]) -> Result<senet_server::Limits, String> {
         let cli = Cli::try_parse_from(std::iter::once("serve").chain(args.iter().copied()))
             .map_err(|e| e.to_string())?;
-        limits(&cli.serve)
+        limits(&cli.serve, Some(1024))
     }
 
     #[test]
@@ -173,11 +214,21 @@ mod tests {
         assert_eq!(l.header_timeout, Duration::from_millis(2500));
         let d = parse(&[]).unwrap();
         assert_eq!((d.per_second, d.burst), (50.0, 200));
+        // Caps not given come from the descriptor limit (1,024 here): room is kept for
+        // the database and the process's own descriptors.
+        assert_eq!(
+            (d.max_connections, d.max_per_address, d.max_websockets),
+            (896, 112, 448)
+        );
+        let c = parse(&["--max-per-address", "5", "--max-websockets", "7"]).unwrap();
+        assert_eq!((c.max_per_address, c.max_websockets), (5, 7));
         assert!(d.trusted_proxies.is_empty());
         for (args, needle) in [
             (&["--rate=-1"][..], "--rate must be"),
             (&["--burst", "0"][..], "--burst must be at least 1"),
             (&["--max-connections", "0"][..], "--max-connections"),
+            (&["--max-per-address", "0"][..], "--max-per-address"),
+            (&["--max-websockets", "0"][..], "--max-websockets"),
             (&["--header-timeout", "0"][..], "--header-timeout"),
             (
                 &["--trusted-proxy", "proxy.local"][..],
