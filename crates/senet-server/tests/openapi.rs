@@ -759,7 +759,16 @@ async fn the_document_states_the_rules_the_server_applies_to_requests() {
     let oid = online["id"].as_str().unwrap().to_string();
     let pos = "kendall5 ....XX...................X..O. off=2,4 turn=1 throw=- dec=40";
 
-    let cases: Vec<(&str, &str, String, Option<String>, Value, bool)> = vec![
+    // (method, documented path, URI, token, body, whether both accept it)
+    type Case = (
+        &'static str,
+        &'static str,
+        String,
+        Option<String>,
+        Value,
+        bool,
+    );
+    let cases: Vec<Case> = vec![
         (
             "post",
             "/api/games",
