@@ -53,9 +53,9 @@ its body within 10 s (408), the whole request within 30 s (408); at most 512 ope
 at most 200 live (WebSocket) connections per game and 20 per client address (429). Request \
 bodies are JSON objects; unknown fields are refused (400); a number field takes any whole \
 number, also written with a fraction of zero (`3.0`). A change to a game is checked in this \
-order, the first failure answering: the game (404), its authority (the Authorization header: \
-400 malformed, 401 missing, 403 not this game's seat), its sequence (`seq`: 400 missing or \
-unreadable, 409 stale), then its content (400 other fields, 409 out of turn or phase, 422 an \
+order, the first failure answering: a malformed Authorization header (400), the game (404), \
+its authority (401 no token, 403 not a seat token of this game), its sequence (`seq`: 400 \
+missing or unreadable, 409 stale), then its content (400 other fields, 409 out of turn or phase, 422 an \
 illegal move). A database out of reach answers 503 with Retry-After. Bot replies are played in the \
 background after the answer: watch the WebSocket (or GET the game) for them. This document is \
 generated from the server's own types (utoipa); WebSocket messages are `LiveMessage`.";
