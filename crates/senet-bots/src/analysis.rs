@@ -533,6 +533,8 @@ pub fn analyze(
             }
             Event::Move { mv } => {
                 if rec.legacy_pass_at(&g, i) {
+                    // C7: counted as the decision it was when the record was written.
+                    senet_rules::play_legacy_pass(&mut g);
                     continue;
                 }
                 let Status::Move(p) = g.status() else {

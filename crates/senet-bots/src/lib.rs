@@ -186,6 +186,11 @@ pub struct Choice {
     /// chosen move's score is exact and each other score is an upper bound on that move's
     /// win chance for the player to move: enough to know it is not better.
     pub exact: bool,
+    /// How deep the search that chose went, in throws (expectimax, greedy: 0); `None` for
+    /// the bots that do not search so (random, MCTS). With a node budget it is the deepest
+    /// iteration that fitted, which can differ by one between play and analysis mode: see
+    /// [`Bot::choose_with`].
+    pub depth: Option<u32>,
 }
 
 /// A computer player.
@@ -205,7 +210,12 @@ pub trait Bot: Send {
     }
 
     /// Like [`Bot::choose`]; with `exact_scores` every legal move's score is exact (slower:
-    /// for analysis). The chosen move is the same either way.
+    /// for analysis). The chosen move is the same either way when both searches go equally
+    /// deep ([`Choice::depth`]): always without a node budget. Within a budget (the levels,
+    /// `expectimax:N:NODES`) each deepens while it predicts that its next iteration fits,
+    /// and the modes' iterations cost different numbers of nodes, so either may stop one
+    /// iteration before the other and choose what its shallower search chooses
+    /// (docs/bots.md).
     fn choose_with(&mut self, g: &AnyGame, seed: u64, exact_scores: bool) -> Choice;
 }
 
@@ -544,6 +554,7 @@ impl Engine {
                     nodes: 0,
                     score_kind: "pick_chance",
                     exact: true,
+                    depth: None,
                 }
             }
             BotKind::Greedy | BotKind::Expectimax(_) | BotKind::Sloppy(_) => {
@@ -577,6 +588,7 @@ impl Engine {
                     nodes: r.nodes,
                     score_kind: "win_chance",
                     exact: r.exact,
+                    depth: Some(r.depth),
                 }
             }
             BotKind::Mcts(n) => {
@@ -587,6 +599,7 @@ impl Engine {
                     nodes: r.nodes,
                     score_kind: "win_chance",
                     exact: true,
+                    depth: None,
                 }
             }
         }

@@ -89,12 +89,67 @@ fn bots_are_deterministic() {
             assert_eq!(a, b, "{name}: a fresh bot differs in {g}");
             assert_eq!(a, c, "{name}: a reused bot differs in {g}");
             let x = reused.choose_with(g, seed, true);
-            assert_eq!(
-                x.best, a.best,
-                "{name}: analysis mode picks another move in {g}"
-            );
+            if x.depth == a.depth {
+                // docs/bots.md: the modes agree when they search equally deep (see
+                // `play_and_analysis_mode_choose_alike_when_equally_deep`).
+                assert_eq!(
+                    x.best, a.best,
+                    "{name}: analysis mode picks another move in {g}"
+                );
+            }
         }
     }
+}
+
+#[test]
+fn play_and_analysis_mode_choose_alike_when_equally_deep() {
+    // Issue 36: `senet bot --fast` (play mode) and analysis mode chose different moves for
+    // `expert` in 1 of 1,631 kendall5 decisions, while docs/bots.md said they always agree.
+    // What holds, as docs/bots.md now says: without a node budget they agree; within one,
+    // each deepens while it predicts that its next iteration fits, and the two modes' node
+    // counts differ, so either can stop an iteration before the other; each then chooses
+    // what the unbudgeted search of its depth chooses. Equally deep, they agree.
+    let pos = positions(if cfg!(debug_assertions) { 4 } else { 12 });
+    let mut unequal = 0;
+    for g in pos
+        .iter()
+        .filter(|g| g.rules() == RuleSet::Kendall5 || g.rules() == RuleSet::Kendall)
+    {
+        for name in ["expectimax:2", "greedy"] {
+            let (play, analysis) = (bot(name).choose(g, 0), bot(name).choose_with(g, 0, true));
+            assert_eq!(play.depth, analysis.depth, "{name} {g}");
+            assert_eq!(
+                play.best, analysis.best,
+                "{name}: no budget, the same move in {g}"
+            );
+        }
+        for budget in [300, 1_000, 3_000, 10_000, 30_000] {
+            let name = format!("expectimax:3:{budget}");
+            let play = bot(&name).choose(g, 0);
+            let analysis = bot(&name).choose_with(g, 0, true);
+            let (dp, da) = (play.depth.unwrap(), analysis.depth.unwrap());
+            if da == dp {
+                assert_eq!(play.best, analysis.best, "{name}: equally deep in {g}");
+            } else {
+                unequal += 1;
+            }
+            // Each mode's move is a best move of the unbudgeted search of its depth (of
+            // equal values the search order picks one).
+            for (c, d) in [(&play, dp), (&analysis, da)] {
+                let plain = bot(&format!("expectimax:{d}")).choose_with(g, 0, true);
+                let top = plain.scores.iter().map(|s| s.1).fold(f64::MIN, f64::max);
+                let mine = plain.scores.iter().find(|s| s.0 == c.best).unwrap().1;
+                assert!(
+                    (top - mine).abs() < 1e-12,
+                    "{name} at depth {d} in {g}: {mine} < {top}"
+                );
+            }
+        }
+    }
+    assert!(
+        unequal > 0,
+        "some budget should stop one mode an iteration before the other"
+    );
 }
 
 #[test]

@@ -56,7 +56,10 @@ pub fn measure(record: &Record) -> Result<GameStats, Error> {
             }
             Event::Move { mv } => {
                 if record.legacy_pass_at(&g, i) {
-                    continue; // C7: a lost die's pass in a record written before the ruling
+                    // C7: a lost die's pass in a record written before the ruling, counted as
+                    // the decision it was.
+                    senet_rules::play_legacy_pass(&mut g);
+                    continue;
                 }
                 let m = g
                     .parse_move(mv)

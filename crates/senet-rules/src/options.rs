@@ -110,6 +110,12 @@ impl Options {
                 return Err(Error::Options(format!("option {name} is given twice")));
             }
             seen[i] = true;
+            if let (OptionKind::Int { min, max, .. }, None) = (specs[i].kind, p.split_once('=')) {
+                // A bare NAME means true, which only a flag can be.
+                return Err(Error::Options(format!(
+                    "option {name} needs a value: write {name}=N with a whole number N from {min} to {max}"
+                )));
+            }
             o.values[i] = parse_value(&specs[i], value)?;
         }
         Ok(o)

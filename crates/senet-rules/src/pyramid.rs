@@ -428,6 +428,14 @@ impl Pyramid {
         bits
     }
 
+    /// Counts a `pass` that a record written before ruling C7 holds for a lost die as the
+    /// decision it was then (C5): the board and the turn are as they are, and the turn cap
+    /// counts it, so a game that pass brought to the cap ends there as it did (C7's last
+    /// sentence). See [`crate::play_legacy_pass`].
+    pub(crate) fn count_legacy_pass(&mut self) {
+        self.decisions += 1;
+    }
+
     fn end_turn(&mut self) {
         self.dice = [0, 0];
         self.ankh_new = false;

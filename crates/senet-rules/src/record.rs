@@ -232,7 +232,6 @@ impl Record {
         let start = self.start_position()?;
         let mut g = start;
         let mut moves = 0;
-        let mut legacy = 0;
         for (i, e) in self.events.iter().enumerate() {
             let at = |what: String| {
                 Error::Record(format!("event {} (move {}): {what}", i + 1, moves + 1))
@@ -244,7 +243,7 @@ impl Record {
                 }
                 Event::Move { mv } => {
                     if self.legacy_pass_at(&g, i) {
-                        legacy += 1;
+                        play_legacy_pass(&mut g);
                         continue;
                     }
                     let m = g.parse_move(mv).map_err(|e| at(format!("{mv}: {e}")))?;
@@ -266,9 +265,9 @@ impl Record {
                     r.winner, r.capped, r.score, winner, o.capped, o.score
                 )));
             }
-            // A legacy pass (C7) was a decision when the record was written: its final
-            // position counts it.
-            let end = with_decisions(&g.position(), g.decisions() + legacy);
+            // A legacy pass (C7) counted as the decision it was (`play_legacy_pass`), so the
+            // final position is the one the record was written with.
+            let end = g.position();
             if r.position != end {
                 return Err(Error::Record(format!(
                     "the record's final position {:?} differs from the replay's {:?}",
@@ -287,6 +286,17 @@ impl Record {
 /// A JSON error of a record or series record in words: which event is malformed and what an
 /// event looks like (instead of serde's "untagged enum"), and numbers named as such.
 pub(crate) fn explain(text: &str, e: &serde_json::Error) -> String {
+    if text.trim().is_empty() {
+        return "the text is empty; a record is a JSON object like the ones a game's record download writes (docs/notation.md)".into();
+    }
+    if e.is_syntax() || e.is_eof() {
+        return format!(
+            "it is not JSON: {} (line {}, column {})",
+            json_syntax_in_words(e),
+            e.line(),
+            e.column()
+        );
+    }
     let msg = e.to_string();
     if msg.contains("untagged enum Event") {
         // Find the first malformed event: records and the records of a series' games.
@@ -333,6 +343,43 @@ pub(crate) fn explain(text: &str, e: &serde_json::Error) -> String {
     m
 }
 
+/// A JSON syntax error (`serde_json::Error::is_syntax` or `is_eof`) in words, without its
+/// place: what was wrong rather than the parser's terms (it says `expected ident` of a
+/// misspelt `true`, `false` or `null`, or of a word without quotes).
+pub fn json_syntax_in_words(e: &serde_json::Error) -> String {
+    let m = e.to_string();
+    let m = match m.rfind(" at line ") {
+        Some(i) => &m[..i],
+        None => &m,
+    };
+    let words = match m {
+        "expected ident" => "a word that is not true, false or null (text must be in double quotes)",
+        "expected value" => {
+            "a value was expected (text in double quotes, a number, true, false, null, [...] or {...})"
+        }
+        "EOF while parsing a value" => "it ends where a value was expected",
+        "EOF while parsing an object" => "it ends inside an object (a { is not closed)",
+        "EOF while parsing a list" => "it ends inside a list (a [ is not closed)",
+        "EOF while parsing a string" => "it ends inside text (a \" is not closed)",
+        "key must be a string" => "a field name must be text in double quotes",
+        "expected `:`" => "a colon (:) must follow a field name",
+        "expected `,` or `}`" => "a comma (,) or the closing } was expected",
+        "expected `,` or `]`" => "a comma (,) or the closing ] was expected",
+        "trailing comma" => "a comma (,) before a closing } or ] is not allowed",
+        "trailing characters" => "there is more after the JSON value",
+        "invalid number" => "a number is written wrongly",
+        "number out of range" => "a number is too large",
+        "control character (\\u0000-\\u001F) found while parsing a string" => {
+            "text holds a raw control character (write it as an escape like \\n)"
+        }
+        "invalid escape" => "text holds an invalid escape (after \\)",
+        "invalid unicode code point" => "text holds an invalid \\u escape",
+        "recursion limit exceeded" => "it nests lists or objects too deeply",
+        other => other,
+    };
+    words.to_string()
+}
+
 /// Whether the recorded move `text` is a `pass` that a `pyramid` record written before ruling
 /// C7 holds for a die lost after the other die was played. Under C7 the turn passes by itself
 /// at that point, so a replay skips such a pass: it changes nothing. `after_move` says whether
@@ -346,19 +393,16 @@ pub fn is_legacy_pass(g: &AnyGame, text: &str, after_move: bool) -> bool {
         && text.trim().eq_ignore_ascii_case("pass")
 }
 
-/// `position` with its decision count (`dec=`) replaced by `dec`.
-fn with_decisions(position: &str, dec: u32) -> String {
-    position
-        .split(' ')
-        .map(|t| {
-            if t.starts_with("dec=") {
-                format!("dec={dec}")
-            } else {
-                t.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+/// Plays a `pass` that [`is_legacy_pass`] recognised, as the record that holds it was
+/// played: it changes nothing on the board (under C7 the turn has passed already), but it was
+/// a decision when the record was written, and the turn cap counted it (C5). So it counts
+/// here too, and a game that this pass brought to the cap ends at it as a capped draw, as
+/// the record says: records written before C7 still replay to their result (C7's last
+/// sentence).
+pub fn play_legacy_pass(g: &mut AnyGame) {
+    if let AnyGame::Pyramid(p) = g {
+        p.count_legacy_pass();
+    }
 }
 
 /// The non-default options of a game as `NAME=VALUE` strings, in the order of its position

@@ -76,6 +76,34 @@ fn unknown_option_names_are_errors() {
 }
 
 #[test]
+fn a_bare_number_option_asks_for_its_value_in_words() {
+    // Issue 36: a bare `cap` meant `cap=true`, and the error said `got "true"`, which the
+    // user never wrote.
+    for r in [RuleSet::Kendall, RuleSet::Pyramid, RuleSet::Parker] {
+        let e = AnyGame::new(r, &["cap"]).unwrap_err();
+        assert!(matches!(e, Error::Options(_)));
+        let m = e.message();
+        assert!(
+            m.starts_with("option cap needs a value: write cap=N with a whole number N from "),
+            "{r}: {m}"
+        );
+        assert!(!m.contains("true"), "{r}: {m}");
+    }
+    // A bare flag still means true, and a number option with its value is fine.
+    assert_eq!(
+        game(RuleSet::Senat, &["die"]).options().flag("die"),
+        Ok(true)
+    );
+    assert_eq!(
+        game(RuleSet::Senat, &["cap=50"]).options().int("cap"),
+        Ok(50)
+    );
+    // A value that is no number is still quoted back.
+    let e = AnyGame::new(RuleSet::Senat, &["cap=many"]).unwrap_err();
+    assert!(e.message().contains("got \"many\""), "{e}");
+}
+
+#[test]
 fn the_points_a_game_can_give() {
     // P11: the Pharaoh 25 and four men 10 each, doubled when all five are left.
     let parker = game(RuleSet::Parker, &[]);

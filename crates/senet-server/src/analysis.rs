@@ -196,6 +196,7 @@ pub fn value_slot() -> Option<tokio::sync::SemaphorePermit<'static>> {
 #[serde(deny_unknown_fields)]
 pub struct ValueRequest {
     /// A position string.
+    #[schema(min_length = 1)]
     pub position: String,
     /// The throw, when the position holds none (e.g. `4` or `3-5`).
     pub throw: Option<String>,

@@ -135,6 +135,15 @@ impl RateLimiter {
 struct ClientAddr(IpAddr);
 
 /// The client of a request: the peer, or for a trusted proxy the address it forwards.
+///
+/// The `X-Forwarded-For` entries are read from the right (the entry nearest the server was
+/// written by the proxy closest to it); trusted proxies are skipped, and the first other
+/// entry is the client. An entry may carry a port (`203.0.113.7:5124`, `[2001:db8::7]:443`),
+/// as some proxies write it. An entry that is still no address (`unknown`, garbage) is an
+/// unidentified client, never the proxy: it gets an address of its own made from the entry
+/// ([`unidentified`]), so such clients share one rate bucket per distinct entry and no
+/// client's junk can spend the proxy's bucket, which every proxied client would share.
+/// Entries left of the client's are never read: only the client wrote them.
 fn client_of(req: &Request, trusted: &[IpAddr]) -> IpAddr {
     let peer = req
         .extensions()
@@ -143,20 +152,48 @@ fn client_of(req: &Request, trusted: &[IpAddr]) -> IpAddr {
     if !trusted.contains(&peer) {
         return peer;
     }
-    let mut hops: Vec<IpAddr> = Vec::new();
-    for v in req.headers().get_all("x-forwarded-for") {
-        let Ok(v) = v.to_str() else { return peer };
-        for a in v.split(',') {
-            match a.trim().parse() {
-                Ok(ip) => hops.push(ip),
-                Err(_) => return peer,
-            }
+    // Every header line's entries in order; later lines were added nearer the server.
+    let entries: Vec<&[u8]> = req
+        .headers()
+        .get_all("x-forwarded-for")
+        .iter()
+        .flat_map(|v| v.as_bytes().split(|&b| b == b','))
+        .map(<[u8]>::trim_ascii)
+        .filter(|e| !e.is_empty())
+        .collect();
+    for e in entries.into_iter().rev() {
+        match forwarded_ip(e) {
+            Some(ip) if trusted.contains(&ip) => continue,
+            Some(ip) => return ip,
+            None => return unidentified(e),
         }
     }
-    hops.into_iter()
-        .rev()
-        .find(|ip| !trusted.contains(ip))
-        .unwrap_or(peer)
+    peer
+}
+
+/// One `X-Forwarded-For` entry as an address: `IP`, `IPv4:PORT` or `[IPv6]:PORT`.
+fn forwarded_ip(entry: &[u8]) -> Option<IpAddr> {
+    let s = std::str::from_utf8(entry).ok()?;
+    if let Ok(ip) = s.parse() {
+        return Some(ip);
+    }
+    if let Ok(a) = s.parse::<SocketAddr>() {
+        return Some(a.ip());
+    }
+    // `[IPv6]` without a port.
+    s.strip_prefix('[')?.strip_suffix(']')?.parse().ok()
+}
+
+/// The address that stands for a forwarded client whose entry is no address: in the
+/// discard-only prefix `100::/64` (RFC 6666), which no real client has, with a hash of the
+/// entry (ASCII case ignored) as the rest. The same entry always gives the same address.
+fn unidentified(entry: &[u8]) -> IpAddr {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    entry.to_ascii_lowercase().hash(&mut h);
+    IpAddr::V6(std::net::Ipv6Addr::from(
+        (0x0100_u128 << 112) | u128::from(h.finish()),
+    ))
 }
 
 #[derive(Clone)]
@@ -189,6 +226,10 @@ impl Drop for WsPlace {
     }
 }
 
+/// The seconds a client is told to wait (Retry-After) when the database cannot be reached
+/// (503): long enough for a restarting PostgreSQL, short enough that a player barely notices.
+const UNAVAILABLE_RETRY_AFTER: &str = "2";
+
 /// An error response: `{"error": MESSAGE}` with the status code.
 fn error(status: StatusCode, message: impl Into<String>) -> Response {
     let body = ErrorBody {
@@ -198,6 +239,12 @@ fn error(status: StatusCode, message: impl Into<String>) -> Response {
     if status == StatusCode::TOO_MANY_REQUESTS {
         r.headers_mut()
             .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    }
+    if status == StatusCode::SERVICE_UNAVAILABLE {
+        r.headers_mut().insert(
+            header::RETRY_AFTER,
+            HeaderValue::from_static(UNAVAILABLE_RETRY_AFTER),
+        );
     }
     r
 }
@@ -215,6 +262,7 @@ impl IntoResponse for Failure {
             Failure::Timeout(_) => StatusCode::REQUEST_TIMEOUT,
             Failure::Busy(_) => StatusCode::TOO_MANY_REQUESTS,
             Failure::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            Failure::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
         };
         error(status, self.message())
     }
@@ -244,6 +292,13 @@ fn token(h: &HeaderMap) -> Result<Option<&str>, Failure> {
 
 /// Parses a JSON body into `T`; an empty body is `{}`.
 fn body<T: serde::de::DeserializeOwned>(b: Result<Bytes, BytesRejection>) -> Result<T, Failure> {
+    fields(json_object(b)?)
+}
+
+/// A request body as a JSON object (an empty body is `{}`), with every whole number written
+/// with a fraction (`853.0`, `1e3`) made an integer: JSON Schema's `integer`, which the
+/// OpenAPI document gives such fields, is any number whose fraction is zero.
+fn json_object(b: Result<Bytes, BytesRejection>) -> Result<Value, Failure> {
     use axum::extract::rejection::FailedToBufferBody;
     let b = b.map_err(|e| match e {
         BytesRejection::FailedToBufferBody(FailedToBufferBody::LengthLimitError(_)) => {
@@ -259,10 +314,10 @@ fn body<T: serde::de::DeserializeOwned>(b: Result<Bytes, BytesRejection>) -> Res
     } else {
         &b
     };
-    let v: Value = serde_json::from_slice(text).map_err(|e| {
+    let mut v: Value = serde_json::from_slice(text).map_err(|e| {
         Failure::BadRequest(format!(
             "the request body is not valid JSON: {} (line {}, column {})",
-            strip_position(&e.to_string()),
+            senet_rules::json_syntax_in_words(&e),
             e.line(),
             e.column()
         ))
@@ -272,10 +327,47 @@ fn body<T: serde::de::DeserializeOwned>(b: Result<Bytes, BytesRejection>) -> Res
             "the request body must be a JSON object ({...}); see /api/openapi.json".into(),
         ));
     }
+    whole_numbers(&mut v);
+    Ok(v)
+}
+
+/// Makes every number of `v` whose fraction is zero, within 64 bits, an integer.
+fn whole_numbers(v: &mut Value) {
+    match v {
+        Value::Number(n) if !n.is_i64() && !n.is_u64() => {
+            if let Some(f) = n.as_f64().filter(|f| f.fract() == 0.0) {
+                if f >= 0.0 && f < u64::MAX as f64 {
+                    *v = Value::from(f as u64);
+                } else if f < 0.0 && f >= i64::MIN as f64 {
+                    *v = Value::from(f as i64);
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(whole_numbers),
+        Value::Object(o) => o.values_mut().for_each(whole_numbers),
+        _ => {}
+    }
+}
+
+/// The fields of a body object as `T`, each error naming its field.
+fn fields<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, Failure> {
     serde_path_to_error::deserialize(v).map_err(|e| {
         let path = e.path().to_string();
         Failure::BadRequest(field_error(&path, &strip_position(&e.inner().to_string())))
     })
+}
+
+/// The `seq` of a change's body, read on its own: the API checks a change's authority, then
+/// its sequence, then its content, so a stale request is refused (409) whatever else its
+/// body holds. A body that is no JSON object has no readable `seq`: its error answers here.
+fn seq_of(v: &Result<Value, Failure>) -> Result<Option<u32>, Failure> {
+    let v = v.as_ref().map_err(Clone::clone)?;
+    match v.get("seq") {
+        None | Some(Value::Null) => Ok(None),
+        Some(s) => serde_json::from_value(s.clone())
+            .map(Some)
+            .map_err(|e| Failure::BadRequest(field_error("seq", &e.to_string()))),
+    }
 }
 
 /// serde's message without its " at line L column C".
@@ -492,7 +584,7 @@ struct ThrowBody {
 struct MoveBody {
     /// A legal move string (`legal[].move`).
     #[serde(rename = "move")]
-    #[schema(max_length = 64)]
+    #[schema(min_length = 1, max_length = 64)]
     mv: String,
     /// The game's event count the request was made at (`seq` of the state); required, so
     /// that a request made on an old state is refused (409).
@@ -527,11 +619,15 @@ async fn throw(
     h: HeaderMap,
     b: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let req: ThrowBody = match body(b) {
-        Ok(r) => r,
-        Err(f) => return f.into_response(),
-    };
-    let r = async { ok_json(s.svc.throw(ip, &id, token(&h)?, req.seq).await?) }.await;
+    let r = async {
+        // Authority, then sequence, then content (see `seq_of`).
+        let tok = token(&h)?;
+        let v = json_object(b);
+        s.svc.check_change(&id, tok, seq_of(&v)).await?;
+        let req: ThrowBody = fields(v?)?;
+        ok_json(s.svc.throw(ip, &id, tok, req.seq).await?)
+    }
+    .await;
     r.unwrap_or_else(IntoResponse::into_response)
 }
 
@@ -563,11 +659,15 @@ async fn play(
     h: HeaderMap,
     b: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let req: MoveBody = match body(b) {
-        Ok(r) => r,
-        Err(f) => return f.into_response(),
-    };
-    let r = async { ok_json(s.svc.play(ip, &id, token(&h)?, &req.mv, req.seq).await?) }.await;
+    let r = async {
+        // Authority, then sequence, then content (see `seq_of`).
+        let tok = token(&h)?;
+        let v = json_object(b);
+        s.svc.check_change(&id, tok, seq_of(&v)).await?;
+        let req: MoveBody = fields(v?)?;
+        ok_json(s.svc.play(ip, &id, tok, &req.mv, req.seq).await?)
+    }
+    .await;
     r.unwrap_or_else(IntoResponse::into_response)
 }
 
@@ -576,7 +676,7 @@ async fn play(
 #[serde(deny_unknown_fields)]
 struct ClaimBody {
     /// The claim code from the invite link (`#claim=CODE`).
-    #[schema(max_length = 128)]
+    #[schema(min_length = 1, max_length = 128)]
     code: String,
 }
 
@@ -591,7 +691,7 @@ struct ClaimBody {
         (status = 400, description = "malformed request (no code)", body = ErrorBody),
         (status = 403, description = "the code is not this game's invite", body = ErrorBody),
         (status = 404, description = "no such game", body = ErrorBody),
-        (status = 409, description = "the invite was already claimed, or revoked", body = ErrorBody),
+        (status = 409, description = "the invite was already claimed, or revoked, or the game has none (hot-seat and bot games)", body = ErrorBody),
         (status = 408, description = "the request body did not arrive in time", body = ErrorBody),
         (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
         (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
@@ -619,7 +719,7 @@ async fn claim(
         (status = 401, description = "no seat token", body = ErrorBody),
         (status = 403, description = "the token is not a seat token of this game", body = ErrorBody),
         (status = 404, description = "no such game", body = ErrorBody),
-        (status = 409, description = "the invite has already been claimed", body = ErrorBody),
+        (status = 409, description = "the invite has already been claimed, or the game has none (hot-seat and bot games)", body = ErrorBody),
         (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
         (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
     )
@@ -640,7 +740,7 @@ async fn reinvite(State(s): State<AppState>, Path(id): Path<String>, h: HeaderMa
         (status = 401, description = "no seat token", body = ErrorBody),
         (status = 403, description = "the token is not a seat token of this game", body = ErrorBody),
         (status = 404, description = "no such game", body = ErrorBody),
-        (status = 409, description = "the invite has already been claimed", body = ErrorBody),
+        (status = 409, description = "the invite has already been claimed, or the game has none (hot-seat and bot games)", body = ErrorBody),
         (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
         (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
     )
@@ -721,8 +821,12 @@ async fn next(
     b: Result<Bytes, BytesRejection>,
 ) -> Response {
     let r = async {
-        let req: ThrowBody = body(b)?;
-        let v = s.svc.next(ip, &id, token(&h)?, req.seq).await?;
+        // Authority, then sequence, then content (see `seq_of`).
+        let tok = token(&h)?;
+        let v = json_object(b);
+        s.svc.check_change(&id, tok, seq_of(&v)).await?;
+        let req: ThrowBody = fields(v?)?;
+        let v = s.svc.next(ip, &id, tok, req.seq).await?;
         Ok::<Response, Failure>((StatusCode::CREATED, axum::Json(v)).into_response())
     }
     .await;

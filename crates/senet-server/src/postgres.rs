@@ -88,11 +88,29 @@ pub struct PgStore {
     me: String,
 }
 
+/// A client error as a [`StoreError`]: a database that cannot be reached or serve now (a
+/// lost connection; SQLSTATE classes 08 connection exception and 53 insufficient resources,
+/// 57P01-57P03 shutting down or starting) is [`StoreError::Unavailable`], anything else
+/// [`StoreError::Backend`].
 fn backend(e: postgres::Error) -> StoreError {
     if let Some(db) = e.as_db_error() {
-        return StoreError::Backend(format!("{} ({})", db.message(), db.code().code()));
+        let code = db.code().code();
+        let m = format!("{} ({code})", db.message());
+        if unavailable_code(code) {
+            return StoreError::Unavailable(m);
+        }
+        return StoreError::Backend(m);
+    }
+    let io = std::error::Error::source(&e).is_some_and(|s| s.is::<std::io::Error>());
+    if e.is_closed() || io {
+        return StoreError::Unavailable(e.to_string());
     }
     StoreError::Backend(e.to_string())
+}
+
+/// Whether SQLSTATE `code` says the database cannot serve now (see [`backend`]).
+fn unavailable_code(code: &str) -> bool {
+    code.starts_with("08") || code.starts_with("53") || code.starts_with("57P0")
 }
 
 fn unique_violation(e: &postgres::Error) -> bool {
@@ -138,9 +156,14 @@ impl PgStore {
             .map_err(|e| StoreError::Backend(format!("the PostgreSQL URL is not valid: {e}")))?;
         config.connect_timeout(Duration::from_secs(10));
         config.application_name("senet serve");
-        config
-            .connect(NoTls)
-            .map_err(|e| StoreError::Backend(format!("cannot connect to PostgreSQL: {e}")))
+        config.connect(NoTls).map_err(|e| match e.as_db_error() {
+            // The server answered and refused: a bad user, password or database.
+            Some(db) if !unavailable_code(db.code().code()) => {
+                StoreError::Backend(format!("cannot connect to PostgreSQL: {e}"))
+            }
+            // Down, restarting or full: 503 to the client, who may try again.
+            _ => StoreError::Unavailable(format!("cannot connect to PostgreSQL: {e}")),
+        })
     }
 
     /// Runs `f` on a pooled connection; a connection that failed is dropped, not reused.

@@ -66,7 +66,10 @@ pub fn verify(record: &Record, published: &str) -> Result<(), String> {
             }
             Event::Move { mv } => {
                 if record.legacy_pass_at(&g, n) {
-                    continue; // C7: a lost die's pass in a game stored before the ruling
+                    // C7: a lost die's pass in a game stored before the ruling, counted as the
+                    // decision it was.
+                    senet_rules::play_legacy_pass(&mut g);
+                    continue;
                 }
                 let m = g.parse_move(mv).map_err(|e| e.to_string())?;
                 g.play_unchecked(m);

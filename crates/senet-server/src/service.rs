@@ -61,6 +61,9 @@ pub enum Failure {
     Busy(String),
     /// The server failed (500); nothing was changed.
     Internal(String),
+    /// The server cannot serve the request now, its database being out of reach (503 with
+    /// Retry-After); nothing was changed, and the same request may succeed later.
+    Unavailable(String),
 }
 
 impl Failure {
@@ -76,7 +79,8 @@ impl Failure {
             | Failure::TooLarge(m)
             | Failure::Timeout(m)
             | Failure::Busy(m)
-            | Failure::Internal(m) => m,
+            | Failure::Internal(m)
+            | Failure::Unavailable(m) => m,
         }
     }
 }
@@ -86,6 +90,11 @@ impl From<StoreError> for Failure {
         match e {
             StoreError::Conflict => Failure::Conflict(
                 "the game was changed by another request; reload it and try again".into(),
+            ),
+            // The cause stays in the server: the client learns that it may try again.
+            StoreError::Unavailable(_) => Failure::Unavailable(
+                "the server is busy: its database cannot be reached just now, and nothing was changed; try again in a moment"
+                    .into(),
             ),
             e => Failure::Internal(e.to_string()),
         }
@@ -330,8 +339,11 @@ fn apply(g: &mut AnyGame, e: &StoredEvent, seq: u32) -> Result<EventOut, String>
         }
         StoredEvent::Move(m) if senet_rules::is_legacy_pass(g, m, true) => {
             // C7: a pyramid game stored before the ruling holds a `pass` for a lost die; the
-            // turn has already passed, so it changes nothing. Stored events were checked
-            // when written, so a `pass` while a throw is pending can be nothing else.
+            // turn has already passed, so it changes nothing on the board, but it counts as
+            // the decision it was (C5), so that a game it brought to the cap ends there.
+            // Stored events were checked when written, so a `pass` while a throw is pending
+            // can be nothing else.
+            senet_rules::play_legacy_pass(g);
             Ok(EventOut {
                 seq,
                 player,
@@ -501,6 +513,15 @@ pub fn rule_info(r: RuleSet) -> Option<RuleInfo> {
             })
         }
     }
+}
+
+/// Why a game of `mode` (not online) has no invite to `what` (claim, renew, revoke).
+fn without_invite(mode: &str, what: &str) -> String {
+    let game = match mode {
+        "hotseat" => "a hot-seat game: both seats play on one screen",
+        _ => "a game against a bot",
+    };
+    format!("this is {game}, so it has no invite to {what}; only online games have one")
 }
 
 fn random_token() -> String {
@@ -1369,12 +1390,14 @@ impl Service {
     ) -> Res<NextGame> {
         let arc = self.get_at(id, seq).await?;
         let mut l = arc.lock().await;
+        // Authority, then sequence, then content (`Service::check_change`).
+        let player = l.seat_of(token)?;
+        l.check_seq(seq)?;
         let Some(ls) = l.series.clone() else {
             return Err(Failure::Unprocessable(format!(
                 "game {id} is not part of a series; start a new game from the lobby"
             )));
         };
-        let player = l.seat_of(token)?;
         let seat = series::seat_of(ls.first, player);
         if !matches!(l.game.status(), Status::Over(_)) {
             return Err(Failure::Conflict(
@@ -1389,7 +1412,6 @@ impl Service {
                 st.score[0], st.score[1]
             )));
         }
-        l.check_seq(seq)?;
         let next_id = match &ls.next {
             Some(n) => n.clone(),
             None => {
@@ -1605,6 +1627,23 @@ impl Service {
         Ok(s.to_json())
     }
 
+    /// The checks of a change to game `id` that come before its content, in the API's order:
+    /// the game exists (404); the token is a seat's of it (401, 403); `seq`, read from the
+    /// body on its own (an error when the body has no readable `seq`), is given (400) and is
+    /// the game's event count (409). The change's own checks repeat them under the game's
+    /// lock, since the game may change in between.
+    pub async fn check_change(
+        &self,
+        id: &str,
+        token: Option<&str>,
+        seq: Result<Option<u32>, Failure>,
+    ) -> Res<()> {
+        let arc = self.get_at(id, seq.clone().ok().flatten()).await?;
+        let l = arc.lock().await;
+        l.seat_of(token)?;
+        l.check_seq(seq?)
+    }
+
     /// The full state of a game, with every event.
     pub async fn state(&self, id: &str) -> Res<GameState> {
         let l = self.get(id).await?;
@@ -1652,7 +1691,10 @@ impl Service {
     ) -> Res<GameState> {
         let arc = self.get_at(id, seq).await?;
         let mut l = arc.lock().await;
+        // Authority, then sequence, then content (`Service::check_change`): a stale move is
+        // refused as stale (409), not judged on a game it was not made for.
         let seat = l.seat_of(token)?;
+        l.check_seq(seq)?;
         l.check_turn(seat, mv.is_none())?;
         let mut g = l.game;
         let mut throws = l.throws;
@@ -1670,7 +1712,6 @@ impl Service {
                 StoredEvent::Move(g.move_string(m))
             }
         };
-        l.check_seq(seq)?;
         let shown = apply(&mut g, &ev, first).map_err(Failure::Internal)?;
         let new = vec![(ev, shown)];
         let stored: Vec<StoredEvent> = new.iter().map(|(s, _)| s.clone()).collect();
@@ -1708,6 +1749,9 @@ impl Service {
             let arc = self.get(id).await?;
             let mut l = arc.lock().await;
             let refusal = match (l.open_seat(), &l.meta.invite) {
+                (None, _) if l.meta.mode != "online" => {
+                    return Err(Failure::Conflict(without_invite(&l.meta.mode, "claim")));
+                }
                 (None, _) => {
                     Failure::Conflict("this game's invite has already been claimed".into())
                 }
@@ -1768,6 +1812,10 @@ impl Service {
         let arc = self.get(id).await?;
         let mut l = arc.lock().await;
         l.seat_of(token)?;
+        if l.meta.mode != "online" {
+            let what = if renew { "renew" } else { "revoke" };
+            return Err(Failure::Conflict(without_invite(&l.meta.mode, what)));
+        }
         let Some(p) = l.open_seat() else {
             drop(l);
             self.forget(id);
@@ -2065,11 +2113,40 @@ mod tests {
         apply(&mut g, &StoredEvent::Move("30-off".into()), 1).unwrap();
         let after = g;
         let out = apply(&mut g, &StoredEvent::Move("pass".into()), 2).unwrap();
-        assert_eq!(g, after);
+        // The board and the turn are unchanged; the pass counts as the decision it was (C5).
+        assert_eq!(g.decisions(), after.decisions() + 1);
+        assert_eq!(
+            g.position(),
+            after.position().replace("dec=21", "dec=22"),
+            "only the decision count moves"
+        );
         assert_eq!(out.mv.as_deref(), Some("pass"));
         assert!(!out.turn_continues);
         // The next player's throw follows as usual.
         apply(&mut g, &StoredEvent::Throw("2-4".into()), 3).unwrap();
         assert!(matches!(g.status(), Status::Move(Player::Second)));
+    }
+
+    #[test]
+    fn c7_a_stored_pyramid_game_that_the_old_pass_brought_to_the_turn_cap_is_over() {
+        // Issue 36: the smallest case. With the cap at 7 and 5 decisions played, white throws
+        // 2-2 and can play only 26-28 (Y8); the other 2 is lost (C7). Before C7 the game
+        // stored an explicit `pass` as decision 7, which ended it at the cap (C5).
+        let mut g: AnyGame =
+            "pyramid:cap=7 LlLlMmMmMmSsSs.sSS....S..s.... off=-,- turn=2 dice=- dec=5"
+                .parse()
+                .unwrap();
+        apply(&mut g, &StoredEvent::Throw("2-2".into()), 0).unwrap();
+        apply(&mut g, &StoredEvent::Move("26-28".into()), 1).unwrap();
+        assert!(matches!(g.status(), Status::Throw(Player::First)));
+        apply(&mut g, &StoredEvent::Move("pass".into()), 2).unwrap();
+        let Status::Over(o) = g.status() else {
+            panic!("the stored game should be over: {}", g.position())
+        };
+        assert!(o.capped && o.winner.is_none(), "{o:?}");
+        assert!(
+            apply(&mut g, &StoredEvent::Throw("1-1".into()), 3).is_err(),
+            "nothing follows the end"
+        );
     }
 }

@@ -191,6 +191,9 @@ pub enum StoreError {
     Corrupt(String),
     /// The database failed.
     Backend(String),
+    /// The database cannot be reached now (down, restarting, out of connections or
+    /// resources): the call changed nothing, and the same call may succeed later.
+    Unavailable(String),
 }
 
 impl fmt::Display for StoreError {
@@ -200,6 +203,7 @@ impl fmt::Display for StoreError {
             StoreError::Exists => write!(f, "a game with this ID exists"),
             StoreError::Corrupt(m) => write!(f, "stored game is corrupt: {m}"),
             StoreError::Backend(m) => write!(f, "database error: {m}"),
+            StoreError::Unavailable(m) => write!(f, "the database is unavailable: {m}"),
         }
     }
 }

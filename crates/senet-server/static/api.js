@@ -1,5 +1,30 @@
 // The server's JSON API (/api/openapi.json), this browser's saved games and the rule sets.
 
+// 503 means the server is busy (its database is out of reach for a moment), not broken: the
+// request is sent again after the Retry-After the server gives, a few times, while a calm
+// notice at the top of the page says so. A change (throw, move) carries its seq, so a retry
+// of one that did go through is refused as stale (409), never played twice.
+const BUSY_TRIES = 6;
+export const BUSY_NOTICE = 'The server is busy just now; retrying…';
+export const BUSY_GAVE_UP = 'The server is busy just now. Nothing was lost: try again in a moment.';
+
+function busyNotice(on) {
+  let n = document.getElementById('busy');
+  if (!n && on) {
+    n = document.createElement('p');
+    n.id = 'busy';
+    n.className = 'busy';
+    n.setAttribute('role', 'status');
+    const app = document.getElementById('app');
+    if (app) app.before(n); else document.body.prepend(n);
+  }
+  if (!n) return;
+  n.textContent = on ? BUSY_NOTICE : '';
+  n.hidden = !on;
+}
+
+let busyCalls = 0;
+
 export async function api(method, path, body, token) {
   const opt = { method, headers: {} };
   if (body !== undefined) {
@@ -7,11 +32,25 @@ export async function api(method, path, body, token) {
     opt.body = JSON.stringify(body);
   }
   if (token) opt.headers.Authorization = 'Bearer ' + token;
-  const r = await fetch(path, opt);
+  let r;
+  let waited = false;
+  try {
+    for (let tries = 1; ; tries++) {
+      r = await fetch(path, opt);
+      if (r.status !== 503 || tries >= BUSY_TRIES) break;
+      if (!waited) { waited = true; busyCalls++; }
+      busyNotice(true);
+      const secs = Math.min(10, Math.max(1, Number(r.headers.get('Retry-After')) || 2));
+      await new Promise((ok) => setTimeout(ok, secs * 1000));
+    }
+  } finally {
+    if (waited && --busyCalls === 0) busyNotice(false);
+  }
   let data = null;
   try { data = await r.json(); } catch (e) { data = null; }
   if (!r.ok) {
-    const err = new Error((data && data.error) || 'HTTP ' + r.status);
+    const msg = r.status === 503 ? BUSY_GAVE_UP : (data && data.error) || 'HTTP ' + r.status;
+    const err = new Error(msg);
     err.status = r.status;
     throw err;
   }

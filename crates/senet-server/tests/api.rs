@@ -360,12 +360,19 @@ async fn throw_and_move_errors_change_nothing() {
     };
     assert_eq!(s, StatusCode::BAD_REQUEST, "{t}");
     is_error(
-        &call(&a, "POST", &throw, Some(t2), None).await,
+        &call(&a, "POST", &throw, Some(t2), Some(json!({ "seq": 0 }))).await,
         StatusCode::CONFLICT,
         "not your turn",
     );
     is_error(
-        &call(&a, "POST", &mv, Some(t1), Some(json!({ "move": "1-4" }))).await,
+        &call(
+            &a,
+            "POST",
+            &mv,
+            Some(t1),
+            Some(json!({ "move": "1-4", "seq": 0 })),
+        )
+        .await,
         StatusCode::CONFLICT,
         "throw first",
     );
@@ -388,8 +395,8 @@ async fn throw_and_move_errors_change_nothing() {
             Some(json!({ "move": "1-4", "seq": null })),
         )
         .await,
-        StatusCode::CONFLICT,
-        "throw first",
+        StatusCode::BAD_REQUEST,
+        "\"seq\" is required",
     );
     is_error(
         &call(&a, "POST", &throw, Some(t1), Some(json!({ "seq": "x" }))).await,
@@ -416,17 +423,31 @@ async fn throw_and_move_errors_change_nothing() {
     let thrown = state(&a, id).await;
     assert_eq!(thrown["status"]["state"], "move");
     is_error(
-        &call(&a, "POST", &throw, Some(t1), None).await,
+        &call(&a, "POST", &throw, Some(t1), Some(json!({ "seq": 1 }))).await,
         StatusCode::CONFLICT,
         "in hand",
     );
     is_error(
-        &call(&a, "POST", &mv, Some(t2), Some(json!({ "move": "1-4" }))).await,
+        &call(
+            &a,
+            "POST",
+            &mv,
+            Some(t2),
+            Some(json!({ "move": "1-4", "seq": 1 })),
+        )
+        .await,
         StatusCode::CONFLICT,
         "not your turn",
     );
     is_error(
-        &call(&a, "POST", &mv, Some(t1), Some(json!({ "move": "30-off" }))).await,
+        &call(
+            &a,
+            "POST",
+            &mv,
+            Some(t1),
+            Some(json!({ "move": "30-off", "seq": 1 })),
+        )
+        .await,
         StatusCode::UNPROCESSABLE_ENTITY,
         "30",
     );
@@ -436,14 +457,21 @@ async fn throw_and_move_errors_change_nothing() {
             "POST",
             &mv,
             Some(t1),
-            Some(json!({ "move": "🐍".repeat(40) })),
+            Some(json!({ "move": "🐍".repeat(40), "seq": 1 })),
         )
         .await,
         StatusCode::BAD_REQUEST,
         "64 bytes",
     );
     is_error(
-        &call(&a, "POST", &mv, Some(t1), Some(json!({ "mvoe": "1-4" }))).await,
+        &call(
+            &a,
+            "POST",
+            &mv,
+            Some(t1),
+            Some(json!({ "mvoe": "1-4", "seq": 1 })),
+        )
+        .await,
         StatusCode::BAD_REQUEST,
         "mvoe",
     );
@@ -466,6 +494,155 @@ async fn throw_and_move_errors_change_nothing() {
     assert_eq!(r.0, StatusCode::OK, "{}", r.1);
     assert_eq!(r.1["events"][0]["move"], legal);
     assert_eq!(r.1["seq"], 2);
+}
+
+#[tokio::test]
+async fn a_change_is_checked_for_authority_then_sequence_then_content() {
+    // Issue 36: a stale move was parsed before its seq was checked (422 where the API says
+    // 409), and /next without a token on a game outside a series answered 422 before 401.
+    let a = app();
+    let c = create(&a, json!({ "rules": "kendall5", "mode": "hotseat" })).await;
+    let id = c["id"].as_str().unwrap();
+    let t = c["tokens"]["1"].as_str().unwrap();
+    let other = create(&a, json!({ "rules": "kendall5", "mode": "hotseat" })).await;
+    let stranger = other["tokens"]["1"].as_str().unwrap();
+    let (throw, mv, next) = (
+        format!("/api/games/{id}/throw"),
+        format!("/api/games/{id}/move"),
+        format!("/api/games/{id}/next"),
+    );
+    let r = call(&a, "POST", &throw, Some(t), Some(json!({ "seq": 0 }))).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    let thrown = state(&a, id).await;
+    assert_eq!(thrown["status"]["state"], "move");
+    let stale = |body: &str| body.replace("SEQ", "0");
+    for (uri, token, body, status, needle) in [
+        // A move made on the state before the throw: stale, whatever its move says.
+        (
+            &mv,
+            Some(t),
+            stale(r#"{"move":"9-99","seq":SEQ}"#),
+            StatusCode::CONFLICT,
+            "reload",
+        ),
+        (
+            &mv,
+            Some(t),
+            stale(r#"{"move":5,"seq":SEQ}"#),
+            StatusCode::CONFLICT,
+            "reload",
+        ),
+        (
+            &mv,
+            Some(t),
+            stale(r#"{"move":"1-2","seq":SEQ,"x":1}"#),
+            StatusCode::CONFLICT,
+            "reload",
+        ),
+        (
+            &throw,
+            Some(t),
+            stale(r#"{"seq":SEQ,"x":1}"#),
+            StatusCode::CONFLICT,
+            "reload",
+        ),
+        (
+            &next,
+            Some(t),
+            stale(r#"{"seq":SEQ}"#),
+            StatusCode::CONFLICT,
+            "reload",
+        ),
+        // No token, or another game's: refused for that, whatever the body.
+        (
+            &mv,
+            None,
+            stale(r#"{"move":5}"#),
+            StatusCode::UNAUTHORIZED,
+            "token",
+        ),
+        (
+            &mv,
+            None,
+            "{not json".to_string(),
+            StatusCode::UNAUTHORIZED,
+            "token",
+        ),
+        (
+            &next,
+            None,
+            r#"{"seq":1}"#.to_string(),
+            StatusCode::UNAUTHORIZED,
+            "token",
+        ),
+        (
+            &next,
+            Some(stranger),
+            r#"{"seq":1}"#.to_string(),
+            StatusCode::FORBIDDEN,
+            "not a seat token",
+        ),
+        (
+            &throw,
+            Some(stranger),
+            stale(r#"{"seq":SEQ}"#),
+            StatusCode::FORBIDDEN,
+            "not a seat token",
+        ),
+        // A body with no readable seq, then no seq at all.
+        (
+            &mv,
+            Some(t),
+            "{not json".to_string(),
+            StatusCode::BAD_REQUEST,
+            "not valid JSON",
+        ),
+        (
+            &mv,
+            Some(t),
+            r#"{"move":5}"#.to_string(),
+            StatusCode::BAD_REQUEST,
+            "\"seq\" is required",
+        ),
+        // With the current seq, the content is judged.
+        (
+            &mv,
+            Some(t),
+            r#"{"move":5,"seq":1}"#.to_string(),
+            StatusCode::BAD_REQUEST,
+            "\"move\" must be text",
+        ),
+        (
+            &mv,
+            Some(t),
+            r#"{"move":"9-99","seq":1}"#.to_string(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "9-99",
+        ),
+        (
+            &throw,
+            Some(t),
+            r#"{"seq":1}"#.to_string(),
+            StatusCode::CONFLICT,
+            "in hand",
+        ),
+        (
+            &next,
+            Some(t),
+            r#"{"seq":1}"#.to_string(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "not part of a series",
+        ),
+    ] {
+        let (s, text, _) = raw(&a, "POST", uri, token, Some(&body)).await;
+        let v: Value = serde_json::from_str(&text).unwrap();
+        is_error(&(s, v), status, needle);
+    }
+    assert_eq!(
+        state(&a, id).await,
+        thrown,
+        "refused requests change nothing"
+    );
 }
 
 #[tokio::test]
@@ -1016,6 +1193,70 @@ async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_rate_limit() {
     );
 }
 
+/// A GET of /api/rules with no X-Forwarded-For header (from the proxy itself).
+async fn rules_unforwarded(a: &App) -> StatusCode {
+    let req = Request::builder()
+        .uri("/api/rules")
+        .body(Body::empty())
+        .unwrap();
+    a.router.clone().oneshot(req).await.unwrap().status()
+}
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_an_unparsable_forwarded_entry_is_its_own_client_never_the_proxy() {
+    // Issue 36: an entry that is no address made the client count as the proxy, so that
+    // every such request spent the one bucket all of the proxy's traffic falls back on.
+    let proxied = app_with(Limits {
+        per_second: 0.001,
+        burst: 2,
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        ..Limits::default()
+    });
+    // `unknown` (what some proxies write) is a client of its own: its bucket runs out...
+    for _ in 0..2 {
+        assert_eq!(rules_from(&proxied, "unknown").await, StatusCode::OK);
+    }
+    assert_eq!(
+        rules_from(&proxied, "unknown").await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    // ...and the proxy's own bucket, and every other client's, is untouched.
+    assert_eq!(rules_unforwarded(&proxied).await, StatusCode::OK);
+    assert_eq!(rules_from(&proxied, "garbage").await, StatusCode::OK);
+    // Junk that a client put left of the proxy's entry is never read: the client is the
+    // address the proxy wrote.
+    for _ in 0..2 {
+        assert_eq!(
+            rules_from(&proxied, "not-an-ip, 198.51.100.5").await,
+            StatusCode::OK
+        );
+    }
+    assert_eq!(
+        rules_from(&proxied, "198.51.100.5").await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    // An entry with a port names the address.
+    assert_eq!(
+        rules_from(&proxied, "198.51.100.6:5124").await,
+        StatusCode::OK
+    );
+    assert_eq!(
+        rules_from(&proxied, "[2001:db8::6]:443").await,
+        StatusCode::OK
+    );
+    assert_eq!(rules_from(&proxied, "198.51.100.6").await, StatusCode::OK);
+    assert_eq!(
+        rules_from(&proxied, "198.51.100.6").await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    assert_eq!(rules_from(&proxied, "2001:db8::6").await, StatusCode::OK);
+    assert_eq!(
+        rules_from(&proxied, "2001:db8::6").await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    assert_eq!(rules_unforwarded(&proxied).await, StatusCode::OK);
+}
+
 #[tokio::test]
 async fn watchers_are_capped_per_game_and_address_and_joining_costs_no_message_per_watcher() {
     use std::net::IpAddr;
@@ -1404,4 +1645,110 @@ async fn bad_bodies_are_explained_in_words_naming_the_field() {
         StatusCode::BAD_REQUEST,
         r#""at" must be a whole number"#,
     );
+}
+
+#[tokio::test]
+async fn whole_numbers_with_a_zero_fraction_are_whole_numbers() {
+    // Issue 36: `"seq": 853.0` was refused though the document's `integer` allows it (JSON
+    // Schema: any number whose fraction is zero).
+    let a = app();
+    let c = create(
+        &a,
+        json!({ "rules": "kendall5", "mode": "online", "seat": 2.0 }),
+    )
+    .await;
+    assert!(c["tokens"]["2"].is_string(), "{c}");
+    let c = create(&a, json!({ "rules": "kendall5", "mode": "hotseat" })).await;
+    let id = c["id"].as_str().unwrap();
+    let t = c["tokens"]["1"].as_str().unwrap();
+    let throw = format!("/api/games/{id}/throw");
+    let (s, text, _) = raw(&a, "POST", &throw, Some(t), Some(r#"{"seq": 0.0}"#)).await;
+    assert_eq!(s, StatusCode::OK, "{text}");
+    let st = state(&a, id).await;
+    let legal = st["legal"][0]["move"].as_str().unwrap();
+    let body = format!(r#"{{"move": "{legal}", "seq": 1e0}}"#);
+    let (s, text, _) = raw(
+        &a,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        Some(t),
+        Some(&body),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{text}");
+    // A fraction, or a number past the field's range, is still refused in words.
+    for (body, want) in [
+        (
+            r#"{"seq": 2.5}"#,
+            r#""seq" must be a whole number from 0 to 4294967295, not the number 2.5"#,
+        ),
+        (
+            r#"{"seq": 4294967296.0}"#,
+            r#""seq" must be a whole number from 0 to 4294967295, not the number 4294967296"#,
+        ),
+        (
+            r#"{"seq": -1.0}"#,
+            r#""seq" must be a whole number from 0 to 4294967295, not the number -1"#,
+        ),
+    ] {
+        let (s, text, _) = raw(&a, "POST", &throw, Some(t), Some(body)).await;
+        let v: Value = serde_json::from_str(&text).unwrap();
+        is_error(&(s, v), StatusCode::BAD_REQUEST, want);
+    }
+}
+
+#[tokio::test]
+async fn malformed_json_is_explained_in_words() {
+    // Issue 36: a misspelt `true` or a word without quotes answered "expected ident".
+    let a = app();
+    for (body, want) in [
+        (r#"{"rules": "kendall", "mode": hotseat}"#, "a value was expected (text in double quotes, a number, true, false, null, [...] or {...}) (line 1, column"),
+        (r#"{"rules": "kendall", "mode": nul}"#, "a word that is not true, false or null (text must be in double quotes) (line 1, column"),
+        (r#"{"rules": "kendall", "mode": "hotseat", "seat": tru}"#, "a word that is not true, false or null"),
+        (r#"{"rules": "kendall""#, "it ends inside an object"),
+        (r#"{"rules": "kendall",}"#, "a comma (,) before a closing } or ] is not allowed"),
+        (r#"{rules: 1}"#, "a field name must be text in double quotes"),
+        (r#"{"rules": "kendall"} x"#, "there is more after the JSON value"),
+    ] {
+        let (s, text, _) = raw(&a, "POST", "/api/games", None, Some(body)).await;
+        let v: Value = serde_json::from_str(&text).unwrap();
+        is_error(&(s, v.clone()), StatusCode::BAD_REQUEST, want);
+        let m = v["error"].as_str().unwrap();
+        assert!(m.starts_with("the request body is not valid JSON: "), "{m}");
+        for raw in ["ident", "EOF", "`"] {
+            assert!(!m.contains(raw), "{body}: {m:?} has {raw:?}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_game_without_an_invite_says_so_when_one_is_claimed_renewed_or_revoked() {
+    // Issue 36: claiming a hot-seat game answered "already claimed".
+    let a = app();
+    for (mode, bot, words) in [
+        ("hotseat", None, "this is a hot-seat game"),
+        ("bot", Some("beginner"), "this is a game against a bot"),
+    ] {
+        let c = create(&a, json!({ "rules": "kendall5", "mode": mode, "bot": bot })).await;
+        let id = c["id"].as_str().unwrap();
+        let t = c["tokens"]["1"].as_str().unwrap();
+        let uri = format!("/api/games/{id}/claim");
+        let r = call(&a, "POST", &uri, None, Some(json!({ "code": "0123abcd" }))).await;
+        is_error(&r, StatusCode::CONFLICT, words);
+        let m = r.1["error"].as_str().unwrap();
+        assert!(
+            m.contains("no invite to claim") && !m.contains("already"),
+            "{m}"
+        );
+        let uri = format!("/api/games/{id}/invite");
+        for (method, what) in [("POST", "renew"), ("DELETE", "revoke")] {
+            let r = call(&a, method, &uri, Some(t), None).await;
+            is_error(&r, StatusCode::CONFLICT, &format!("no invite to {what}"));
+            assert!(
+                !r.1["error"].as_str().unwrap().contains("already"),
+                "{}",
+                r.1
+            );
+        }
+    }
 }

@@ -29,7 +29,8 @@ fn is_type(t: &str, v: &Value, at: &str) -> Result<bool, String> {
         "object" => v.is_object(),
         "array" => v.is_array(),
         "string" => v.is_string(),
-        "integer" => v.is_i64() || v.is_u64(),
+        // JSON Schema: any number whose fraction is zero (`3.0` too).
+        "integer" => v.as_f64().is_some_and(|f| f.fract() == 0.0),
         "number" => v.is_number(),
         "boolean" => v.is_boolean(),
         "null" => v.is_null(),
@@ -37,11 +38,19 @@ fn is_type(t: &str, v: &Value, at: &str) -> Result<bool, String> {
     })
 }
 
+/// JSON Schema's equality: numbers by value (`2.0` is `2`), anything else as JSON.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a.as_f64(), b.as_f64()) {
+        (Some(x), Some(y)) => x == y,
+        _ => a == b,
+    }
+}
+
 /// Validates `v` against `schema` (the subset of OpenAPI 3.1 / JSON Schema the generated
-/// document uses: `$ref`, `allOf`/`anyOf`/`oneOf`, `type` as a name or a list, `enum`,
-/// `minimum`/`maximum`, `required`, `properties`, `additionalProperties`, `items` (a schema
-/// or `false`), `prefixItems`, `minItems`/`maxItems`, and 3.0's `nullable`); returns the
-/// first mismatch with its place.
+/// document uses: `$ref`, `allOf`/`anyOf`/`oneOf`, `if`/`then`/`else`, `type` as a name or a
+/// list, `enum`, `const`, `minimum`/`maximum`, `minLength`/`maxLength`, `required`,
+/// `properties`, `additionalProperties`, `items` (a schema or `false`), `prefixItems`,
+/// `minItems`/`maxItems`, and 3.0's `nullable`); returns the first mismatch with its place.
 fn validate(doc: &Value, schema: &Value, v: &Value, at: &str) -> Result<(), String> {
     if let Some(r) = schema["$ref"].as_str() {
         let name = r
@@ -73,6 +82,29 @@ fn validate(doc: &Value, schema: &Value, v: &Value, at: &str) -> Result<(), Stri
             ));
         }
     }
+    if let Some(cond) = schema.get("if") {
+        let branch = if validate(doc, cond, v, at).is_ok() {
+            schema.get("then")
+        } else {
+            schema.get("else")
+        };
+        if let Some(b) = branch {
+            validate(doc, b, v, at)?;
+        }
+    }
+    if let Some(c) = schema.get("const") {
+        if !same(c, v) {
+            return Err(format!("{at}: {v} is not {c}"));
+        }
+    }
+    if let Some(t) = v.as_str() {
+        let n = t.chars().count() as u64;
+        if schema["minLength"].as_u64().is_some_and(|m| n < m)
+            || schema["maxLength"].as_u64().is_some_and(|m| n > m)
+        {
+            return Err(format!("{at}: {t:?} has {n} characters, out of the bounds"));
+        }
+    }
     let ts = types(schema);
     if v.is_null() {
         let allowed = ts.is_empty() || ts.contains(&"null") || schema["nullable"] == true;
@@ -89,7 +121,7 @@ fn validate(doc: &Value, schema: &Value, v: &Value, at: &str) -> Result<(), Stri
         }
     }
     if let Some(e) = schema["enum"].as_array() {
-        if !e.contains(v) {
+        if !e.iter().any(|x| same(x, v)) {
             return Err(format!("{at}: {v} is not one of {e:?}"));
         }
     }
@@ -679,6 +711,222 @@ async fn every_api_route_is_documented_with_the_methods_it_serves() {
                         "{m} {path} {c}"
                     );
                 }
+            }
+        }
+    }
+}
+
+/// The request body schema of an operation, resolved.
+fn request_schema<'a>(doc: &'a Value, method: &str, path: &str) -> &'a Value {
+    let s = &doc["paths"][path][method]["requestBody"]["content"]["application/json"]["schema"];
+    match s["$ref"].as_str() {
+        Some(r) => &doc["components"]["schemas"][r.trim_start_matches("#/components/schemas/")],
+        None => s,
+    }
+}
+
+#[tokio::test]
+async fn the_document_states_the_rules_the_server_applies_to_requests() {
+    // Issue 36: empty `position`/`code` refused without `minLength`, whole-number floats
+    // refused though `integer` allows them, the rule "mode bot needs bot" and the token's
+    // form missing from the document. Each body below is judged by the document and by the
+    // server, which must agree.
+    let doc: Value = serde_json::from_str(senet_server::api::openapi_document()).unwrap();
+    let app = router(
+        Service::new(Arc::new(SqliteStore::in_memory().unwrap())),
+        Limits {
+            per_second: 0.0,
+            ..Limits::default()
+        },
+    );
+    let send = |method: &'static str, uri: String, token: Option<String>, body: Value| {
+        let app = app.clone();
+        async move {
+            let mut r = Request::builder().method(method).uri(uri);
+            if let Some(t) = token {
+                r = r.header("authorization", format!("Bearer {t}"));
+            }
+            let req = r
+                .header("content-type", "application/json")
+                .body(Body::from(body.to_string()))
+                .unwrap();
+            let res = app.oneshot(req).await.unwrap();
+            let s = res.status();
+            let b = res.into_body().collect().await.unwrap().to_bytes();
+            (
+                s,
+                serde_json::from_slice::<Value>(&b).unwrap_or(Value::Null),
+            )
+        }
+    };
+    let (s, hs) = send(
+        "POST",
+        "/api/games".into(),
+        None,
+        json!({ "rules": "kendall5", "mode": "hotseat" }),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED);
+    let id = hs["id"].as_str().unwrap().to_string();
+    let tok = hs["tokens"]["1"].as_str().unwrap().to_string();
+    let (_, online) = send(
+        "POST",
+        "/api/games".into(),
+        None,
+        json!({ "rules": "kendall5", "mode": "online" }),
+    )
+    .await;
+    let oid = online["id"].as_str().unwrap().to_string();
+    let pos = "kendall5 ....XX...................X..O. off=2,4 turn=1 throw=- dec=40";
+
+    // (method, documented path, URI, token, body, whether both accept it)
+    type Case = (
+        &'static str,
+        &'static str,
+        String,
+        Option<String>,
+        Value,
+        bool,
+    );
+    let cases: Vec<Case> = vec![
+        (
+            "post",
+            "/api/games",
+            "/api/games".into(),
+            None,
+            json!({ "rules": "kendall5", "mode": "bot" }),
+            false,
+        ),
+        (
+            "post",
+            "/api/games",
+            "/api/games".into(),
+            None,
+            json!({ "rules": "kendall5", "mode": "bot", "bot": null }),
+            false,
+        ),
+        (
+            "post",
+            "/api/games",
+            "/api/games".into(),
+            None,
+            json!({ "rules": "kendall5", "mode": "hotseat", "bot": "expert" }),
+            false,
+        ),
+        (
+            "post",
+            "/api/games",
+            "/api/games".into(),
+            None,
+            json!({ "rules": "kendall5", "mode": "bot", "bot": "expert", "seat": 2.0 }),
+            true,
+        ),
+        (
+            "post",
+            "/api/games",
+            "/api/games".into(),
+            None,
+            json!({ "rules": "kendall5", "mode": "online", "seat": 1.5 }),
+            false,
+        ),
+        (
+            "post",
+            "/api/value",
+            "/api/value".into(),
+            None,
+            json!({ "position": "" }),
+            false,
+        ),
+        (
+            "post",
+            "/api/value",
+            "/api/value".into(),
+            None,
+            json!({ "position": pos, "depth": 1.0 }),
+            true,
+        ),
+        (
+            "post",
+            "/api/games/{id}/claim",
+            format!("/api/games/{oid}/claim"),
+            None,
+            json!({ "code": "" }),
+            false,
+        ),
+        (
+            "post",
+            "/api/games/{id}/move",
+            format!("/api/games/{id}/move"),
+            Some(tok.clone()),
+            json!({ "move": "", "seq": 0 }),
+            false,
+        ),
+        (
+            "post",
+            "/api/games/{id}/throw",
+            format!("/api/games/{id}/throw"),
+            Some(tok.clone()),
+            json!({ "seq": 0.0 }),
+            true,
+        ),
+    ];
+    for (method, path, uri, token, body, ok) in cases {
+        let schema = request_schema(&doc, method, path);
+        assert!(schema.is_object(), "{method} {path}: no request schema");
+        let by_doc = validate(&doc, schema, &body, "request");
+        let (status, answer) = send(
+            if method == "post" { "POST" } else { "GET" },
+            uri,
+            token,
+            body.clone(),
+        )
+        .await;
+        assert_eq!(
+            by_doc.is_ok(),
+            ok,
+            "{path} {body}: the document says {by_doc:?}"
+        );
+        assert_eq!(
+            status.is_success(),
+            ok,
+            "{path} {body}: the server says {status} {answer}"
+        );
+        if !ok {
+            assert!(status.is_client_error(), "{path} {body}: {status} {answer}");
+        }
+    }
+    let ng = request_schema(&doc, "post", "/api/games");
+    assert!(
+        ng["description"]
+            .as_str()
+            .unwrap()
+            .contains("Mode `bot` needs `bot`"),
+        "{}",
+        ng["description"]
+    );
+
+    // The seat token's form: what the server mints.
+    let seat = &doc["components"]["securitySchemes"]["seat"];
+    assert_eq!(seat["scheme"], "bearer");
+    assert_eq!(seat["bearerFormat"], "32 lowercase hexadecimal digits");
+    for t in [&tok, online["tokens"]["1"].as_str().unwrap()] {
+        assert!(
+            t.len() == 32
+                && t.bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+            "{t}"
+        );
+    }
+    // Every operation that can answer 500 can answer 503 (the database out of reach), with
+    // Retry-After.
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let r = &op["responses"];
+            if r.get("500").is_some() {
+                assert!(
+                    r["503"]["headers"]["Retry-After"].is_object(),
+                    "{method} {path}"
+                );
             }
         }
     }

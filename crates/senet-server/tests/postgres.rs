@@ -568,3 +568,91 @@ fn servers_killed_while_clients_play_lose_no_acknowledged_move() {
     }
     assert!(total > 50, "only {total} moves were played");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
+async fn a_database_out_of_reach_answers_503_with_retry_after_and_then_recovers() {
+    // Issue 36: PostgreSQL down answered 500 "cannot connect"; the server is busy, not
+    // broken: 503 with Retry-After, in words that say so, and nothing changed.
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let pg = Cluster::start();
+    let url = pg.create_db("down");
+    let u = url.clone();
+    let store = tokio::task::spawn_blocking(move || PgStore::open(&u).unwrap())
+        .await
+        .unwrap();
+    let svc = Service::new(Arc::new(store));
+    let app = router(svc.clone(), open_limits());
+    let g = new_hotseat(&app).await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let tok = g["tokens"]["1"].as_str().unwrap().to_string();
+    let send = |method: &'static str, uri: String, body: Option<Value>, token: bool| {
+        let (app, tok) = (app.clone(), tok.clone());
+        async move {
+            let mut r = axum::http::Request::builder().method(method).uri(uri);
+            if token {
+                r = r.header("authorization", format!("Bearer {tok}"));
+            }
+            let req = r
+                .header("content-type", "application/json")
+                .body(body.map_or(axum::body::Body::empty(), |b| {
+                    axum::body::Body::from(b.to_string())
+                }))
+                .unwrap();
+            let res = app.oneshot(req).await.unwrap();
+            let (status, headers) = (res.status(), res.headers().clone());
+            let b = res.into_body().collect().await.unwrap().to_bytes();
+            let v: Value = serde_json::from_slice(&b).unwrap_or(Value::Null);
+            (status, headers, v)
+        }
+    };
+    // The database stops (its pooled connections die with it); the game is not cached.
+    pg.stop();
+    svc.clear_cache();
+    let requests = [
+        ("GET", format!("/api/games/{id}"), None, false),
+        ("GET", format!("/api/games?ids={id}"), None, false),
+        (
+            "POST",
+            "/api/games".to_string(),
+            Some(json!({ "rules": "kendall5", "mode": "hotseat" })),
+            false,
+        ),
+        (
+            "POST",
+            format!("/api/games/{id}/throw"),
+            Some(json!({ "seq": 0 })),
+            true,
+        ),
+    ];
+    for (method, uri, body, token) in requests {
+        let (status, headers, v) = send(method, uri.clone(), body, token).await;
+        assert_eq!(
+            status,
+            StatusCode::SERVICE_UNAVAILABLE,
+            "{method} {uri}: {v}"
+        );
+        assert_eq!(
+            headers.get("retry-after").and_then(|h| h.to_str().ok()),
+            Some("2"),
+            "{method} {uri}"
+        );
+        let m = v["error"].as_str().unwrap();
+        assert!(m.contains("busy") && m.contains("try again"), "{m}");
+        assert!(!m.contains("cannot connect"), "{m}");
+    }
+    // Back up: the same requests go through, and the refused throw changed nothing.
+    pg.restart();
+    let (status, _, st) = send("GET", format!("/api/games/{id}"), None, false).await;
+    assert_eq!(status, StatusCode::OK, "{st}");
+    assert_eq!(st["seq"], 0, "the refused throw changed nothing");
+    let (status, _, v) = send(
+        "POST",
+        format!("/api/games/{id}/throw"),
+        Some(json!({ "seq": 0 })),
+        true,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+}

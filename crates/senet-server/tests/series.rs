@@ -145,12 +145,25 @@ async fn an_online_series_of_three_games_with_next_game_for_both_seats() {
     assert_eq!(s["target"], json!({ "games": 3 }));
     assert_eq!(s["scores"], false);
 
-    // Next game before the end, without a token, with a wrong token: refused.
+    // Next game before the end, without a token, with a wrong token: refused. (The seq
+    // comes before the game's state: without it, 400.)
     let next = format!("/api/games/{id}/next");
     is_error(
-        &call(&app, "POST", &next, Some(&t1), None).await,
+        &call(
+            &app,
+            "POST",
+            &next,
+            Some(&t1),
+            Some(seq_of(&app, &id).await),
+        )
+        .await,
         StatusCode::CONFLICT,
         "not over yet",
+    );
+    is_error(
+        &call(&app, "POST", &next, Some(&t1), None).await,
+        StatusCode::BAD_REQUEST,
+        "\"seq\" is required",
     );
     is_error(
         &call(&app, "POST", &next, None, None).await,

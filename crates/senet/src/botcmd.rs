@@ -28,9 +28,11 @@ pub enum BotCommand {
         /// The throw, when the position has none pending (e.g. 4, or 3-5 for two dice).
         #[arg(long = "throw", short = 't')]
         throw: Option<String>,
-        /// Seed of the bot's own randomness (random bot).
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
+        /// Seed of the bot's own randomness (the random bot, mcts): the same seed gives the
+        /// same choice. Without it each call draws a fresh seed (below 2^53); the JSON says
+        /// which.
+        #[arg(long)]
+        seed: Option<u64>,
         /// Play mode: only the chosen move's score is exact, the others are upper bounds
         /// (faster; what `senet match` uses).
         #[arg(long)]
@@ -593,9 +595,13 @@ fn bot_cmd(
     position: &str,
     bot: &str,
     throw: Option<&str>,
-    seed: u64,
+    seed: Option<u64>,
     exact: bool,
 ) -> Result<String, Error> {
+    // A fresh seed per call unless one is given (issue 36: the fixed seed 0 made the random
+    // bot pick the same move index every time); the JSON says which, to repeat the choice.
+    // Below 2^53, so that every JSON reader (JavaScript's numbers too) keeps it exact.
+    let seed = seed.unwrap_or_else(|| rand::random::<u64>() >> 11);
     let mut g: AnyGame = position.parse()?;
     match (g.status(), throw) {
         (Status::Throw(_), Some(t)) => g.set_throw(Throw::parse(t)?)?,
@@ -639,9 +645,11 @@ fn bot_cmd(
         "player": player,
         "throw": g.in_hand().map(|t| t.to_string()),
         "bot": s.to_string(),
+        "seed": seed,
         "move": g.move_string(c.best),
         "score_kind": c.score_kind,
         "scores_exact": c.exact,
+        "depth": c.depth,
         "scores": scores,
         "nodes": c.nodes,
         "time_ms": (ms * 1000.0).round() / 1000.0,

@@ -22,7 +22,9 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 200, value_name = "N")]
     burst: u32,
     /// A reverse proxy's address (repeatable): for its requests the client address is read
-    /// from the X-Forwarded-For header it sets.
+    /// from the X-Forwarded-For header it sets (the rightmost entry that is not a trusted
+    /// proxy; an entry there that is no address, like `unknown`, is a client of its own,
+    /// never the proxy).
     #[arg(long = "trusted-proxy", value_name = "IP")]
     trusted_proxies: Vec<IpAddr>,
     /// Open connections at most, WebSockets included; when full, the oldest idle one is

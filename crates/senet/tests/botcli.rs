@@ -26,6 +26,42 @@ fn senet_in(args: &[&str], mut cmd: Command) -> (i32, String, String) {
 const START: &str = "kendall5 XOXOXOXOXO.................... off=0,0 turn=1 throw=- dec=0";
 
 #[test]
+fn the_random_bot_draws_a_fresh_seed_per_call_unless_given_one_and_says_which() {
+    // Issue 36: without --seed the random bot used seed 0 and picked the same move index on
+    // every call. The opening of kendall5 with a throw of 1 has five legal moves.
+    let choose = |extra: &[&str]| {
+        let mut args = vec!["bot", START, "--bot", "random", "-t", "1"];
+        args.extend_from_slice(extra);
+        let (code, out, err) = senet(&args);
+        assert_eq!(code, 0, "{err}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        (
+            v["move"].as_str().unwrap().to_string(),
+            v["seed"].as_u64().unwrap(),
+        )
+    };
+    let calls: Vec<(String, u64)> = (0..12).map(|_| choose(&[])).collect();
+    let seeds: std::collections::BTreeSet<u64> = calls.iter().map(|c| c.1).collect();
+    let moves: std::collections::BTreeSet<&str> = calls.iter().map(|c| c.0.as_str()).collect();
+    assert_eq!(seeds.len(), 12, "a fresh seed per call: {calls:?}");
+    assert!(
+        seeds.iter().all(|&s| s < 1 << 53),
+        "exact in any JSON reader: {seeds:?}"
+    );
+    // Twelve calls all choosing one of five moves: a chance of 5^-11 if the seeds are fresh.
+    assert!(moves.len() > 1, "{calls:?}");
+    // The seed in the JSON repeats the choice; a given seed is used and reported.
+    for (mv, seed) in &calls[..3] {
+        assert_eq!(
+            &choose(&["--seed", &seed.to_string()]),
+            &(mv.clone(), *seed)
+        );
+    }
+    assert_eq!(choose(&["--seed", "7"]), choose(&["--seed", "7"]));
+    assert_eq!(choose(&["--seed", "7"]).1, 7);
+}
+
+#[test]
 fn bot_prints_the_move_scores_nodes_and_time() {
     let (code, out, err) = senet(&["bot", START, "--bot", "expectimax:2", "--throw", "5"]);
     assert_eq!(code, 0, "{err}");

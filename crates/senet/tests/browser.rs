@@ -1559,3 +1559,52 @@ fn reduced_motion_turns_animation_off_and_settings_are_kept() {
         json!("0")
     );
 }
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn a_busy_server_is_shown_calmly_and_the_request_is_sent_again() {
+    // Issue 36: a server whose database is out of reach answers 503 with Retry-After; the
+    // page says that the server is busy (not an error), waits, and sends the request again.
+    let dir = temp_dir("busy");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let s = driver.session(&dir.join("profile"), 1100, 850);
+    s.goto(&format!("{}/", server.url));
+    s.wait_for("#create", 20);
+    set_select(&s, "#rules", "kendall5");
+    set_select(&s, "#level", "casual");
+    s.click_css("#create");
+    s.wait_for("#board", 20);
+    let t = Instant::now();
+    while step(&s).0 != "throw" {
+        assert!(t.elapsed() < Duration::from_secs(20), "no throw offered");
+        act(&s, false);
+    }
+    let seq = step(&s).1;
+    // The next two POSTs get the server's 503 without reaching it, as when its database is
+    // down; the third goes through.
+    s.js(r#"
+const real = window.fetch;
+window.busyAnswers = 0;
+window.fetch = (url, opt) => {
+  if (opt && opt.method === 'POST' && window.busyAnswers < 2) {
+    window.busyAnswers++;
+    return Promise.resolve(new Response(JSON.stringify({ error: 'the server is busy' }), {
+      status: 503, headers: { 'Retry-After': '1', 'Content-Type': 'application/json' } }));
+  }
+  return real(url, opt);
+};
+return 1"#);
+    s.click_css("#throw");
+    let notice = wait_text(&s, "#busy", "busy", 5);
+    assert!(notice.contains("retrying"), "{notice:?}");
+    assert_eq!(s.text("#error"), "", "no error is shown while retrying");
+    wait_change(&s, seq);
+    assert_eq!(s.js("return window.busyAnswers"), json!(2));
+    assert_eq!(
+        s.js("const b = document.querySelector('#busy'); return !!b && !b.hidden"),
+        json!(false),
+        "the notice goes once the request went through"
+    );
+    assert_eq!(s.text("#error"), "");
+}

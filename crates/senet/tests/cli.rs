@@ -243,6 +243,65 @@ fn random_game_is_reproducible_and_replays() {
 }
 
 #[test]
+fn replay_says_in_words_what_is_wrong_with_text_that_is_no_record() {
+    // Issue 36: `senet replay /dev/null` showed serde's "EOF while parsing a value at line 1
+    // column 0"; malformed JSON showed "expected ident".
+    let e = err(&["replay", "/dev/null"]);
+    assert!(e.contains("not a valid record: the text is empty"), "{e}");
+    let dir = std::env::temp_dir().join(format!("senet-cli-words-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("g.json");
+    for (text, want) in [
+        (
+            "{not json",
+            "a field name must be text in double quotes (line 1, column 2)",
+        ),
+        (
+            r#"{"format": tru}"#,
+            "a word that is not true, false or null",
+        ),
+        (r#"{"format": "senet-record/1""#, "it ends inside an object"),
+        (
+            r#"{"format": "x",}"#,
+            "a comma (,) before a closing } or ] is not allowed",
+        ),
+    ] {
+        std::fs::write(&file, text).unwrap();
+        let e = err(&["replay", file.to_str().unwrap()]);
+        assert!(
+            e.contains("it is not JSON: ") && e.contains(want),
+            "{text}: {e}"
+        );
+        for raw in ["EOF", "ident", " at line "] {
+            assert!(!e.contains(raw), "{text}: {e} has {raw:?}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn c7_an_old_pyramid_record_that_a_lost_dies_pass_brought_to_the_cap_replays_to_its_result() {
+    // Issue 36: a record written before ruling C7 holds a `pass` for a lost die, which was a
+    // decision then (C5). In this one (the smallest case) white throws 2-2 with the cap at 7
+    // and 5 decisions played; only 26-28 can be played (Y8); the `pass` for the other 2 was
+    // decision 7 and ended the game as a capped draw. The replay must reach that result.
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/pyramid-capped-before-c7.json"
+    );
+    let out = ok(&["replay", fixture]);
+    assert!(out.contains("result: draw (turn cap reached)"), "{out}");
+    let v: Value = serde_json::from_str(&ok(&["replay", fixture, "--json"])).unwrap();
+    let rec: Value = serde_json::from_str(&std::fs::read_to_string(fixture).unwrap()).unwrap();
+    assert_eq!(v["status"]["state"], "over");
+    assert_eq!(v["position"], rec["result"]["position"]);
+    assert_eq!(
+        v["moves"], 1,
+        "26-28 is the one move played; the old pass is not a move"
+    );
+}
+
+#[test]
 fn bad_command_lines_exit_with_2() {
     let o = senet(&["frobnicate"]);
     assert_eq!(o.status.code(), Some(2));

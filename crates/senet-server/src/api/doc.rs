@@ -51,7 +51,12 @@ per client address with bursts of 200 (429 with Retry-After; behind a proxy give
 --trusted-proxy the client is the X-Forwarded-For address); a request's headers within 10 s, \
 its body within 10 s (408), the whole request within 30 s (408); at most 512 open connections; \
 at most 200 live (WebSocket) connections per game and 20 per client address (429). Request \
-bodies are JSON objects; unknown fields are refused (400). Bot replies are played in the \
+bodies are JSON objects; unknown fields are refused (400); a number field takes any whole \
+number, also written with a fraction of zero (`3.0`). A change to a game is checked in this \
+order, the first failure answering: a malformed Authorization header (400), the game (404), \
+its authority (401 no token, 403 not a seat token of this game), its sequence (`seq`: 400 \
+missing or unreadable, 409 stale), then its content (400 other fields, 409 out of turn or phase, 422 an \
+illegal move). A database out of reach answers 503 with Retry-After. Bot replies are played in the \
 background after the answer: watch the WebSocket (or GET the game) for them. This document is \
 generated from the server's own types (utoipa); WebSocket messages are `LiveMessage`.";
 
@@ -84,7 +89,8 @@ fn finish(doc: &mut Value) {
         "seat": {
             "type": "http",
             "scheme": "bearer",
-            "description": "a seat token from POST /api/games or an invite link",
+            "bearerFormat": TOKEN_FORMAT,
+            "description": format!("a seat token from POST /api/games (`tokens`) or from claiming an invite (`token`): {TOKEN_FORMAT}, sent as `Authorization: Bearer TOKEN`; a header in another form, or a token over 128 characters, is refused (400)"),
         }
     });
     // The choices the server accepts, from the rules and bots crates; the service checks
@@ -127,15 +133,47 @@ fn finish(doc: &mut Value) {
             }
         }
     }
-    // utoipa tags each operation with its module's name; the API has no groups.
+    // utoipa tags each operation with its module's name; the API has no groups. Every
+    // operation that reads or writes the database may find it out of reach: 503.
     if let Some(paths) = doc["paths"].as_object_mut() {
         for op in paths.values_mut().filter_map(Value::as_object_mut) {
             for o in op.values_mut().filter_map(Value::as_object_mut) {
                 o.remove("tags");
+                if let Some(r) = o.get_mut("responses").and_then(Value::as_object_mut) {
+                    if r.contains_key("500") {
+                        r.insert("503".into(), unavailable());
+                    }
+                }
             }
         }
     }
     strict(doc);
+    // After `strict`: these subschemas constrain fields of NewGame, they do not close it.
+    // The service's rule (`Service::create`): mode `bot` needs `bot`, a level; the other
+    // modes take none (422 otherwise).
+    let new_game = &mut doc["components"]["schemas"]["NewGame"];
+    new_game["if"] = json!({ "properties": { "mode": { "const": "bot" } }, "required": ["mode"] });
+    new_game["then"] =
+        json!({ "required": ["bot"], "properties": { "bot": { "type": "string" } } });
+    new_game["else"] = json!({ "properties": { "bot": { "type": "null" } } });
+    let d = new_game["description"].as_str().unwrap_or("").to_string();
+    new_game["description"] = format!(
+        "{d}{}Mode `bot` needs `bot` (a level); modes `hotseat` and `online` take no `bot` (422 otherwise).",
+        if d.is_empty() { "" } else { " " }
+    )
+    .into();
+}
+
+/// The form of the seat tokens the server mints (`random_token` in the service).
+const TOKEN_FORMAT: &str = "32 lowercase hexadecimal digits";
+
+/// The 503 response: the database is out of reach for a moment (`Failure::Unavailable`).
+fn unavailable() -> Value {
+    json!({
+        "description": "the server is busy: its database cannot be reached just now; nothing was changed, and the same request may succeed after Retry-After seconds",
+        "headers": { "Retry-After": { "description": "seconds to wait", "schema": { "type": "integer", "minimum": 1 } } },
+        "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } },
+    })
 }
 
 /// Sets `additionalProperties: false` on every object schema with properties that says

@@ -15,6 +15,8 @@ pub struct Cluster {
     bin: PathBuf,
     /// The server's port on 127.0.0.1.
     pub port: u16,
+    /// The server's options (`pg_ctl -o`), for [`Cluster::restart`].
+    opts: String,
 }
 
 fn bin_dir() -> PathBuf {
@@ -116,20 +118,49 @@ impl Cluster {
             "-c listen_addresses=127.0.0.1 -p {port} -k {} -c max_connections=200 {extra}",
             dir.display()
         );
+        let c = Cluster {
+            dir,
+            bin,
+            port,
+            opts,
+        };
+        c.restart();
+        c
+    }
+
+    /// Stops the server at once (`pg_ctl -m immediate`), keeping its data: every connection
+    /// to it dies, and new ones are refused until [`Cluster::restart`].
+    pub fn stop(&self) {
+        let data = self.dir.join("data");
         run(
-            &bin.join("pg_ctl"),
+            &self.bin.join("pg_ctl"),
+            &[
+                "-D",
+                data.to_str().unwrap(),
+                "-m",
+                "immediate",
+                "-w",
+                "stop",
+            ],
+        );
+    }
+
+    /// Starts the (stopped) server again on the same port.
+    pub fn restart(&self) {
+        let data = self.dir.join("data");
+        run(
+            &self.bin.join("pg_ctl"),
             &[
                 "-D",
                 data.to_str().unwrap(),
                 "-l",
-                dir.join("log").to_str().unwrap(),
+                self.dir.join("log").to_str().unwrap(),
                 "-o",
-                &opts,
+                &self.opts,
                 "-w",
                 "start",
             ],
         );
-        Cluster { dir, bin, port }
     }
 
     /// The URL of database `db` (created by [`Cluster::create_db`]).
