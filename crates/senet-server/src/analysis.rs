@@ -178,19 +178,6 @@ fn running_reply(j: &Job) -> AnalysisReply {
     })
 }
 
-/// Positions valued at once by `POST /api/value`; beyond, requests are refused with 429 so
-/// that valuations cannot crowd out the games.
-pub const MAX_VALUING: usize = 4;
-
-/// A slot to value a position in, if one is free.
-pub fn value_slot() -> Option<tokio::sync::SemaphorePermit<'static>> {
-    static SLOTS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
-    SLOTS
-        .get_or_init(|| tokio::sync::Semaphore::new(MAX_VALUING))
-        .try_acquire()
-        .ok()
-}
-
 /// The body of `POST /api/value`.
 #[derive(serde::Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]

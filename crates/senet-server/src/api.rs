@@ -953,32 +953,23 @@ async fn analysis(State(s): State<AppState>, Path(id): Path<String>) -> ApiResul
         (status = 400, description = "malformed request (bad JSON, unknown field, no position)", body = ErrorBody),
         (status = 413, description = "the body is too large", body = ErrorBody),
         (status = 422, description = "a bad position or throw, a throw given for a position that holds one, or too deep a depth", body = ErrorBody),
-        (status = 429, description = "rate limit, or the server is valuing as many positions as it can at once", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 503, description = "the server's searches stayed busy for 5 s (bots' moves in games come first; Retry-After)", body = ErrorBody),
         (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
         (status = 408, description = "the request body did not arrive in time", body = ErrorBody),
     )
 )]
 /// Values any position without a game (every move's win chance, every throw's luck).
-async fn value(b: Result<Bytes, BytesRejection>) -> Response {
+async fn value(
+    State(s): State<AppState>,
+    Extension(ClientAddr(ip)): Extension<ClientAddr>,
+    b: Result<Bytes, BytesRejection>,
+) -> Response {
     let req: ValueRequest = match body(b) {
         Ok(r) => r,
         Err(f) => return f.into_response(),
     };
-    let Some(slot) = crate::analysis::value_slot() else {
-        return error(
-            StatusCode::TOO_MANY_REQUESTS,
-            "the server is valuing as many positions as it can at once: try again in a moment",
-        );
-    };
-    let r = tokio::task::spawn_blocking(move || {
-        let v = crate::analysis::value(&req);
-        drop(slot);
-        v
-    })
-    .await
-    .map_err(|e| Failure::Internal(e.to_string()))
-    .and_then(|r| r);
-    match r {
+    match s.svc.value(ip, req).await {
         Ok(v) => axum::Json(v).into_response(),
         Err(f) => f.into_response(),
     }

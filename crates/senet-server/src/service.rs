@@ -23,11 +23,12 @@ use senet_rules::series::{self, Starts, Target};
 use senet_rules::{AnyGame, Game, MoveList, OptionKind, Player, Record, RuleSet, Status, Throw};
 use senet_rules::{Metrics, Notation, View};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Weak};
-use tokio::sync::{broadcast, Mutex as AsyncMutex, OwnedSemaphorePermit, Semaphore};
+use std::time::Duration;
+use tokio::sync::{broadcast, Mutex as AsyncMutex};
 
 /// How often spectators' comings and goings are told to a game's watchers, at most.
 const PRESENCE_EVERY: std::time::Duration = std::time::Duration::from_millis(300);
@@ -806,66 +807,170 @@ fn bot_to_act(meta: &GameMeta, g: &AnyGame) -> bool {
 /// Who asked for bot work: the client's address (see [`crate::api`]).
 pub type Client = IpAddr;
 
-/// Bounds bot work: at most `total` bot searches at once on the whole server, and at most
-/// `per_client` at once for one client address, so one client cannot take every bot thread.
-/// A search over the bound waits for its turn (the request that caused it is already
-/// answered).
+/// What a search is for. A bot's reply in a game comes before a question (a hint, a
+/// valuation): a game waits on its reply, a question can be asked again.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Work {
+    /// A bot's turn in a game.
+    Reply = 0,
+    /// A hint or `POST /api/value`.
+    Ask = 1,
+}
+
+/// The searches waiting and running (see [`BotLimiter`]).
+#[derive(Default)]
+struct Queues {
+    running: usize,
+    running_by: HashMap<Client, usize>,
+    /// Per kind of work: the clients with searches waiting, in turn order, and each one's
+    /// waiting searches in the order they came.
+    turn: [VecDeque<Client>; 2],
+    waiting: [HashMap<Client, VecDeque<tokio::sync::oneshot::Sender<()>>>; 2],
+}
+
+impl Queues {
+    fn push(&mut self, work: Work, client: Client, go: tokio::sync::oneshot::Sender<()>) {
+        let w = work as usize;
+        let q = self.waiting[w].entry(client).or_default();
+        if q.is_empty() {
+            self.turn[w].push_back(client);
+        }
+        q.push_back(go);
+    }
+
+    /// Starts waiting searches while fewer than `total` run: replies before questions, and
+    /// within each, one search per client in turn (a client at `per_client` running
+    /// searches waits). A waiter that gave up is skipped.
+    fn dispatch(&mut self, total: usize, per_client: usize) {
+        'start: while self.running < total {
+            for w in 0..2 {
+                for _ in 0..self.turn[w].len() {
+                    let Some(c) = self.turn[w].pop_front() else {
+                        break;
+                    };
+                    if self.running_by.get(&c).copied().unwrap_or(0) >= per_client {
+                        self.turn[w].push_back(c);
+                        continue;
+                    }
+                    let q = self.waiting[w].get_mut(&c).expect("a client in turn waits");
+                    let mut started = false;
+                    while let Some(go) = q.pop_front() {
+                        if go.send(()).is_ok() {
+                            started = true;
+                            break;
+                        }
+                    }
+                    if q.is_empty() {
+                        self.waiting[w].remove(&c);
+                    } else {
+                        self.turn[w].push_back(c);
+                    }
+                    if started {
+                        self.running += 1;
+                        *self.running_by.entry(c).or_insert(0) += 1;
+                        continue 'start;
+                    }
+                }
+            }
+            break;
+        }
+    }
+
+    fn finish(&mut self, client: Client) {
+        self.running -= 1;
+        if let Some(n) = self.running_by.get_mut(&client) {
+            *n -= 1;
+            if *n == 0 {
+                self.running_by.remove(&client);
+            }
+        }
+    }
+}
+
+/// Bounds bot work: at most `total` searches at once on the whole server (one per core by
+/// default), at most `per_client` at once for one client address. Searches over the bound
+/// wait: bots' replies in games first, then questions (hints, valuations), each served to
+/// the waiting clients in turn (one client's many requests wait behind each other, not in
+/// front of everyone else's). A question that waits longer than `ask_wait` is refused (503,
+/// Retry-After) instead of answered late.
 struct BotLimiter {
-    total: Arc<Semaphore>,
+    queues: std::sync::Mutex<Queues>,
+    total: usize,
     per_client: usize,
-    clients: std::sync::Mutex<HashMap<Client, Arc<Semaphore>>>,
-    /// Searches running now, and the most that ever ran at once.
-    running: AtomicUsize,
+    ask_wait: std::sync::Mutex<Duration>,
+    /// The most searches that ever ran at once.
     peak: AtomicUsize,
+}
+
+/// A running search's place, given back (and the next one started) on drop.
+struct Running<'a>(&'a BotLimiter, Client);
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        let mut q = self.0.queues();
+        q.finish(self.1);
+        q.dispatch(self.0.total, self.0.per_client);
+    }
 }
 
 impl BotLimiter {
     fn new(total: usize, per_client: usize) -> BotLimiter {
         BotLimiter {
-            total: Arc::new(Semaphore::new(total.max(1))),
+            queues: std::sync::Mutex::new(Queues::default()),
+            total: total.max(1),
             per_client: per_client.max(1),
-            clients: std::sync::Mutex::new(HashMap::new()),
-            running: AtomicUsize::new(0),
+            ask_wait: std::sync::Mutex::new(Duration::from_secs(5)),
             peak: AtomicUsize::new(0),
         }
     }
 
-    /// Runs a bot search `f` on the blocking pool within the limits of `client`.
+    fn queues(&self) -> std::sync::MutexGuard<'_, Queues> {
+        // Each change to the queues completes under the lock: a poisoned one is consistent.
+        self.queues.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Runs a search `f` on the blocking pool when its turn comes.
     async fn run<T: Send + 'static>(
         &self,
+        work: Work,
         client: Client,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Res<T> {
-        let permits = self.acquire(client).await;
-        let n = self.running.fetch_add(1, Ordering::SeqCst) + 1;
-        self.peak.fetch_max(n, Ordering::SeqCst);
-        let r = tokio::task::spawn_blocking(f).await;
-        self.running.fetch_sub(1, Ordering::SeqCst);
-        drop(permits);
-        r.map_err(|e| Failure::Internal(format!("bot task failed: {e}")))
-    }
-
-    /// Waits for a slot of this client and one of the server.
-    async fn acquire(&self, client: Client) -> (OwnedSemaphorePermit, OwnedSemaphorePermit) {
-        let mine = {
-            let mut c = self.clients.lock().unwrap_or_else(|p| p.into_inner());
-            if c.len() > 10_000 {
-                // Forget idle clients (a semaphore only held by the map).
-                c.retain(|_, s| Arc::strong_count(s) > 1);
+        let (go, mut started) = tokio::sync::oneshot::channel();
+        {
+            let mut q = self.queues();
+            q.push(work, client, go);
+            q.dispatch(self.total, self.per_client);
+        }
+        let ok = match work {
+            Work::Reply => (&mut started).await.is_ok(),
+            Work::Ask => {
+                let wait = *self.ask_wait.lock().unwrap_or_else(|p| p.into_inner());
+                match tokio::time::timeout(wait, &mut started).await {
+                    Ok(r) => r.is_ok(),
+                    // Too long: give up, unless the turn came just now (checked under the
+                    // lock, so that no start is lost between the check and the drop).
+                    Err(_) => {
+                        let _q = self.queues();
+                        let late = started.try_recv().is_ok();
+                        drop(started);
+                        late
+                    }
+                }
             }
-            c.entry(client)
-                .or_insert_with(|| Arc::new(Semaphore::new(self.per_client)))
-                .clone()
         };
-        // Neither semaphore is ever closed.
-        let a = mine.acquire_owned().await.expect("open semaphore");
-        let b = self
-            .total
-            .clone()
-            .acquire_owned()
-            .await
-            .expect("open semaphore");
-        (a, b)
+        if !ok {
+            return Err(Failure::Unavailable(
+                "the server is busy with other searches (bots' moves in games come first); \
+                 ask again in a moment"
+                    .into(),
+            ));
+        }
+        let running = Running(self, client);
+        self.peak.fetch_max(self.queues().running, Ordering::SeqCst);
+        let r = tokio::task::spawn_blocking(f).await;
+        drop(running);
+        r.map_err(|e| Failure::Internal(format!("bot task failed: {e}")))
     }
 }
 
@@ -934,6 +1039,24 @@ impl Service {
         self.max_live.store(n.max(1), Ordering::Relaxed);
     }
 
+    /// How long a question (a hint, a valuation) may wait for a search before it is
+    /// refused (5 s by default).
+    pub fn set_ask_wait(&self, wait: Duration) {
+        *self.bots.ask_wait.lock().unwrap_or_else(|p| p.into_inner()) = wait;
+    }
+
+    /// Values a position (`POST /api/value`) as a question of `client`: within the bot
+    /// searches' bounds and turns.
+    pub async fn value(
+        &self,
+        client: Client,
+        req: crate::analysis::ValueRequest,
+    ) -> Res<senet_bots::analysis::PositionValue> {
+        self.bots
+            .run(Work::Ask, client, move || crate::analysis::value(&req))
+            .await?
+    }
+
     /// The most bot searches (bot turns and hints) that ever ran at once.
     pub fn peak_bot_work(&self) -> usize {
         self.bots.peak.load(Ordering::SeqCst)
@@ -971,7 +1094,7 @@ impl Service {
             };
             let work = self
                 .bots
-                .run(client, move || {
+                .run(Work::Reply, client, move || {
                     let (mut g, mut throws, mut out) = (g, throws, Vec::new());
                     run_bots(&meta, &mut g, &mut throws, first, &mut out).map(|()| (g, throws, out))
                 })
@@ -1855,7 +1978,7 @@ impl Service {
         drop(l);
         let (m, score, moves) = self
             .bots
-            .run(client, move || {
+            .run(Work::Ask, client, move || {
                 opponent::hint(&g, seed).map(|h| {
                     let (m, s) = (h.best, h.chance(h.best).unwrap_or(0.0));
                     let all: Vec<MoveValue> = h
@@ -2101,6 +2224,85 @@ fn presence(l: &Live) -> Notice {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Bots' replies start before questions, and waiting clients take turns: one client's
+    /// many questions do not all go before another's one (issue 36).
+    #[test]
+    fn replies_come_before_questions_and_clients_take_turns() {
+        let (a, b, c): (Client, Client, Client) = (
+            "10.0.0.1".parse().unwrap(),
+            "10.0.0.2".parse().unwrap(),
+            "10.0.0.3".parse().unwrap(),
+        );
+        let mut q = Queues::default();
+        let mut rx = Vec::new();
+        for (work, who, name) in [
+            (Work::Ask, a, "a1"),
+            (Work::Ask, a, "a2"),
+            (Work::Ask, a, "a3"),
+            (Work::Ask, b, "b1"),
+            (Work::Reply, c, "c1"),
+        ] {
+            let (tx, r) = tokio::sync::oneshot::channel();
+            q.push(work, who, tx);
+            rx.push((name, who, r));
+        }
+        // One search at a time: note which starts after each finish.
+        let mut order = Vec::new();
+        for _ in 0..5 {
+            q.dispatch(1, 2);
+            let (name, who) = rx
+                .iter_mut()
+                .find_map(|(n, w, r)| r.try_recv().is_ok().then_some((*n, *w)))
+                .expect("one started");
+            order.push(name);
+            q.finish(who);
+        }
+        assert_eq!(order, ["c1", "a1", "b1", "a2", "a3"]);
+        // A client at its own bound waits while another's search starts.
+        let mut q = Queues::default();
+        let mut started = Vec::new();
+        for who in [a, a, b] {
+            let (tx, r) = tokio::sync::oneshot::channel();
+            q.push(Work::Reply, who, tx);
+            started.push(r);
+        }
+        q.dispatch(2, 1);
+        let ok: Vec<bool> = started.iter_mut().map(|r| r.try_recv().is_ok()).collect();
+        assert_eq!(ok, [true, false, true]);
+    }
+
+    /// A question queued behind busy searches is refused within its bound (503), a bot's
+    /// reply waits its turn, and a question that gave up never takes a place.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_question_waits_at_most_its_bound_and_replies_wait_their_turn() {
+        let limiter = Arc::new(BotLimiter::new(1, 2));
+        *limiter.ask_wait.lock().unwrap() = Duration::from_millis(150);
+        let who: Client = "10.0.0.1".parse().unwrap();
+        let l = limiter.clone();
+        let long = tokio::spawn(async move {
+            l.run(Work::Reply, who, || {
+                std::thread::sleep(Duration::from_millis(800))
+            })
+            .await
+        });
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let t = std::time::Instant::now();
+        let other: Client = "10.0.0.2".parse().unwrap();
+        let asked = limiter.run(Work::Ask, other, || 7).await;
+        assert!(matches!(asked, Err(Failure::Unavailable(_))), "{asked:?}");
+        assert!(
+            t.elapsed() < Duration::from_millis(600),
+            "{:?}",
+            t.elapsed()
+        );
+        let l = limiter.clone();
+        let reply = tokio::spawn(async move { l.run(Work::Reply, other, || 8).await });
+        long.await.unwrap().unwrap();
+        assert_eq!(reply.await.unwrap().unwrap(), 8);
+        assert_eq!(limiter.queues().running, 0);
+        assert_eq!(limiter.run(Work::Ask, other, || 9).await.unwrap(), 9);
+    }
 
     #[test]
     fn c7_a_stored_pyramid_game_with_the_old_pass_for_a_lost_die_still_loads() {
