@@ -568,3 +568,144 @@ fn servers_killed_while_clients_play_lose_no_acknowledged_move() {
     }
     assert!(total > 50, "only {total} moves were played");
 }
+
+// ---------------------------------------------------------------- round trips, group commit
+
+/// A loopback proxy in front of PostgreSQL that counts round trips: each time a client
+/// sends after the server has answered it (or for the first time) counts one, however many
+/// messages it sends at once (pipelined).
+struct RoundTrips {
+    port: u16,
+    trips: Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl RoundTrips {
+    fn start(upstream: u16) -> RoundTrips {
+        use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::SeqCst};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let trips = Arc::new(AtomicU64::new(0));
+        let count = trips.clone();
+        std::thread::spawn(move || {
+            for client in listener.incoming() {
+                let Ok(client) = client else { return };
+                let server = TcpStream::connect(("127.0.0.1", upstream)).unwrap();
+                let answered = Arc::new(AtomicBool::new(true));
+                let pairs = [
+                    (
+                        client.try_clone().unwrap(),
+                        server.try_clone().unwrap(),
+                        true,
+                    ),
+                    (server, client, false),
+                ];
+                for (mut from, mut to, up) in pairs {
+                    let (answered, count) = (answered.clone(), count.clone());
+                    std::thread::spawn(move || {
+                        let mut buf = vec![0u8; 1 << 16];
+                        loop {
+                            let n = match from.read(&mut buf) {
+                                Ok(0) | Err(_) => break,
+                                Ok(n) => n,
+                            };
+                            if !up {
+                                answered.store(true, SeqCst);
+                            } else if answered.swap(false, SeqCst) {
+                                count.fetch_add(1, SeqCst);
+                            }
+                            if to.write_all(&buf[..n]).is_err() {
+                                break;
+                            }
+                        }
+                        let _ = to.shutdown(std::net::Shutdown::Both);
+                    });
+                }
+            }
+        });
+        RoundTrips { port, trips }
+    }
+
+    fn count(&self) -> u64 {
+        self.trips.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+#[test]
+#[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
+fn an_append_is_one_round_trip() {
+    use support::store_suite::{meta, snap};
+    let pg = Cluster::start();
+    pg.create_db("trips");
+    let proxy = RoundTrips::start(pg.port);
+    let s = PgStore::open(&format!("postgres://senet@127.0.0.1:{}/trips", proxy.port)).unwrap();
+    s.create(&meta("a"), &[StoredEvent::Throw("3".into())], &snap(0))
+        .unwrap();
+    // The first append connects and prepares the statement.
+    s.append("a", 1, &[StoredEvent::Move("1-4".into())], &snap(1))
+        .unwrap();
+    let before = proxy.count();
+    for i in 2..12u32 {
+        let e = if i % 2 == 0 {
+            StoredEvent::Throw("2".into())
+        } else {
+            StoredEvent::Move(format!("{i}-{}", i + 2))
+        };
+        s.append("a", i, &[e], &snap(i)).unwrap();
+    }
+    assert_eq!(
+        proxy.count() - before,
+        10,
+        "10 appends, one round trip each"
+    );
+    // A refused one (another writer appended first) too.
+    assert_eq!(
+        s.append("a", 5, &[StoredEvent::Move("1-3".into())], &snap(5)),
+        Err(senet_server::store::StoreError::Conflict)
+    );
+    assert_eq!(proxy.count() - before, 11);
+    assert_eq!(s.load("a").unwrap().unwrap().events.len(), 12);
+}
+
+#[test]
+#[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
+fn concurrent_appends_share_commits_and_every_acknowledged_one_is_stored() {
+    use support::store_suite::{meta, snap};
+    // PostgreSQL's default durability: every commit waits for its WAL flush.
+    let pg = Cluster::start_with("");
+    let url = pg.create_db("batched");
+    let s = PgStore::open(&url).unwrap();
+    const WRITERS: u32 = 16;
+    const EACH: u32 = 30;
+    for w in 0..WRITERS {
+        s.create(&meta(&format!("g{w}")), &[], &snap(0)).unwrap();
+    }
+    let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let mut xid = || -> i64 { c.query_one("SELECT txid_current()", &[]).unwrap().get(0) };
+    let first = xid();
+    std::thread::scope(|scope| {
+        for w in 0..WRITERS {
+            let s = &s;
+            scope.spawn(move || {
+                for i in 0..EACH {
+                    let e = [StoredEvent::Move(format!("{w}:{i}"))];
+                    s.append(&format!("g{w}"), i, &e, &snap(i + 1)).unwrap();
+                }
+            });
+        }
+    });
+    // Each write transaction takes a transaction ID; the second txid_current() one more.
+    let transactions = xid() - first - 1;
+    let appends = (WRITERS * EACH) as i64;
+    eprintln!("{appends} appends committed in {transactions} transactions");
+    assert!(
+        transactions * 2 <= appends,
+        "{appends} appends took {transactions} transactions: commits were not shared"
+    );
+    for w in 0..WRITERS {
+        let events = s.load(&format!("g{w}")).unwrap().unwrap().events;
+        let want: Vec<StoredEvent> = (0..EACH)
+            .map(|i| StoredEvent::Move(format!("{w}:{i}")))
+            .collect();
+        assert_eq!(events, want, "game g{w}");
+    }
+}
