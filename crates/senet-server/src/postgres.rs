@@ -5,7 +5,8 @@
 //! change is atomic; [`Store::append`] is sequence-checked against `games.nevents` under the
 //! row's lock, so of two servers extending one game only the first succeeds and the other
 //! gets [`StoreError::Conflict`] (409 to its client). Each committed change also sends
-//! `NOTIFY senet, 'SERVER GAME'`, which [`Store::watch`] delivers to the other servers so
+//! `NOTIFY senet, 'SERVER GAME'` (`'SERVER GAME GAME ...'` for appends committed together),
+//! which [`Store::watch`] delivers to the other servers so
 //! that their WebSocket watchers see the move at once.
 //!
 //! Appends (every throw and move) take a fast path (the private module `writer`): one
@@ -134,11 +135,12 @@ impl PgStore {
             .map_err(|e| StoreError::Backend(format!("the PostgreSQL URL is not valid: {e}")))?;
         config.connect_timeout(Duration::from_secs(10));
         config.application_name("senet serve");
+        let me = format!("{:016x}", rand::random::<u64>());
         let store = PgStore {
             url: url.to_string(),
             pool: Mutex::new(Vec::new()),
-            me: format!("{:016x}", rand::random::<u64>()),
-            writer: writer::Writer::start(config)?,
+            writer: writer::Writer::start(config, me.clone())?,
+            me,
         };
         let mut c = store.connect()?;
         migrate(&mut c)?;
@@ -433,8 +435,7 @@ impl Store for PgStore {
         // One statement, committed with the other appends arriving meanwhile (see
         // [`writer`]); the row lock orders concurrent appends, the second sees the first's
         // nevents.
-        let note = format!("{} {id}", self.me);
-        self.writer.append(id, first_seq, events, snap, note)
+        self.writer.append(id, first_seq, events, snap)
     }
 
     fn analysis(&self, id: &str, nevents: u32) -> Result<Option<String>, StoreError> {
@@ -692,9 +693,12 @@ fn listen(
         let mut n = client.notifications();
         let mut it = n.blocking_iter();
         while let Ok(Some(note)) = it.next() {
-            let mut parts = note.payload().splitn(2, ' ');
-            let (from, game) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-            if from != me && !game.is_empty() {
+            // `SERVER GAME`, or `SERVER GAME GAME ...` for a batch of appends.
+            let mut parts = note.payload().split(' ');
+            if parts.next() == Some(me) {
+                continue;
+            }
+            for game in parts.filter(|g| !g.is_empty()) {
                 on_change(Some(game.to_string()));
             }
         }

@@ -679,6 +679,17 @@ fn concurrent_appends_share_commits_and_every_acknowledged_one_is_stored() {
     for w in 0..WRITERS {
         s.create(&meta(&format!("g{w}")), &[], &snap(0)).unwrap();
     }
+    // Another server, told of the changes (a batch names all its games in one notice).
+    let other = PgStore::open(&url).unwrap();
+    let seen = Arc::new(std::sync::Mutex::new(std::collections::HashSet::new()));
+    let s2 = seen.clone();
+    other
+        .watch(Box::new(move |id| {
+            if let Some(id) = id {
+                s2.lock().unwrap().insert(id);
+            }
+        }))
+        .unwrap();
     let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
     let mut xid = || -> i64 { c.query_one("SELECT txid_current()", &[]).unwrap().get(0) };
     let first = xid();
@@ -707,5 +718,16 @@ fn concurrent_appends_share_commits_and_every_acknowledged_one_is_stored() {
             .map(|i| StoredEvent::Move(format!("{w}:{i}")))
             .collect();
         assert_eq!(events, want, "game g{w}");
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while seen.lock().unwrap().len() < WRITERS as usize && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let seen = seen.lock().unwrap().clone();
+    for w in 0..WRITERS {
+        assert!(
+            seen.contains(&format!("g{w}")),
+            "the other server was told of g{w}"
+        );
     }
 }

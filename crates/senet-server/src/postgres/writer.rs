@@ -6,7 +6,9 @@
 //! game row, inserts the events and sends the change notification, so an append alone is one
 //! round trip to the database (Bind, Execute, Sync) and commits on its own. Appends that arrive
 //! while a transaction is being committed wait, and the next batch sends `BEGIN`, their
-//! statements and `COMMIT` pipelined, in one write: one round trip and one flush for the batch.
+//! statements, one notification naming all their games and `COMMIT` pipelined, in one write:
+//! one round trip, one flush and one notice for the batch (a game whose append was refused
+//! is named too; the other servers then reread it for nothing).
 //! Each caller is answered only once the transaction holding its append has committed, so an
 //! acknowledged append is as durable as before (`synchronous_commit` as the server has it).
 //!
@@ -34,7 +36,8 @@ use tokio_postgres::{Client, NoTls, Statement};
 /// The most appends committed together.
 const MAX_BATCH: usize = 256;
 
-/// The append, one statement (`{channel}` is [`super::CHANNEL`]): `$1` game, `$2` its events stored so far (the sequence number
+/// The append, one statement (`{channel}` is [`super::CHANNEL`]; `$10` may be null when the
+/// batch notifies for all): `$1` game, `$2` its events stored so far (the sequence number
 /// of the first new one), `$3`/`$4` the new events' kinds and values, `$5`..`$9` the new
 /// snapshot, `$10` the notification's payload. Returns the rows updated (0: another writer
 /// appended first), events inserted and notifications sent.
@@ -50,9 +53,16 @@ WITH moved AS (
     FROM moved, unnest($3::text[], $4::text[]) WITH ORDINALITY AS e(kind, value, n)
     RETURNING seq
 ), told AS (
-    SELECT pg_notify('{channel}', $10) FROM moved
+    SELECT pg_notify('{channel}', $10) FROM moved WHERE $10 IS NOT NULL
 )
 SELECT (SELECT count(*) FROM moved), (SELECT count(*) FROM added), (SELECT count(*) FROM told)";
+
+/// A batch's notification of its games (`SERVER GAME GAME ...`; see `super::listen`).
+const NOTIFY: &str = "SELECT pg_notify('{channel}', $1)";
+
+/// The longest notification payload sent (PostgreSQL's limit is 8,000 bytes); a batch whose
+/// games do not fit sends several.
+const MAX_PAYLOAD: usize = 7_000;
 
 /// One append waiting for its transaction.
 struct Job {
@@ -60,8 +70,6 @@ struct Job {
     first: u32,
     events: Vec<StoredEvent>,
     snap: Snapshot,
-    /// The notification's payload (`SERVER GAME`).
-    note: String,
     done: SyncSender<Result<(), StoreError>>,
 }
 
@@ -73,8 +81,8 @@ pub(super) struct Writer {
 
 impl Writer {
     /// Starts the thread; it connects with `config` on the first append (and again after a
-    /// lost connection).
-    pub(super) fn start(config: tokio_postgres::Config) -> Result<Writer, StoreError> {
+    /// lost connection). `me` names this server in the change notifications.
+    pub(super) fn start(config: tokio_postgres::Config, me: String) -> Result<Writer, StoreError> {
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -82,7 +90,7 @@ impl Writer {
         let (tx, rx) = unbounded_channel();
         let thread = std::thread::Builder::new()
             .name("senet-pg-writer".into())
-            .spawn(move || rt.block_on(run(config, rx)))
+            .spawn(move || rt.block_on(run(config, me, rx)))
             .map_err(|e| StoreError::Backend(format!("cannot start the writer: {e}")))?;
         Ok(Writer {
             jobs: Some(tx),
@@ -90,15 +98,13 @@ impl Writer {
         })
     }
 
-    /// Appends (see [`crate::store::Store::append`]) and waits until it is committed;
-    /// `note` is the payload of the change notification sent with it.
+    /// Appends (see [`crate::store::Store::append`]) and waits until it is committed.
     pub(super) fn append(
         &self,
         id: &str,
         first: u32,
         events: &[StoredEvent],
         snap: &Snapshot,
-        note: String,
     ) -> Result<(), StoreError> {
         let stopped = || StoreError::Backend("the PostgreSQL writer has stopped".into());
         let (done, answer) = sync_channel(1);
@@ -107,7 +113,6 @@ impl Writer {
             first,
             events: events.to_vec(),
             snap: snap.clone(),
-            note,
             done,
         };
         self.jobs
@@ -129,10 +134,11 @@ impl Drop for Writer {
     }
 }
 
-/// The connection and its prepared append.
+/// The connection and its prepared statements.
 struct Conn {
     client: Client,
     append: Statement,
+    notify: Statement,
 }
 
 async fn connect(config: &tokio_postgres::Config) -> Result<Conn, StoreError> {
@@ -145,12 +151,18 @@ async fn connect(config: &tokio_postgres::Config) -> Result<Conn, StoreError> {
     });
     let sql = APPEND.replace("{channel}", super::CHANNEL);
     let append = client.prepare(&sql).await.map_err(super::backend)?;
-    Ok(Conn { client, append })
+    let sql = NOTIFY.replace("{channel}", super::CHANNEL);
+    let notify = client.prepare(&sql).await.map_err(super::backend)?;
+    Ok(Conn {
+        client,
+        append,
+        notify,
+    })
 }
 
 /// The thread's loop: takes every append queued (up to [`MAX_BATCH`]), commits them, answers
 /// each, and again, until the queue is closed.
-async fn run(config: tokio_postgres::Config, mut rx: UnboundedReceiver<Job>) {
+async fn run(config: tokio_postgres::Config, me: String, mut rx: UnboundedReceiver<Job>) {
     let mut conn: Option<Conn> = None;
     while let Some(job) = rx.recv().await {
         let mut batch = vec![job];
@@ -162,7 +174,7 @@ async fn run(config: tokio_postgres::Config, mut rx: UnboundedReceiver<Job>) {
         }
         // Game ID order: see the module's comment.
         batch.sort_by(|a, b| a.id.cmp(&b.id));
-        let results = commit(&mut conn, &config, &batch).await;
+        let results = commit(&mut conn, &config, &me, &batch).await;
         for (job, r) in batch.into_iter().zip(results) {
             let _ = job.done.send(r);
         }
@@ -178,11 +190,12 @@ struct Params<'a> {
     snap: &'a Snapshot,
     player: Option<i16>,
     moves: i32,
-    note: &'a str,
+    /// The payload of the statement's own notification (an append alone).
+    note: Option<String>,
 }
 
 impl<'a> Params<'a> {
-    fn of(j: &'a Job) -> Params<'a> {
+    fn of(j: &'a Job, note: Option<String>) -> Params<'a> {
         let (kinds, values) = j
             .events
             .iter()
@@ -199,7 +212,7 @@ impl<'a> Params<'a> {
             snap: &j.snap,
             player: j.snap.player.map(i16::from),
             moves: j.snap.moves as i32,
-            note: &j.note,
+            note,
         }
     }
 
@@ -223,7 +236,7 @@ impl<'a> Params<'a> {
         let (moved, added, told): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
         match moved {
             0 => Err(StoreError::Conflict),
-            1 if added == self.kinds.len() as i64 && told == 1 => Ok(()),
+            1 if added == self.kinds.len() as i64 && told == self.note.is_some() as i64 => Ok(()),
             _ => Err(StoreError::Backend(format!(
                 "appending to {}: {moved} games updated, {added} events added, {told} notices",
                 self.id
@@ -247,6 +260,7 @@ fn failed(e: tokio_postgres::Error) -> StoreError {
 async fn commit(
     conn: &mut Option<Conn>,
     config: &tokio_postgres::Config,
+    me: &str,
     batch: &[Job],
 ) -> Vec<Result<(), StoreError>> {
     if conn.as_ref().is_none_or(|c| c.client.is_closed()) {
@@ -259,27 +273,47 @@ async fn commit(
     let Some(c) = conn.as_ref() else {
         unreachable!("connected above")
     };
-    let params: Vec<Params> = batch.iter().map(Params::of).collect();
-    let results = if params.len() == 1 {
-        vec![alone(c, &params[0]).await]
+    let alone_params = |j| Params::of(j, Some(format!("{me} {}", j.id)));
+    let results = if batch.len() == 1 {
+        vec![alone(c, &alone_params(&batch[0])).await]
     } else {
-        match together(c, &params).await {
+        let params: Vec<Params> = batch.iter().map(|j| Params::of(j, None)).collect();
+        match together(c, &params, &payloads(me, batch)).await {
             Ok(r) => r,
             // Rolled back whole on a live connection: one by one, so only the failing fail.
             Err(Retry::OneByOne) => {
-                let mut r = Vec::with_capacity(params.len());
-                for p in &params {
-                    r.push(alone(c, p).await);
+                let mut r = Vec::with_capacity(batch.len());
+                for j in batch {
+                    r.push(alone(c, &alone_params(j)).await);
                 }
                 r
             }
-            Err(Retry::No(e)) => params.iter().map(|_| Err(e.clone())).collect(),
+            Err(Retry::No(e)) => batch.iter().map(|_| Err(e.clone())).collect(),
         }
     };
     if c.client.is_closed() {
         *conn = None;
     }
     results
+}
+
+/// The notifications of a batch: `SERVER GAME GAME ...`, each game once, each payload at
+/// most [`MAX_PAYLOAD`] bytes.
+fn payloads(me: &str, batch: &[Job]) -> Vec<String> {
+    let mut out = vec![me.to_string()];
+    let mut ids: Vec<&str> = batch.iter().map(|j| j.id.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    for id in ids {
+        let last = out.last_mut().expect("one payload at least");
+        if last.len() > me.len() && last.len() + 1 + id.len() > MAX_PAYLOAD {
+            out.push(format!("{me} {id}"));
+        } else {
+            last.push(' ');
+            last.push_str(id);
+        }
+    }
+    out
 }
 
 /// One append in a transaction of its own: one round trip.
@@ -301,9 +335,13 @@ enum Retry {
     No(StoreError),
 }
 
-/// The appends in one transaction, pipelined: `BEGIN`, each statement and `COMMIT` are
-/// sent together and answered together, one round trip.
-async fn together(c: &Conn, params: &[Params<'_>]) -> Result<Vec<Result<(), StoreError>>, Retry> {
+/// The appends in one transaction, pipelined: `BEGIN`, each statement, the notifications
+/// (`notes`) and `COMMIT` are sent together and answered together, one round trip.
+async fn together(
+    c: &Conn,
+    params: &[Params<'_>],
+    notes: &[String],
+) -> Result<Vec<Result<(), StoreError>>, Retry> {
     type Step<'f> = Pin<
         Box<dyn Future<Output = Result<Option<tokio_postgres::Row>, tokio_postgres::Error>> + 'f>,
     >;
@@ -315,6 +353,11 @@ async fn together(c: &Conn, params: &[Params<'_>]) -> Result<Vec<Result<(), Stor
     for l in &lists {
         steps.push(Box::pin(async {
             c.client.query_one(&c.append, l).await.map(Some)
+        }));
+    }
+    for n in notes {
+        steps.push(Box::pin(async {
+            c.client.execute(&c.notify, &[n]).await.map(|_| None)
         }));
     }
     steps.push(Box::pin(async {
@@ -335,9 +378,9 @@ async fn together(c: &Conn, params: &[Params<'_>]) -> Result<Vec<Result<(), Stor
     }
     let rows: Vec<_> = out.by_ref().take(params.len()).collect();
     // A failed statement aborts the transaction (the later ones fail too and COMMIT rolls
-    // back), so all must have succeeded, and COMMIT too.
-    if let Some(Err(e)) = out.next() {
-        return Err(lost(e));
+    // back), so all must have succeeded: the notifications and COMMIT too.
+    for r in out {
+        r.map_err(lost)?;
     }
     let mut results = Vec::with_capacity(params.len());
     for (p, r) in params.iter().zip(rows) {
@@ -375,4 +418,42 @@ async fn in_order<T>(mut futures: Vec<Pin<Box<dyn Future<Output = T> + '_>>>) ->
     out.into_iter()
         .map(|o| o.expect("every future is ready"))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_batch_notifies_each_game_once_within_postgres_limit() {
+        let (done, _answers) = sync_channel(300);
+        let job = |id: String| Job {
+            id,
+            first: 0,
+            events: Vec::new(),
+            snap: Snapshot {
+                position: String::new(),
+                state: "throw".into(),
+                player: Some(1),
+                moves: 0,
+                updated: 0,
+            },
+            done: done.clone(),
+        };
+        // 300 appends to 250 games with the longest IDs (32 characters), some twice.
+        let batch: Vec<Job> = (0..300).map(|i| job(format!("{:032}", i % 250))).collect();
+        let me = "0123456789abcdef";
+        let notes = payloads(me, &batch);
+        assert!(notes.len() > 1, "8,250 bytes do not fit in one");
+        let mut named = Vec::new();
+        for n in &notes {
+            assert!(n.len() <= MAX_PAYLOAD, "{} bytes", n.len());
+            let mut parts = n.split(' ');
+            assert_eq!(parts.next(), Some(me));
+            named.extend(parts.map(String::from));
+        }
+        let want: Vec<String> = (0..250).map(|i| format!("{i:032}")).collect();
+        assert_eq!(named, want, "every game once, in order");
+        assert_eq!(payloads(me, &batch[..1]), [format!("{me} {:032}", 0)]);
+    }
 }
