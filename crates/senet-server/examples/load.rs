@@ -1,7 +1,8 @@
 //! The load test of `senet serve` (bounded, loopback only): client threads play many
 //! hot-seat games at once through the HTTP API with random legal moves, against in-process
-//! servers on a SQLite file or a PostgreSQL database; prints accepted moves per second and
-//! latencies.
+//! servers on a SQLite file or a PostgreSQL database; prints accepted moves per second,
+//! latencies, where the CPU went (client threads, servers, the PostgreSQL cluster, the rest of
+//! the machine) and, on PostgreSQL, the transactions and WAL flushes.
 //!
 //!     cargo run --release -p senet-server --example load -- [--clients 8] [--games 8]
 //!         [--seconds 20] [--max-moves 200000] [--rules kendall5]

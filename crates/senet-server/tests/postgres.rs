@@ -329,246 +329,6 @@ async fn two_servers_on_one_database_see_each_others_moves_at_once_and_conflicts
     );
 }
 
-// ---------------------------------------------------------------- servers killed
-
-/// Run as a child process by the kill test: serves the database in SENET_PG_CHILD_DB on a
-/// free port, prints `ADDR <address>`, and serves until killed. A no-op otherwise.
-#[test]
-#[ignore = "a helper process of the kill test"]
-fn child_server() {
-    let Ok(db) = std::env::var("SENET_PG_CHILD_DB") else {
-        return;
-    };
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    rt.block_on(senet_server::serve(
-        "127.0.0.1:0",
-        &db,
-        open_limits(),
-        |addr| {
-            println!("ADDR {addr}");
-            let _ = std::io::stdout().flush();
-        },
-        std::future::pending(),
-    ))
-    .unwrap();
-}
-
-struct Child {
-    proc: std::process::Child,
-    addr: SocketAddr,
-}
-
-impl Drop for Child {
-    fn drop(&mut self) {
-        let _ = self.proc.kill();
-        let _ = self.proc.wait();
-    }
-}
-
-fn spawn_server(db: &str) -> Child {
-    let mut proc = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "child_server",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env("SENET_PG_CHILD_DB", db)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let out = proc.stdout.take().unwrap();
-    let mut lines = BufReader::new(out).lines();
-    let addr = loop {
-        let l = lines
-            .next()
-            .expect("the child server printed its address")
-            .unwrap();
-        // The test harness may print "test child_server ... " on the same line first.
-        if let Some(a) = l.split("ADDR ").nth(1) {
-            break a.trim().parse().unwrap();
-        }
-    };
-    std::thread::spawn(move || for _ in lines {});
-    Child { proc, addr }
-}
-
-/// One HTTP/1.1 request on a fresh connection; `None` when the server is unreachable or
-/// the connection broke (the request may or may not have been applied).
-fn request(
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    token: Option<&str>,
-    body: &Value,
-) -> Option<(u16, Value)> {
-    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(2)).ok()?;
-    s.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
-    let b = body.to_string();
-    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{b}",
-        b.len()
-    )
-    .ok()?;
-    let mut text = String::new();
-    s.read_to_string(&mut text).ok()?;
-    let (head, body) = text.split_once("\r\n\r\n")?;
-    let code: u16 = head.split(' ').nth(1)?.parse().ok()?;
-    // Bodies are sent whole with a Content-Length; a cut one fails to parse.
-    Some((code, serde_json::from_str(body).ok()?))
-}
-
-#[test]
-#[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
-fn servers_killed_while_clients_play_lose_no_acknowledged_move() {
-    let pg = Cluster::start();
-    let url = pg.create_db("kill");
-    let servers = Arc::new(std::sync::Mutex::new(vec![
-        spawn_server(&url),
-        spawn_server(&url),
-    ]));
-    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let mut clients = Vec::new();
-    for k in 0..4usize {
-        let stop = stop.clone();
-        let servers = servers.clone();
-        clients.push(std::thread::spawn(move || {
-            // (game, acknowledged moves, whether a request of it went unanswered)
-            let mut games: Vec<(String, u64, bool)> = Vec::new();
-            let mut turn = k;
-            'outer: while !stop.load(std::sync::atomic::Ordering::SeqCst) {
-                let list: Vec<SocketAddr> =
-                    servers.lock().unwrap().iter().map(|c| c.addr).collect();
-                turn += 1;
-                let addr = list[turn % list.len()];
-                let Some((201, c)) = request(
-                    addr,
-                    "POST",
-                    "/api/games",
-                    None,
-                    &json!({ "rules": "kendall5", "mode": "hotseat" }),
-                ) else {
-                    continue;
-                };
-                let id = c["id"].as_str().unwrap().to_string();
-                let tokens = c["tokens"].clone();
-                games.push((id.clone(), 0, false));
-                let g = games.len() - 1;
-                let mut st = c["state"].clone();
-                for _ in 0..60 {
-                    if stop.load(std::sync::atomic::Ordering::SeqCst)
-                        || st["status"]["state"] == "over"
-                    {
-                        continue 'outer;
-                    }
-                    let list: Vec<SocketAddr> =
-                        servers.lock().unwrap().iter().map(|c| c.addr).collect();
-                    turn += 1;
-                    let addr = list[turn % list.len()];
-                    let (uri, tok, body) = next_action(&st, &tokens);
-                    let is_move = uri.ends_with("/move");
-                    match request(addr, "POST", &uri, Some(&tok), &body) {
-                        Some((200, s)) => {
-                            games[g].1 += is_move as u64;
-                            st = s;
-                        }
-                        other => {
-                            // Unanswered (killed server) or refused: the state is re-read,
-                            // from any server that answers.
-                            if other.is_none() && is_move {
-                                games[g].2 = true;
-                            }
-                            let mut fresh = None;
-                            for _ in 0..50 {
-                                let list: Vec<SocketAddr> =
-                                    servers.lock().unwrap().iter().map(|c| c.addr).collect();
-                                turn += 1;
-                                if let Some((200, s)) = request(
-                                    list[turn % list.len()],
-                                    "GET",
-                                    &format!("/api/games/{id}"),
-                                    None,
-                                    &Value::Null,
-                                ) {
-                                    fresh = Some(s);
-                                    break;
-                                }
-                                std::thread::sleep(Duration::from_millis(50));
-                            }
-                            let Some(s) = fresh else { continue 'outer };
-                            if games[g].2 {
-                                // Whether the unanswered move was stored shows in the count.
-                                let stored = s["events"]
-                                    .as_array()
-                                    .unwrap()
-                                    .iter()
-                                    .filter(|e| e["move"].is_string())
-                                    .count() as u64;
-                                if stored > games[g].1 {
-                                    games[g].1 = stored;
-                                }
-                                games[g].2 = false;
-                            }
-                            st = s;
-                        }
-                    }
-                }
-            }
-            games
-        }));
-    }
-    // Kill one server, start a replacement, then kill the other.
-    for victim in [0usize, 1] {
-        std::thread::sleep(Duration::from_millis(1500));
-        let mut s = servers.lock().unwrap();
-        s[victim].proc.kill().unwrap(); // SIGKILL
-        let _ = s[victim].proc.wait();
-        s.remove(victim);
-        drop(s);
-        std::thread::sleep(Duration::from_millis(500));
-        let fresh = spawn_server(&url);
-        servers.lock().unwrap().insert(victim, fresh);
-    }
-    std::thread::sleep(Duration::from_millis(1500));
-    stop.store(true, std::sync::atomic::Ordering::SeqCst);
-    let games: Vec<(String, u64, bool)> = clients
-        .into_iter()
-        .flat_map(|c| c.join().unwrap())
-        .collect();
-    servers.lock().unwrap().clear();
-    let store = PgStore::open(&url).unwrap();
-    let mut total = 0;
-    for (id, acked, unanswered) in &games {
-        let g = store
-            .load(id)
-            .unwrap()
-            .expect("every created game is stored");
-        let stored = g
-            .events
-            .iter()
-            .filter(|e| matches!(e, StoredEvent::Move(_)))
-            .count() as u64;
-        assert!(
-            stored >= *acked,
-            "game {id}: {acked} moves acknowledged, {stored} stored"
-        );
-        assert!(
-            stored <= acked + *unanswered as u64,
-            "game {id}: {stored} stored, {acked} acknowledged"
-        );
-        total += acked;
-    }
-    assert!(total > 50, "only {total} moves were played");
-}
-
 // ---------------------------------------------------------------- round trips, group commit
 
 /// A loopback proxy in front of PostgreSQL that counts round trips: each time a client
@@ -730,4 +490,260 @@ fn concurrent_appends_share_commits_and_every_acknowledged_one_is_stored() {
             "the other server was told of g{w}"
         );
     }
+}
+
+// ---------------------------------------------------------------- servers killed
+
+/// Run as a child process by the kill test: serves the database in SENET_PG_CHILD_DB on a
+/// free port, prints `ADDR <address>`, and serves until killed. A no-op otherwise.
+#[test]
+#[ignore = "a helper process of the kill test"]
+fn child_server() {
+    let Ok(db) = std::env::var("SENET_PG_CHILD_DB") else {
+        return;
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(senet_server::serve(
+        "127.0.0.1:0",
+        &db,
+        open_limits(),
+        |addr| {
+            println!("ADDR {addr}");
+            let _ = std::io::stdout().flush();
+        },
+        std::future::pending(),
+    ))
+    .unwrap();
+}
+
+struct Child {
+    proc: std::process::Child,
+    addr: SocketAddr,
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.proc.kill();
+        let _ = self.proc.wait();
+    }
+}
+
+fn spawn_server(db: &str) -> Child {
+    let mut proc = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "child_server",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("SENET_PG_CHILD_DB", db)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let out = proc.stdout.take().unwrap();
+    let mut lines = BufReader::new(out).lines();
+    let addr = loop {
+        let l = lines
+            .next()
+            .expect("the child server printed its address")
+            .unwrap();
+        // The test harness may print "test child_server ... " on the same line first.
+        if let Some(a) = l.split("ADDR ").nth(1) {
+            break a.trim().parse().unwrap();
+        }
+    };
+    std::thread::spawn(move || for _ in lines {});
+    Child { proc, addr }
+}
+
+/// One HTTP/1.1 request on a fresh connection; `None` when the server is unreachable or
+/// the connection broke (the request may or may not have been applied).
+fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: &Value,
+) -> Option<(u16, Value)> {
+    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(2)).ok()?;
+    s.set_read_timeout(Some(Duration::from_secs(10))).ok()?;
+    let b = body.to_string();
+    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{b}",
+        b.len()
+    )
+    .ok()?;
+    let mut text = String::new();
+    s.read_to_string(&mut text).ok()?;
+    let (head, body) = text.split_once("\r\n\r\n")?;
+    let code: u16 = head.split(' ').nth(1)?.parse().ok()?;
+    // Bodies are sent whole with a Content-Length; a cut one fails to parse.
+    Some((code, serde_json::from_str(body).ok()?))
+}
+
+#[test]
+#[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
+fn servers_killed_while_clients_play_lose_no_acknowledged_move() {
+    // PostgreSQL's default durability: commits wait for their WAL flush, so the servers
+    // commit the appends arriving meanwhile together (group commit) while they are killed.
+    let pg = Cluster::start_with("");
+    let url = pg.create_db("kill");
+    let xid = || -> i64 {
+        let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        c.query_one("SELECT txid_current()", &[]).unwrap().get(0)
+    };
+    let first_xid = xid();
+    let servers = Arc::new(std::sync::Mutex::new(vec![
+        spawn_server(&url),
+        spawn_server(&url),
+    ]));
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut clients = Vec::new();
+    for k in 0..8usize {
+        let stop = stop.clone();
+        let servers = servers.clone();
+        clients.push(std::thread::spawn(move || {
+            // (game, acknowledged moves, whether a request of it went unanswered)
+            let mut games: Vec<(String, u64, bool)> = Vec::new();
+            let mut turn = k;
+            'outer: while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                let list: Vec<SocketAddr> =
+                    servers.lock().unwrap().iter().map(|c| c.addr).collect();
+                turn += 1;
+                let addr = list[turn % list.len()];
+                let Some((201, c)) = request(
+                    addr,
+                    "POST",
+                    "/api/games",
+                    None,
+                    &json!({ "rules": "kendall5", "mode": "hotseat" }),
+                ) else {
+                    continue;
+                };
+                let id = c["id"].as_str().unwrap().to_string();
+                let tokens = c["tokens"].clone();
+                games.push((id.clone(), 0, false));
+                let g = games.len() - 1;
+                let mut st = c["state"].clone();
+                for _ in 0..60 {
+                    if stop.load(std::sync::atomic::Ordering::SeqCst)
+                        || st["status"]["state"] == "over"
+                    {
+                        continue 'outer;
+                    }
+                    let list: Vec<SocketAddr> =
+                        servers.lock().unwrap().iter().map(|c| c.addr).collect();
+                    turn += 1;
+                    let addr = list[turn % list.len()];
+                    let (uri, tok, body) = next_action(&st, &tokens);
+                    let is_move = uri.ends_with("/move");
+                    match request(addr, "POST", &uri, Some(&tok), &body) {
+                        Some((200, s)) => {
+                            games[g].1 += is_move as u64;
+                            st = s;
+                        }
+                        other => {
+                            // Unanswered (killed server) or refused: the state is re-read,
+                            // from any server that answers.
+                            if other.is_none() && is_move {
+                                games[g].2 = true;
+                            }
+                            let mut fresh = None;
+                            for _ in 0..50 {
+                                let list: Vec<SocketAddr> =
+                                    servers.lock().unwrap().iter().map(|c| c.addr).collect();
+                                turn += 1;
+                                if let Some((200, s)) = request(
+                                    list[turn % list.len()],
+                                    "GET",
+                                    &format!("/api/games/{id}"),
+                                    None,
+                                    &Value::Null,
+                                ) {
+                                    fresh = Some(s);
+                                    break;
+                                }
+                                std::thread::sleep(Duration::from_millis(50));
+                            }
+                            let Some(s) = fresh else { continue 'outer };
+                            if games[g].2 {
+                                // Whether the unanswered move was stored shows in the count.
+                                let stored = s["events"]
+                                    .as_array()
+                                    .unwrap()
+                                    .iter()
+                                    .filter(|e| e["move"].is_string())
+                                    .count() as u64;
+                                if stored > games[g].1 {
+                                    games[g].1 = stored;
+                                }
+                                games[g].2 = false;
+                            }
+                            st = s;
+                        }
+                    }
+                }
+            }
+            games
+        }));
+    }
+    // Kill one server, start a replacement, then kill the other.
+    for victim in [0usize, 1] {
+        std::thread::sleep(Duration::from_millis(1500));
+        let mut s = servers.lock().unwrap();
+        s[victim].proc.kill().unwrap(); // SIGKILL
+        let _ = s[victim].proc.wait();
+        s.remove(victim);
+        drop(s);
+        std::thread::sleep(Duration::from_millis(500));
+        let fresh = spawn_server(&url);
+        servers.lock().unwrap().insert(victim, fresh);
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let games: Vec<(String, u64, bool)> = clients
+        .into_iter()
+        .flat_map(|c| c.join().unwrap())
+        .collect();
+    servers.lock().unwrap().clear();
+    let store = PgStore::open(&url).unwrap();
+    let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let events: i64 = c
+        .query_one("SELECT count(*) FROM events", &[])
+        .unwrap()
+        .get(0);
+    eprintln!(
+        "{events} events stored by {} write transactions (games created included)",
+        xid() - first_xid - 1
+    );
+    let mut total = 0;
+    for (id, acked, unanswered) in &games {
+        let g = store
+            .load(id)
+            .unwrap()
+            .expect("every created game is stored");
+        let stored = g
+            .events
+            .iter()
+            .filter(|e| matches!(e, StoredEvent::Move(_)))
+            .count() as u64;
+        assert!(
+            stored >= *acked,
+            "game {id}: {acked} moves acknowledged, {stored} stored"
+        );
+        assert!(
+            stored <= acked + *unanswered as u64,
+            "game {id}: {stored} stored, {acked} acknowledged"
+        );
+        total += acked;
+    }
+    assert!(total > 50, "only {total} moves were played");
 }
