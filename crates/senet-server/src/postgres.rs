@@ -105,6 +105,12 @@ fn backend(e: postgres::Error) -> StoreError {
     StoreError::Backend(e.to_string())
 }
 
+/// A failed connection attempt as a [`StoreError`], for the pool's connections and the
+/// writer's alike.
+fn cannot_connect(e: postgres::Error) -> StoreError {
+    StoreError::Backend(format!("cannot connect to PostgreSQL: {e}"))
+}
+
 fn unique_violation(e: &postgres::Error) -> bool {
     e.code() == Some(&postgres::error::SqlState::UNIQUE_VIOLATION)
 }
@@ -155,9 +161,7 @@ impl PgStore {
             .map_err(|e| StoreError::Backend(format!("the PostgreSQL URL is not valid: {e}")))?;
         config.connect_timeout(Duration::from_secs(10));
         config.application_name("senet serve");
-        config
-            .connect(NoTls)
-            .map_err(|e| StoreError::Backend(format!("cannot connect to PostgreSQL: {e}")))
+        config.connect(NoTls).map_err(cannot_connect)
     }
 
     /// Runs `f` on a pooled connection; a connection that failed is dropped, not reused.

@@ -492,6 +492,52 @@ fn concurrent_appends_share_commits_and_every_acknowledged_one_is_stored() {
     }
 }
 
+#[test]
+#[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
+fn the_writer_reconnects_after_losing_its_connection() {
+    use senet_server::store::StoreError;
+    use support::store_suite::{meta, snap};
+    let pg = Cluster::start();
+    let url = pg.create_db("lost");
+    let s = PgStore::open(&url).unwrap();
+    s.create(&meta("a"), &[], &snap(0)).unwrap();
+    s.append("a", 0, &[StoredEvent::Throw("3".into())], &snap(1))
+        .unwrap();
+    // Every connection of the store is cut (the writer's and the pool's).
+    let mut admin = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let cut: i64 = admin
+        .query_one(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert!(cut >= 1, "{cut} connections cut");
+    // An append sent before the writer sees its connection cut fails, storing nothing;
+    // the writer then connects again: at most one of these fails.
+    let mut stored = 1;
+    for i in 0..3u32 {
+        match s.append(
+            "a",
+            stored,
+            &[StoredEvent::Move(format!("m{i}"))],
+            &snap(stored + 1),
+        ) {
+            Ok(()) => stored += 1,
+            Err(StoreError::Conflict) => panic!("append {i} refused"),
+            Err(e) => eprintln!("append {i}: {e}"),
+        }
+    }
+    assert!(
+        stored >= 3,
+        "the writer connected again: {stored} events stored"
+    );
+    // (The pool finds its own dead connection the same way: a failed call, then a new one.)
+    let g = (0..2).find_map(|_| s.load("a").ok()).unwrap().unwrap();
+    assert_eq!(g.events.len() as u32, stored);
+}
+
 // ---------------------------------------------------------------- servers killed
 
 /// Run as a child process by the kill test: serves the database in SENET_PG_CHILD_DB on a

@@ -18,7 +18,7 @@
 //! disturb the rest of its batch. Should a statement fail, the batch is rolled back whole
 //! and its appends are retried one by one, so that only the failing one fails; a lost
 //! connection fails the batch (whether it committed is then unknown, as for any lost
-//! connection), and the next batch reconnects.
+//! connection), and after a lost connection or any error the next batch connects afresh.
 //!
 //! Why it matters: `NOTIFY` takes a lock, held through the commit's WAL flush, that serialises
 //! the commits of every notifying transaction in the cluster, so with one transaction per
@@ -142,10 +142,7 @@ struct Conn {
 }
 
 async fn connect(config: &tokio_postgres::Config) -> Result<Conn, StoreError> {
-    let (client, connection) = config
-        .connect(NoTls)
-        .await
-        .map_err(|e| StoreError::Backend(format!("cannot connect to PostgreSQL: {e}")))?;
+    let (client, connection) = config.connect(NoTls).await.map_err(super::cannot_connect)?;
     tokio::spawn(async move {
         let _ = connection.await;
     });
@@ -291,7 +288,13 @@ async fn commit(
             Err(Retry::No(e)) => batch.iter().map(|_| Err(e.clone())).collect(),
         }
     };
-    if c.client.is_closed() {
+    // A lost connection, or one that answered an error other than a refused append (such
+    // as the server terminating it, which may arrive as the answer to a request before the
+    // connection is seen to close), is not used again: the next batch connects afresh.
+    let failed = results
+        .iter()
+        .any(|r| matches!(r, Err(e) if *e != StoreError::Conflict));
+    if c.client.is_closed() || failed {
         *conn = None;
     }
     results
