@@ -2,11 +2,17 @@
 //!
 //! The schema is created and migrated on open (the table `senet_schema` counts the
 //! migrations applied; two servers starting at once take turns on an advisory lock). Every
-//! change is one transaction; [`Store::append`] is sequence-checked against `games.nevents`
-//! under the row's lock, so of two servers extending one game only the first succeeds and the
-//! other gets [`StoreError::Conflict`] (409 to its client). Each committed change also sends
-//! `NOTIFY senet, 'SERVER GAME'`, which [`Store::watch`] delivers to the other servers so
+//! change is atomic; [`Store::append`] is sequence-checked against `games.nevents` under the
+//! row's lock, so of two servers extending one game only the first succeeds and the other
+//! gets [`StoreError::Conflict`] (409 to its client). Each committed change also sends
+//! `NOTIFY senet, 'SERVER GAME'` (`'SERVER GAME GAME ...'` for appends committed together),
+//! which [`Store::watch`] delivers to the other servers so
 //! that their WebSocket watchers see the move at once.
+//!
+//! Appends (every throw and move) take a fast path (the private module `writer`): one
+//! prepared statement each, one round trip, and the appends arriving together committed as
+//! one transaction (group commit). The other changes and every read use a pool of blocking
+//! connections.
 
 use crate::store::{
     GameMeta, Seat, SeriesGameRow, SeriesLink, SeriesMeta, Snapshot, Store, StoreError,
@@ -16,6 +22,8 @@ use postgres::fallible_iterator::FallibleIterator;
 use postgres::{Client, NoTls, Transaction};
 use std::sync::Mutex;
 use std::time::Duration;
+
+mod writer;
 
 /// The schema, one migration per entry; never edit an entry once released, add one.
 const MIGRATIONS: &[&str] = &[
@@ -86,6 +94,8 @@ pub struct PgStore {
     pool: Mutex<Vec<Client>>,
     /// This server's name in notifications, so that it skips its own.
     me: String,
+    /// Commits the appends (see [`writer`]).
+    writer: writer::Writer,
 }
 
 /// A client error as a [`StoreError`]: a database that cannot be reached or serve now (a
@@ -113,6 +123,19 @@ fn unavailable_code(code: &str) -> bool {
     code.starts_with("08") || code.starts_with("53") || code.starts_with("57P0")
 }
 
+/// A failed connection attempt as a [`StoreError`], for the pool's connections and the
+/// writer's alike.
+fn cannot_connect(e: postgres::Error) -> StoreError {
+    match e.as_db_error() {
+        // The server answered and refused: a bad user, password or database.
+        Some(db) if !unavailable_code(db.code().code()) => {
+            StoreError::Backend(format!("cannot connect to PostgreSQL: {e}"))
+        }
+        // Down, restarting or full: 503 to the client, who may try again.
+        _ => StoreError::Unavailable(format!("cannot connect to PostgreSQL: {e}")),
+    }
+}
+
 fn unique_violation(e: &postgres::Error) -> bool {
     e.code() == Some(&postgres::error::SqlState::UNIQUE_VIOLATION)
 }
@@ -138,10 +161,17 @@ impl PgStore {
     /// host starting with `/`, percent-encoded, is a socket directory), checks that it is
     /// empty or a senet database, and migrates it.
     pub fn open(url: &str) -> Result<PgStore, StoreError> {
+        let mut config: tokio_postgres::Config = url
+            .parse()
+            .map_err(|e| StoreError::Backend(format!("the PostgreSQL URL is not valid: {e}")))?;
+        config.connect_timeout(Duration::from_secs(10));
+        config.application_name("senet serve");
+        let me = format!("{:016x}", rand::random::<u64>());
         let store = PgStore {
             url: url.to_string(),
             pool: Mutex::new(Vec::new()),
-            me: format!("{:016x}", rand::random::<u64>()),
+            writer: writer::Writer::start(config, me.clone())?,
+            me,
         };
         let mut c = store.connect()?;
         migrate(&mut c)?;
@@ -156,14 +186,7 @@ impl PgStore {
             .map_err(|e| StoreError::Backend(format!("the PostgreSQL URL is not valid: {e}")))?;
         config.connect_timeout(Duration::from_secs(10));
         config.application_name("senet serve");
-        config.connect(NoTls).map_err(|e| match e.as_db_error() {
-            // The server answered and refused: a bad user, password or database.
-            Some(db) if !unavailable_code(db.code().code()) => {
-                StoreError::Backend(format!("cannot connect to PostgreSQL: {e}"))
-            }
-            // Down, restarting or full: 503 to the client, who may try again.
-            _ => StoreError::Unavailable(format!("cannot connect to PostgreSQL: {e}")),
-        })
+        config.connect(NoTls).map_err(cannot_connect)
     }
 
     /// Runs `f` on a pooled connection; a connection that failed is dropped, not reused.
@@ -438,32 +461,10 @@ impl Store for PgStore {
         events: &[StoredEvent],
         snap: &Snapshot,
     ) -> Result<(), StoreError> {
-        self.with(|c| {
-            let mut tx = c.transaction().map_err(backend)?;
-            // The row lock orders concurrent appends; the second sees the first's nevents.
-            let n = tx
-                .execute(
-                    "UPDATE games SET nevents = $1, position = $2, state = $3, player = $4,
-                        moves = $5, updated = $6 WHERE id = $7 AND nevents = $8",
-                    &[
-                        &((first_seq as usize + events.len()) as i32),
-                        &snap.position,
-                        &snap.state,
-                        &snap.player.map(i16::from),
-                        &(snap.moves as i32),
-                        &snap.updated,
-                        &id,
-                        &(first_seq as i32),
-                    ],
-                )
-                .map_err(backend)?;
-            if n == 0 {
-                return Err(StoreError::Conflict);
-            }
-            insert_events(&mut tx, id, first_seq, events)?;
-            self.notify(&mut tx, id)?;
-            tx.commit().map_err(backend)
-        })
+        // One statement, committed with the other appends arriving meanwhile (see
+        // [`writer`]); the row lock orders concurrent appends, the second sees the first's
+        // nevents.
+        self.writer.append(id, first_seq, events, snap)
     }
 
     fn analysis(&self, id: &str, nevents: u32) -> Result<Option<String>, StoreError> {
@@ -721,9 +722,12 @@ fn listen(
         let mut n = client.notifications();
         let mut it = n.blocking_iter();
         while let Ok(Some(note)) = it.next() {
-            let mut parts = note.payload().splitn(2, ' ');
-            let (from, game) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-            if from != me && !game.is_empty() {
+            // `SERVER GAME`, or `SERVER GAME GAME ...` for a batch of appends.
+            let mut parts = note.payload().split(' ');
+            if parts.next() == Some(me) {
+                continue;
+            }
+            for game in parts.filter(|g| !g.is_empty()) {
                 on_change(Some(game.to_string()));
             }
         }

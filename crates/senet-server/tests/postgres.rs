@@ -329,6 +329,215 @@ async fn two_servers_on_one_database_see_each_others_moves_at_once_and_conflicts
     );
 }
 
+// ---------------------------------------------------------------- round trips, group commit
+
+/// A loopback proxy in front of PostgreSQL that counts round trips: each time a client
+/// sends after the server has answered it (or for the first time) counts one, however many
+/// messages it sends at once (pipelined).
+struct RoundTrips {
+    port: u16,
+    trips: Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl RoundTrips {
+    fn start(upstream: u16) -> RoundTrips {
+        use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::SeqCst};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let trips = Arc::new(AtomicU64::new(0));
+        let count = trips.clone();
+        std::thread::spawn(move || {
+            for client in listener.incoming() {
+                let Ok(client) = client else { return };
+                let server = TcpStream::connect(("127.0.0.1", upstream)).unwrap();
+                let answered = Arc::new(AtomicBool::new(true));
+                let pairs = [
+                    (
+                        client.try_clone().unwrap(),
+                        server.try_clone().unwrap(),
+                        true,
+                    ),
+                    (server, client, false),
+                ];
+                for (mut from, mut to, up) in pairs {
+                    let (answered, count) = (answered.clone(), count.clone());
+                    std::thread::spawn(move || {
+                        let mut buf = vec![0u8; 1 << 16];
+                        loop {
+                            let n = match from.read(&mut buf) {
+                                Ok(0) | Err(_) => break,
+                                Ok(n) => n,
+                            };
+                            if !up {
+                                answered.store(true, SeqCst);
+                            } else if answered.swap(false, SeqCst) {
+                                count.fetch_add(1, SeqCst);
+                            }
+                            if to.write_all(&buf[..n]).is_err() {
+                                break;
+                            }
+                        }
+                        let _ = to.shutdown(std::net::Shutdown::Both);
+                    });
+                }
+            }
+        });
+        RoundTrips { port, trips }
+    }
+
+    fn count(&self) -> u64 {
+        self.trips.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+#[test]
+#[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
+fn an_append_is_one_round_trip() {
+    use support::store_suite::{meta, snap};
+    let pg = Cluster::start();
+    pg.create_db("trips");
+    let proxy = RoundTrips::start(pg.port);
+    let s = PgStore::open(&format!("postgres://senet@127.0.0.1:{}/trips", proxy.port)).unwrap();
+    s.create(&meta("a"), &[StoredEvent::Throw("3".into())], &snap(0))
+        .unwrap();
+    // The first append connects and prepares the statement.
+    s.append("a", 1, &[StoredEvent::Move("1-4".into())], &snap(1))
+        .unwrap();
+    let before = proxy.count();
+    for i in 2..12u32 {
+        let e = if i % 2 == 0 {
+            StoredEvent::Throw("2".into())
+        } else {
+            StoredEvent::Move(format!("{i}-{}", i + 2))
+        };
+        s.append("a", i, &[e], &snap(i)).unwrap();
+    }
+    assert_eq!(
+        proxy.count() - before,
+        10,
+        "10 appends, one round trip each"
+    );
+    // A refused one (another writer appended first) too.
+    assert_eq!(
+        s.append("a", 5, &[StoredEvent::Move("1-3".into())], &snap(5)),
+        Err(senet_server::store::StoreError::Conflict)
+    );
+    assert_eq!(proxy.count() - before, 11);
+    assert_eq!(s.load("a").unwrap().unwrap().events.len(), 12);
+}
+
+#[test]
+#[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
+fn concurrent_appends_share_commits_and_every_acknowledged_one_is_stored() {
+    use support::store_suite::{meta, snap};
+    // PostgreSQL's default durability: every commit waits for its WAL flush.
+    let pg = Cluster::start_with("");
+    let url = pg.create_db("batched");
+    let s = PgStore::open(&url).unwrap();
+    const WRITERS: u32 = 16;
+    const EACH: u32 = 30;
+    for w in 0..WRITERS {
+        s.create(&meta(&format!("g{w}")), &[], &snap(0)).unwrap();
+    }
+    // Another server, told of the changes (a batch names all its games in one notice).
+    let other = PgStore::open(&url).unwrap();
+    let seen = Arc::new(std::sync::Mutex::new(std::collections::HashSet::new()));
+    let s2 = seen.clone();
+    other
+        .watch(Box::new(move |id| {
+            if let Some(id) = id {
+                s2.lock().unwrap().insert(id);
+            }
+        }))
+        .unwrap();
+    let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let mut xid = || -> i64 { c.query_one("SELECT txid_current()", &[]).unwrap().get(0) };
+    let first = xid();
+    std::thread::scope(|scope| {
+        for w in 0..WRITERS {
+            let s = &s;
+            scope.spawn(move || {
+                for i in 0..EACH {
+                    let e = [StoredEvent::Move(format!("{w}:{i}"))];
+                    s.append(&format!("g{w}"), i, &e, &snap(i + 1)).unwrap();
+                }
+            });
+        }
+    });
+    // Each write transaction takes a transaction ID; the second txid_current() one more.
+    let transactions = xid() - first - 1;
+    let appends = (WRITERS * EACH) as i64;
+    eprintln!("{appends} appends committed in {transactions} transactions");
+    assert!(
+        transactions * 2 <= appends,
+        "{appends} appends took {transactions} transactions: commits were not shared"
+    );
+    for w in 0..WRITERS {
+        let events = s.load(&format!("g{w}")).unwrap().unwrap().events;
+        let want: Vec<StoredEvent> = (0..EACH)
+            .map(|i| StoredEvent::Move(format!("{w}:{i}")))
+            .collect();
+        assert_eq!(events, want, "game g{w}");
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while seen.lock().unwrap().len() < WRITERS as usize && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let seen = seen.lock().unwrap().clone();
+    for w in 0..WRITERS {
+        assert!(
+            seen.contains(&format!("g{w}")),
+            "the other server was told of g{w}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
+fn the_writer_reconnects_after_losing_its_connection() {
+    use senet_server::store::StoreError;
+    use support::store_suite::{meta, snap};
+    let pg = Cluster::start();
+    let url = pg.create_db("lost");
+    let s = PgStore::open(&url).unwrap();
+    s.create(&meta("a"), &[], &snap(0)).unwrap();
+    s.append("a", 0, &[StoredEvent::Throw("3".into())], &snap(1))
+        .unwrap();
+    // Every connection of the store is cut (the writer's and the pool's).
+    let mut admin = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let cut: i64 = admin
+        .query_one(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert!(cut >= 1, "{cut} connections cut");
+    // An append sent before the writer sees its connection cut fails, storing nothing;
+    // the writer then connects again: at most one of these fails.
+    let mut stored = 1;
+    for i in 0..3u32 {
+        match s.append(
+            "a",
+            stored,
+            &[StoredEvent::Move(format!("m{i}"))],
+            &snap(stored + 1),
+        ) {
+            Ok(()) => stored += 1,
+            Err(StoreError::Conflict) => panic!("append {i} refused"),
+            Err(e) => eprintln!("append {i}: {e}"),
+        }
+    }
+    assert!(
+        stored >= 3,
+        "the writer connected again: {stored} events stored"
+    );
+    // (The pool finds its own dead connection the same way: a failed call, then a new one.)
+    let g = (0..2).find_map(|_| s.load("a").ok()).unwrap().unwrap();
+    assert_eq!(g.events.len() as u32, stored);
+}
+
 // ---------------------------------------------------------------- servers killed
 
 /// Run as a child process by the kill test: serves the database in SENET_PG_CHILD_DB on a
@@ -429,15 +638,22 @@ fn request(
 #[test]
 #[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
 fn servers_killed_while_clients_play_lose_no_acknowledged_move() {
-    let pg = Cluster::start();
+    // PostgreSQL's default durability: commits wait for their WAL flush, so the servers
+    // commit the appends arriving meanwhile together (group commit) while they are killed.
+    let pg = Cluster::start_with("");
     let url = pg.create_db("kill");
+    let xid = || -> i64 {
+        let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+        c.query_one("SELECT txid_current()", &[]).unwrap().get(0)
+    };
+    let first_xid = xid();
     let servers = Arc::new(std::sync::Mutex::new(vec![
         spawn_server(&url),
         spawn_server(&url),
     ]));
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let mut clients = Vec::new();
-    for k in 0..4usize {
+    for k in 0..8usize {
         let stop = stop.clone();
         let servers = servers.clone();
         clients.push(std::thread::spawn(move || {
@@ -545,6 +761,15 @@ fn servers_killed_while_clients_play_lose_no_acknowledged_move() {
         .collect();
     servers.lock().unwrap().clear();
     let store = PgStore::open(&url).unwrap();
+    let mut c = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let events: i64 = c
+        .query_one("SELECT count(*) FROM events", &[])
+        .unwrap()
+        .get(0);
+    eprintln!(
+        "{events} events stored by {} write transactions (games created included)",
+        xid() - first_xid - 1
+    );
     let mut total = 0;
     for (id, acked, unanswered) in &games {
         let g = store

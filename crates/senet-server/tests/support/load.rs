@@ -53,6 +53,17 @@ pub struct Report {
     pub latencies_us: Vec<u32>,
     /// Game IDs with the moves each client saw accepted, to check against the database.
     pub accepted: Vec<(String, u64)>,
+    /// CPU time the client threads used, seconds (Linux; 0 elsewhere).
+    pub client_cpu_s: f64,
+}
+
+/// CPU time the calling thread has used, seconds (Linux's `/proc/thread-self/schedstat`;
+/// 0 where it cannot be read).
+pub fn thread_cpu_s() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .map_or(0.0, |ns| ns as f64 / 1e9)
 }
 
 impl Report {
@@ -206,6 +217,7 @@ pub fn run(plan: &Plan, dir: &Path) -> Report {
         report.errors += r.errors;
         report.latencies_us.extend(r.latencies_us);
         report.accepted.extend(r.accepted);
+        report.client_cpu_s += r.client_cpu_s;
     }
     report.seconds = start.elapsed().as_secs_f64();
     report.latencies_us.sort_unstable();
@@ -318,5 +330,6 @@ fn client(
     for g in games.into_iter().flatten() {
         r.accepted.push((g.id, g.accepted));
     }
+    r.client_cpu_s = thread_cpu_s();
     r
 }

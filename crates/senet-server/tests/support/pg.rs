@@ -163,6 +163,12 @@ impl Cluster {
         );
     }
 
+    /// The process ID of the cluster's postmaster (from `postmaster.pid`), if it runs.
+    pub fn postmaster_pid(&self) -> Option<u32> {
+        let pid = std::fs::read_to_string(self.dir.join("data/postmaster.pid")).ok()?;
+        pid.lines().next()?.trim().parse().ok()
+    }
+
     /// The URL of database `db` (created by [`Cluster::create_db`]).
     pub fn url(&self, db: &str) -> String {
         format!("postgres://senet@127.0.0.1:{}/{db}", self.port)

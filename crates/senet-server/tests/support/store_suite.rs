@@ -37,6 +37,71 @@ pub fn check(s: &dyn Store) {
     series_keep_their_games_in_order(s);
     invites_are_claimed_once_and_revoked_only_while_open(s);
     analyses_are_kept_for_the_events_they_analysed(s);
+    racing_appends_are_each_decided_once(s);
+}
+
+/// Writers racing on the same games at once (as two servers, or a server batching appends,
+/// do): of two appends at one sequence number exactly one is stored, the other refused,
+/// and the game holds exactly the events of the appends that succeeded, in order.
+fn racing_appends_are_each_decided_once(s: &dyn Store) {
+    const GAMES: usize = 4;
+    const PER_GAME: usize = 3;
+    const EVENTS: u32 = 30;
+    for g in 0..GAMES {
+        s.create(&meta(&format!("race{g}")), &[], &snap(0)).unwrap();
+    }
+    // Each writer appends to its game until it holds EVENTS events, rereading the count
+    // after a refusal; it returns the (sequence number, value) of each of its successes.
+    let won: Vec<Vec<(usize, u32, String)>> = std::thread::scope(|scope| {
+        let writers: Vec<_> = (0..GAMES * PER_GAME)
+            .map(|w| {
+                scope.spawn(move || {
+                    let (g, id) = (w % GAMES, format!("race{}", w % GAMES));
+                    let mut mine = Vec::new();
+                    let mut seq = 0;
+                    while seq < EVENTS {
+                        let value = format!("w{w}s{seq}");
+                        let ev = [StoredEvent::Move(value.clone())];
+                        match s.append(&id, seq, &ev, &snap(seq + 1)) {
+                            Ok(()) => {
+                                mine.push((g, seq, value));
+                                seq += 1;
+                            }
+                            Err(StoreError::Conflict) => {
+                                seq = s.load(&id).unwrap().unwrap().events.len() as u32
+                            }
+                            Err(e) => panic!("{e}"),
+                        }
+                    }
+                    mine
+                })
+            })
+            .collect();
+        writers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    for g in 0..GAMES {
+        let mut expected: Vec<(u32, String)> = won
+            .iter()
+            .flatten()
+            .filter(|(wg, _, _)| *wg == g)
+            .map(|(_, seq, v)| (*seq, v.clone()))
+            .collect();
+        expected.sort();
+        let seqs: Vec<u32> = expected.iter().map(|e| e.0).collect();
+        assert_eq!(
+            seqs,
+            (0..EVENTS).collect::<Vec<_>>(),
+            "game {g}: one winner per seq"
+        );
+        let stored = s.load(&format!("race{g}")).unwrap().unwrap().events;
+        let values: Vec<StoredEvent> = expected
+            .into_iter()
+            .map(|(_, v)| StoredEvent::Move(v))
+            .collect();
+        assert_eq!(stored, values, "game {g}: the winners' events, in order");
+        let sum = s.summaries(&[format!("race{g}")]).unwrap();
+        assert_eq!(sum[0].moves, EVENTS, "the last winner's snapshot");
+    }
 }
 
 /// Issue 19: a game's analysis is kept once computed, for the number of events it covers.
