@@ -19,8 +19,20 @@ use std::sync::{Arc, Mutex};
 /// Whole-game analyses running at once; more wait in turn (the page shows them queued).
 pub const MAX_RUNNING: usize = 2;
 
-/// Finished analyses kept in memory (the oldest are dropped; they are recomputed on demand).
+/// Finished analyses kept in memory at most (the oldest are dropped; they are read back
+/// from the store, or recomputed, on demand).
 pub const MAX_KEPT: usize = 2_000;
+
+/// Bytes of finished analyses kept in memory at most (a 400-event game's analysis is about
+/// 250 KB), whatever their count.
+pub const MAX_KEPT_BYTES: usize = 128 << 20;
+
+/// Analyses one client may have waiting or running at once (429 beyond).
+pub const MAX_PER_CLIENT: usize = 2;
+
+/// The longest record analysed, in events: a game to the turn cap of the default options
+/// plays fewer (issue 36: a colluded game of 2,809 decisions made a 1.87 MB analysis).
+pub const MAX_EVENTS: usize = 4_000;
 
 /// One game's analysis: running (with progress) or done.
 struct Job {
@@ -32,6 +44,17 @@ struct Job {
     result: Option<Result<Arc<str>, String>>,
     /// When it was asked for (for dropping the oldest).
     stamp: u64,
+    /// Who asked for it, while it waits or runs.
+    client: Option<crate::service::Client>,
+}
+
+impl Job {
+    fn bytes(&self) -> usize {
+        match &self.result {
+            Some(Ok(a)) => a.len(),
+            _ => 0,
+        }
+    }
 }
 
 /// The analyses of the server's games.
@@ -71,9 +94,17 @@ impl Analyses {
     pub async fn get_or_start(
         &self,
         store: Arc<dyn Store>,
+        client: crate::service::Client,
         id: &str,
         rec: Record,
     ) -> Result<AnalysisReply, Failure> {
+        if rec.events.len() > MAX_EVENTS {
+            return Err(Failure::Unprocessable(format!(
+                "this game has {} events; games of more than {MAX_EVENTS} are not analysed \
+                 here (its record can be analysed with `senet analyze`)",
+                rec.events.len()
+            )));
+        }
         let nevents = rec.events.len() as u32;
         let known = self.jobs().contains_key(id);
         if !known {
@@ -89,6 +120,7 @@ impl Analyses {
                     total: nevents as usize,
                     result: Some(Ok(Arc::from(body))),
                     stamp,
+                    client: None,
                 });
                 return Ok(v);
             }
@@ -103,18 +135,16 @@ impl Analyses {
                 None => running_reply(j),
             });
         }
-        if jobs.len() >= MAX_KEPT {
-            // Drop the oldest finished half; running jobs stay.
-            let mut stamps: Vec<u64> = jobs
-                .values()
-                .filter(|j| j.result.is_some())
-                .map(|j| j.stamp)
-                .collect();
-            stamps.sort_unstable();
-            if let Some(&cut) = stamps.get(stamps.len() / 2) {
-                jobs.retain(|_, j| j.result.is_none() || j.stamp > cut);
-            }
+        let mine = jobs
+            .values()
+            .filter(|j| j.result.is_none() && j.client == Some(client))
+            .count();
+        if mine >= MAX_PER_CLIENT {
+            return Err(Failure::Busy(format!(
+                "you have {mine} analyses under way; ask again when one is done"
+            )));
         }
+        trim(&mut jobs, MAX_KEPT - 1, MAX_KEPT_BYTES);
         let rules: RuleSet = rec
             .rules
             .parse()
@@ -125,6 +155,7 @@ impl Analyses {
             total: rec.events.len(),
             result: None,
             stamp,
+            client: Some(client),
         };
         let first = running_reply(&job);
         jobs.insert(id.to_string(), job);
@@ -151,11 +182,38 @@ impl Analyses {
                     tokio::task::spawn_blocking(move || store.put_analysis(&key, nevents, &body))
                         .await;
             }
-            if let Some(j) = lock(&jobs).get_mut(&key) {
+            let mut jobs = lock(&jobs);
+            if let Some(j) = jobs.get_mut(&key) {
                 j.result = Some(result);
+                j.client = None;
             }
+            trim(&mut jobs, MAX_KEPT, MAX_KEPT_BYTES);
         });
         Ok(first)
+    }
+}
+
+/// Drops the oldest finished analyses until at most `count` are kept and they hold at most
+/// `bytes` (analyses waiting or running stay).
+fn trim(jobs: &mut HashMap<String, Job>, count: usize, bytes: usize) {
+    let mut total: usize = jobs.values().map(Job::bytes).sum();
+    let mut n = jobs.len();
+    if n <= count && total <= bytes {
+        return;
+    }
+    let mut finished: Vec<(u64, String, usize)> = jobs
+        .iter()
+        .filter(|(_, j)| j.result.is_some())
+        .map(|(id, j)| (j.stamp, id.clone(), j.bytes()))
+        .collect();
+    finished.sort_unstable();
+    for (_, id, b) in finished {
+        if n <= count && total <= bytes {
+            break;
+        }
+        jobs.remove(&id);
+        n -= 1;
+        total -= b;
     }
 }
 
@@ -227,4 +285,66 @@ pub fn value(req: &ValueRequest) -> Result<PositionValue, Failure> {
         opt.budget = Some((b / g.throw_dist().outcomes.len() as u64).max(1000));
     }
     analysis::value_position(&g, &opt).map_err(bad)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finished(stamp: u64, bytes: usize) -> Job {
+        Job {
+            done: Arc::new(AtomicUsize::new(1)),
+            total: 1,
+            result: Some(Ok(Arc::from("x".repeat(bytes)))),
+            stamp,
+            client: None,
+        }
+    }
+
+    /// Kept analyses are capped by their bytes as well as their count, the oldest dropped
+    /// first, and one still running is never dropped (issue 36).
+    #[test]
+    fn kept_analyses_are_capped_by_bytes_oldest_first() {
+        let mut jobs = HashMap::new();
+        for i in 0..5u64 {
+            jobs.insert(format!("g{i}"), finished(i, 100));
+        }
+        jobs.insert(
+            "running".into(),
+            Job {
+                result: None,
+                client: Some("10.0.0.1".parse().unwrap()),
+                ..finished(0, 0)
+            },
+        );
+        trim(&mut jobs, 100, 250);
+        let mut kept: Vec<&String> = jobs.keys().collect();
+        kept.sort();
+        assert_eq!(kept, ["g3", "g4", "running"]);
+        trim(&mut jobs, 2, 1 << 20);
+        assert!(jobs.contains_key("running") && jobs.contains_key("g4") && jobs.len() == 2);
+    }
+
+    /// A record longer than [`MAX_EVENTS`] is refused in words before any work.
+    #[tokio::test]
+    async fn a_game_too_long_to_analyse_is_refused_in_words() {
+        let rec = Record {
+            format: senet_rules::record::FORMAT.into(),
+            rules: "kendall5".into(),
+            options: Default::default(),
+            seed: None,
+            start: None,
+            events: vec![senet_rules::Event::Throw { throw: "1".into() }; MAX_EVENTS + 1],
+            result: None,
+        };
+        let store = Arc::new(crate::SqliteStore::in_memory().unwrap());
+        let r = Analyses::default()
+            .get_or_start(store, "10.0.0.1".parse().unwrap(), "g", rec)
+            .await;
+        match r {
+            Err(Failure::Unprocessable(m)) => assert!(m.contains("4000"), "{m}"),
+            Err(f) => panic!("{}", f.message()),
+            Ok(_) => panic!("a 4,001-event game was analysed"),
+        }
+    }
 }

@@ -931,13 +931,18 @@ async fn review(
         (status = 202, description = "running: events analysed so far of the total (0 while queued)", body = AnalysisRunning),
         (status = 404, description = "no such game", body = ErrorBody),
         (status = 409, description = "the game is not over", body = ErrorBody),
-        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 422, description = "the game is too long to analyse here (more than 4,000 events)", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After), or this client already has two analyses waiting or running", body = ErrorBody),
         (status = 500, description = "the analysis failed", body = ErrorBody),
     )
 )]
 /// The analysis of a finished game: 200 once done, 202 with progress while it runs.
-async fn analysis(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult {
-    Ok(match s.svc.analysis(&id).await? {
+async fn analysis(
+    State(s): State<AppState>,
+    Extension(ClientAddr(ip)): Extension<ClientAddr>,
+    Path(id): Path<String>,
+) -> ApiResult {
+    Ok(match s.svc.analysis(ip, &id).await? {
         AnalysisReply::Done(d) => (StatusCode::OK, axum::Json(d)).into_response(),
         AnalysisReply::Running(r) => (StatusCode::ACCEPTED, axum::Json(r)).into_response(),
     })

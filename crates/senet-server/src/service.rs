@@ -2005,7 +2005,7 @@ impl Service {
     /// The analysis of a finished game (issue 19): computed once in the background; until
     /// then its progress. Refused while the game runs, so that no player of an online game
     /// sees win chances during it.
-    pub async fn analysis(&self, id: &str) -> Res<wire::AnalysisReply> {
+    pub async fn analysis(&self, client: Client, id: &str) -> Res<wire::AnalysisReply> {
         let arc = self.get(id).await?;
         let l = arc.lock().await;
         if !matches!(l.game.status(), Status::Over(_)) {
@@ -2016,7 +2016,7 @@ impl Service {
         let rec = l.record();
         drop(l);
         self.analyses
-            .get_or_start(self.store.clone(), id, rec)
+            .get_or_start(self.store.clone(), client, id, rec)
             .await
     }
 

@@ -297,3 +297,40 @@ async fn the_analysis_is_kept_in_the_database() {
     assert_eq!(v, done);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// One client has at most two analyses waiting or running; a third is refused in words
+/// (429) while they run, and served once they are done (issue 36).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_client_has_at_most_two_analyses_under_way() {
+    let app = app();
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        let (id, _, st) = play(&app, "kendall5", usize::MAX).await;
+        assert_eq!(st["status"]["state"], "over");
+        ids.push(id);
+    }
+    let ask = |id: &String| {
+        let (app, path) = (app.clone(), format!("/api/games/{id}/analysis"));
+        async move { call(&app, "GET", &path, None, None).await }
+    };
+    assert_eq!(ask(&ids[0]).await.0, StatusCode::ACCEPTED);
+    assert_eq!(ask(&ids[1]).await.0, StatusCode::ACCEPTED);
+    let (s, e) = ask(&ids[2]).await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{e}");
+    assert!(
+        e["error"].as_str().unwrap().contains("analyses under way"),
+        "{e}"
+    );
+    // Once the first two are done, the third starts.
+    for id in &ids[..2] {
+        let t = std::time::Instant::now();
+        while ask(id).await.0 != StatusCode::OK {
+            assert!(t.elapsed().as_secs() < 120, "the analysis did not finish");
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    }
+    assert!(matches!(
+        ask(&ids[2]).await.0,
+        StatusCode::ACCEPTED | StatusCode::OK
+    ));
+}
