@@ -974,12 +974,48 @@ impl BotLimiter {
     }
 }
 
+/// Texts kept by key, the most recently put first, at most `count` of them and `bytes` in
+/// all (the oldest dropped).
+struct RecentTexts {
+    texts: std::sync::Mutex<VecDeque<(String, Arc<str>)>>,
+    count: usize,
+    bytes: usize,
+}
+
+impl RecentTexts {
+    fn new(count: usize, bytes: usize) -> RecentTexts {
+        RecentTexts {
+            texts: std::sync::Mutex::new(VecDeque::new()),
+            count,
+            bytes,
+        }
+    }
+
+    fn get(&self, key: &str) -> Option<String> {
+        let t = self.texts.lock().unwrap_or_else(|p| p.into_inner());
+        t.iter().find(|(k, _)| k == key).map(|(_, v)| v.to_string())
+    }
+
+    fn put(&self, key: &str, text: &str) {
+        let mut t = self.texts.lock().unwrap_or_else(|p| p.into_inner());
+        t.retain(|(k, _)| k != key);
+        t.push_front((key.to_string(), Arc::from(text)));
+        let mut total: usize = t.iter().map(|(_, v)| v.len()).sum();
+        while t.len() > self.count || (total > self.bytes && t.len() > 1) {
+            if let Some((_, v)) = t.pop_back() {
+                total -= v.len();
+            }
+        }
+    }
+}
+
 /// The game service: every operation of the API.
 pub struct Service {
     me: Weak<Service>,
     store: Arc<dyn Store>,
     live: std::sync::Mutex<HashMap<String, Arc<AsyncMutex<Live>>>>,
     analyses: crate::analysis::Analyses,
+    series_records: RecentTexts,
     max_live: AtomicUsize,
     bots: BotLimiter,
     watch_per_game: AtomicUsize,
@@ -1026,12 +1062,18 @@ impl Service {
             store,
             live: std::sync::Mutex::new(HashMap::new()),
             analyses: crate::analysis::Analyses::default(),
+            series_records: RecentTexts::new(64, 32 << 20),
             max_live: AtomicUsize::new(MAX_LIVE),
             bots: BotLimiter::new(total, per_client),
             watch_per_game: AtomicUsize::new(200),
             watch_per_client: AtomicUsize::new(20),
             watchers_by_client: std::sync::Mutex::new(HashMap::new()),
         })
+    }
+
+    /// Games held in memory now (loaded and replayed from the store when first read).
+    pub fn games_in_memory(&self) -> usize {
+        self.live.lock().unwrap_or_else(|p| p.into_inner()).len()
     }
 
     /// Keeps at most `n` idle games in memory (the default is 4,096).
@@ -1711,28 +1753,46 @@ impl Service {
         })
     }
 
+    /// A series as stored, and each game's position as of its last stored event (the
+    /// snapshot beside its events): what a read of the series needs, without loading and
+    /// replaying its games (issue 36: a 999-game series took about 1 s of CPU a read).
     async fn series_games(&self, sid: &str) -> Res<(crate::store::StoredSeries, Vec<AnyGame>)> {
+        let stored = self.stored_series(sid).await?;
+        let mut games = Vec::with_capacity(stored.games.len());
+        for row in &stored.games {
+            match row.position.parse::<AnyGame>() {
+                Ok(g) => games.push(g),
+                // A snapshot this version cannot read: the game's events decide.
+                Err(_) => {
+                    let arc = self.get(&row.id).await?;
+                    let l = arc.lock().await;
+                    games.push(l.game);
+                }
+            }
+        }
+        Ok((stored, games))
+    }
+
+    async fn stored_series(&self, sid: &str) -> Res<crate::store::StoredSeries> {
         let missing = || Failure::NotFound(format!("there is no series {sid:?}"));
         if !valid_id(sid) {
             return Err(missing());
         }
         let store = self.store.clone();
         let key = sid.to_string();
-        let stored = blocking(move || store.load_series(&key))
+        blocking(move || store.load_series(&key))
             .await?
-            .ok_or_else(missing)?;
-        let mut games = Vec::new();
-        for row in &stored.games {
-            let arc = self.get(&row.id).await?;
-            let l = arc.lock().await;
-            games.push(l.game);
-        }
-        Ok((stored, games))
+            .ok_or_else(missing)
     }
 
-    /// The series record (`senet-series/1`) with every game's record.
+    /// The series record (`senet-series/1`) with every game's record. A finished series
+    /// never changes: its record is made once and kept (the most recent few), so that
+    /// reading it again costs nothing.
     pub async fn series_record(&self, sid: &str) -> Res<String> {
-        let (stored, _) = self.series_games(sid).await?;
+        if let Some(text) = self.series_records.get(sid) {
+            return Ok(text);
+        }
+        let (stored, games) = self.series_games(sid).await?;
         let m = &stored.meta;
         let bad = |e: senet_rules::Error| Failure::Internal(format!("series {sid}: {e}"));
         let rules: RuleSet = m.rules.parse().map_err(bad)?;
@@ -1747,7 +1807,23 @@ impl Service {
             s.push_game(row.first, None).map_err(bad)?;
             s.update_last(l.record()).map_err(bad)?;
         }
-        Ok(s.to_json())
+        let text = s.to_json();
+        let over = {
+            let mut score = [0u32; 2];
+            let mut finished = 0;
+            for (row, g) in stored.games.iter().zip(&games) {
+                if let Status::Over(o) = g.status() {
+                    let p = series::by_seat(row.first, series::game_points(&o));
+                    score = [score[0] + p[0], score[1] + p[1]];
+                    finished += 1;
+                }
+            }
+            series::standing(target, score, finished).over
+        };
+        if over {
+            self.series_records.put(sid, &text);
+        }
+        Ok(text)
     }
 
     /// The checks of a change to game `id` that come before its content, in the API's order:
@@ -2224,6 +2300,33 @@ fn presence(l: &Live) -> Notice {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Finished series' records are kept by count and bytes, the most recent first.
+    #[test]
+    fn recent_texts_keep_the_newest_within_count_and_bytes() {
+        let r = RecentTexts::new(2, 10);
+        r.put("a", "1234");
+        r.put("b", "5678");
+        r.put("c", "9");
+        assert_eq!(
+            (r.get("a"), r.get("b"), r.get("c")),
+            (None, Some("5678".into()), Some("9".into()))
+        );
+        r.put("d", "123456789");
+        // Two kept, ten bytes in all: "b" goes by count.
+        assert_eq!(
+            (r.get("b"), r.get("c"), r.get("d")),
+            (None, Some("9".into()), Some("123456789".into()))
+        );
+        r.put("e", "12");
+        // Over ten bytes: the oldest go until it fits.
+        assert_eq!(
+            (r.get("c"), r.get("d"), r.get("e")),
+            (None, None, Some("12".into()))
+        );
+        r.put("d", "x");
+        assert_eq!(r.get("d"), Some("x".into()));
+    }
 
     /// Bots' replies start before questions, and waiting clients take turns: one client's
     /// many questions do not all go before another's one (issue 36).

@@ -437,9 +437,19 @@ async fn a_series_survives_a_restart_between_games() {
     .await;
     assert_eq!(n.0, StatusCode::CREATED, "{}", n.1);
     let id2 = n.1["id"].as_str().unwrap().to_string();
+    let before = call(&app, "GET", &format!("/api/series/{sid}"), None, None)
+        .await
+        .1;
     drop(app);
-    // A new server on the same file: both games, the score, the link to the next game.
-    let (app, _) = app_on(SqliteStore::open(&db).unwrap());
+    // A new server on the same file: the series is read from the games' stored positions,
+    // without loading and replaying the games (issue 36), and reads as it did.
+    let (app, svc) = app_on(SqliteStore::open(&db).unwrap());
+    let after = call(&app, "GET", &format!("/api/series/{sid}"), None, None)
+        .await
+        .1;
+    assert_eq!(after, before);
+    assert_eq!(svc.games_in_memory(), 0);
+    // Both games, the score, the link to the next game.
     let old = call(&app, "GET", &format!("/api/games/{id}"), None, None)
         .await
         .1;
