@@ -902,6 +902,27 @@ struct BotLimiter {
     peak: AtomicUsize,
 }
 
+/// A search waiting for its turn; dropped after its turn came but before it ran (given up,
+/// or too late), it gives the place back.
+struct Waiting<'a> {
+    limiter: &'a BotLimiter,
+    client: Client,
+    started: Option<tokio::sync::oneshot::Receiver<()>>,
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        if let Some(mut started) = self.started.take() {
+            // Under the lock, so that no turn is given between the check and the drop.
+            let mut q = self.limiter.queues();
+            if started.try_recv().is_ok() {
+                q.finish(self.client);
+                q.dispatch(self.limiter.total, self.limiter.per_client);
+            }
+        }
+    }
+}
+
 /// A running search's place, given back (and the next one started) on drop.
 struct Running<'a>(&'a BotLimiter, Client);
 
@@ -936,36 +957,36 @@ impl BotLimiter {
         client: Client,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Res<T> {
-        let (go, mut started) = tokio::sync::oneshot::channel();
+        let (go, started) = tokio::sync::oneshot::channel();
         {
             let mut q = self.queues();
             q.push(work, client, go);
             q.dispatch(self.total, self.per_client);
         }
+        // Until the search runs, a guard: a request given up (a closed connection drops
+        // this future) after its turn came gives the place back.
+        let mut waiting = Waiting {
+            limiter: self,
+            client,
+            started: Some(started),
+        };
+        let turn = waiting.started.as_mut().expect("set above");
         let ok = match work {
-            Work::Reply => (&mut started).await.is_ok(),
+            Work::Reply => turn.await.is_ok(),
             Work::Ask => {
                 let wait = *self.ask_wait.lock().unwrap_or_else(|p| p.into_inner());
-                match tokio::time::timeout(wait, &mut started).await {
-                    Ok(r) => r.is_ok(),
-                    // Too long: give up, unless the turn came just now (checked under the
-                    // lock, so that no start is lost between the check and the drop).
-                    Err(_) => {
-                        let _q = self.queues();
-                        let late = started.try_recv().is_ok();
-                        drop(started);
-                        late
-                    }
-                }
+                matches!(tokio::time::timeout(wait, turn).await, Ok(Ok(())))
             }
         };
         if !ok {
+            // Too long (the guard gives back a turn that came just now).
             return Err(Failure::Unavailable(
                 "the server is busy with other searches (bots' moves in games come first); \
                  ask again in a moment"
                     .into(),
             ));
         }
+        waiting.started = None;
         let running = Running(self, client);
         self.peak.fetch_max(self.queues().running, Ordering::SeqCst);
         let r = tokio::task::spawn_blocking(f).await;
@@ -2405,6 +2426,37 @@ mod tests {
         assert_eq!(reply.await.unwrap().unwrap(), 8);
         assert_eq!(limiter.queues().running, 0);
         assert_eq!(limiter.run(Work::Ask, other, || 9).await.unwrap(), 9);
+    }
+
+    /// A request given up after its turn came (its connection closed) gives the place back:
+    /// the server's searches do not leak away (issue 36 review).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_search_given_up_after_its_turn_came_gives_its_place_back() {
+        use std::future::Future;
+        let limiter = Arc::new(BotLimiter::new(1, 2));
+        let who: Client = "10.0.0.1".parse().unwrap();
+        let l = limiter.clone();
+        let long = tokio::spawn(async move {
+            l.run(Work::Reply, who, || {
+                std::thread::sleep(Duration::from_millis(300))
+            })
+            .await
+        });
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let other: Client = "10.0.0.2".parse().unwrap();
+        let mut asked = Box::pin(limiter.run(Work::Ask, other, || 1));
+        // Polled once: it waits in the queue.
+        std::future::poll_fn(|cx| {
+            assert!(asked.as_mut().poll(cx).is_pending());
+            std::task::Poll::Ready(())
+        })
+        .await;
+        long.await.unwrap().unwrap();
+        // Its turn came when the long search ended; it is given up without running.
+        assert_eq!(limiter.queues().running, 1);
+        drop(asked);
+        assert_eq!(limiter.queues().running, 0);
+        assert_eq!(limiter.run(Work::Reply, who, || 2).await.unwrap(), 2);
     }
 
     #[test]
