@@ -152,6 +152,28 @@ fn closed_at_once(s: &mut TcpStream) -> bool {
     closed && text.is_empty()
 }
 
+/// `n` connections that send nothing, opened 30 ms apart (oldest first).
+fn idle_sockets(addr: SocketAddr, n: usize) -> Vec<TcpStream> {
+    (0..n)
+        .map(|_| {
+            let s = connect(addr);
+            std::thread::sleep(Duration::from_millis(30));
+            s
+        })
+        .collect()
+}
+
+/// `n` connections, each with a request in flight.
+fn busy_sockets(addr: SocketAddr, n: usize) -> Vec<TcpStream> {
+    (0..n)
+        .map(|_| {
+            let mut s = connect(addr);
+            stalled_post(&mut s);
+            s
+        })
+        .collect()
+}
+
 /// A connection from another loopback address (Linux routes all of 127/8 to lo).
 fn connect_from(local: &str, addr: SocketAddr) -> TcpStream {
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -177,13 +199,7 @@ fn when_full_the_oldest_idle_connection_makes_room_and_busy_ones_stay() {
     }));
     // Eight idle sockets fill the cap: a ninth connection is served, and the oldest idle
     // one is closed to make room (before, the newcomer was refused).
-    let mut idle: Vec<TcpStream> = (0..8)
-        .map(|_| {
-            let s = connect(addr);
-            std::thread::sleep(Duration::from_millis(30));
-            s
-        })
-        .collect();
+    let mut idle = idle_sockets(addr, 8);
     std::thread::sleep(Duration::from_millis(100));
     assert!(get_rules(addr).starts_with("HTTP/1.1 200"));
     idle[0]
@@ -199,13 +215,7 @@ fn when_full_the_oldest_idle_connection_makes_room_and_busy_ones_stay() {
     drop(idle);
     std::thread::sleep(Duration::from_millis(200));
     // Eight requests in flight fill the cap: none is idle, so a newcomer is closed at once.
-    let busy: Vec<TcpStream> = (0..8)
-        .map(|_| {
-            let mut s = connect(addr);
-            stalled_post(&mut s);
-            s
-        })
-        .collect();
+    let busy = busy_sockets(addr, 8);
     std::thread::sleep(Duration::from_millis(200));
     assert!(closed_at_once(&mut connect(addr)));
     drop(busy);
@@ -220,13 +230,7 @@ fn one_address_cannot_take_every_connection() {
         max_per_address: 4,
         ..limits()
     }));
-    let busy: Vec<TcpStream> = (0..4)
-        .map(|_| {
-            let mut s = connect(addr);
-            stalled_post(&mut s);
-            s
-        })
-        .collect();
+    let busy = busy_sockets(addr, 4);
     std::thread::sleep(Duration::from_millis(200));
     // A fifth from the same address is closed at once; another address is served.
     assert!(closed_at_once(&mut connect(addr)));
@@ -238,13 +242,7 @@ fn one_address_cannot_take_every_connection() {
     // Idle ones of the address make room for its newcomers, oldest first.
     drop(busy);
     std::thread::sleep(Duration::from_millis(200));
-    let mut idle: Vec<TcpStream> = (0..4)
-        .map(|_| {
-            let s = connect(addr);
-            std::thread::sleep(Duration::from_millis(30));
-            s
-        })
-        .collect();
+    let mut idle = idle_sockets(addr, 4);
     std::thread::sleep(Duration::from_millis(100));
     assert!(get_rules(addr).starts_with("HTTP/1.1 200"));
     idle[0]
@@ -261,13 +259,7 @@ fn a_trusted_proxys_connections_are_not_capped_per_address() {
         trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
         ..limits()
     }));
-    let busy: Vec<TcpStream> = (0..4)
-        .map(|_| {
-            let mut s = connect(addr);
-            stalled_post(&mut s);
-            s
-        })
-        .collect();
+    let busy = busy_sockets(addr, 4);
     std::thread::sleep(Duration::from_millis(200));
     assert!(get_rules(addr).starts_with("HTTP/1.1 200"));
     drop(busy);
