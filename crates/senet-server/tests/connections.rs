@@ -60,10 +60,14 @@ fn read_to_close(s: &mut TcpStream) -> (String, bool) {
 }
 
 fn get_rules(addr: SocketAddr) -> String {
-    let mut s = connect(addr);
+    get_rules_on(&mut connect(addr))
+}
+
+/// Asks for the rules on an open connection (closed after the answer); what came back.
+fn get_rules_on(s: &mut TcpStream) -> String {
     s.write_all(b"GET /api/rules HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         .unwrap();
-    read_to_close(&mut s).0
+    read_to_close(s).0
 }
 
 #[test]
@@ -163,6 +167,19 @@ fn idle_sockets(addr: SocketAddr, n: usize) -> Vec<TcpStream> {
         .collect()
 }
 
+/// Fills a cap of `n` with idle connections, then checks that a newcomer is served and the
+/// oldest idle one closed to make room; the idle ones, oldest first.
+fn a_newcomer_closes_the_oldest_idle(addr: SocketAddr, n: usize) -> Vec<TcpStream> {
+    let mut idle = idle_sockets(addr, n);
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(get_rules(addr).starts_with("HTTP/1.1 200"));
+    idle[0]
+        .set_read_timeout(Some(Duration::from_secs(2)))
+        .unwrap();
+    assert!(read_to_close(&mut idle[0]).1, "the oldest idle one stayed");
+    idle
+}
+
 /// `n` connections, each with a request in flight.
 fn busy_sockets(addr: SocketAddr, n: usize) -> Vec<TcpStream> {
     (0..n)
@@ -199,19 +216,9 @@ fn when_full_the_oldest_idle_connection_makes_room_and_busy_ones_stay() {
     }));
     // Eight idle sockets fill the cap: a ninth connection is served, and the oldest idle
     // one is closed to make room (before, the newcomer was refused).
-    let mut idle = idle_sockets(addr, 8);
-    std::thread::sleep(Duration::from_millis(100));
-    assert!(get_rules(addr).starts_with("HTTP/1.1 200"));
-    idle[0]
-        .set_read_timeout(Some(Duration::from_secs(2)))
-        .unwrap();
-    assert!(read_to_close(&mut idle[0]).1, "the oldest idle one stayed");
+    let mut idle = a_newcomer_closes_the_oldest_idle(addr, 8);
     // The newest idle one is still there, and answers.
-    let newest = idle.last_mut().unwrap();
-    newest
-        .write_all(b"GET /api/rules HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        .unwrap();
-    assert!(read_to_close(newest).0.starts_with("HTTP/1.1 200"));
+    assert!(get_rules_on(idle.last_mut().unwrap()).starts_with("HTTP/1.1 200"));
     drop(idle);
     std::thread::sleep(Duration::from_millis(200));
     // Eight requests in flight fill the cap: none is idle, so a newcomer is closed at once.
@@ -234,21 +241,11 @@ fn one_address_cannot_take_every_connection() {
     std::thread::sleep(Duration::from_millis(200));
     // A fifth from the same address is closed at once; another address is served.
     assert!(closed_at_once(&mut connect(addr)));
-    let mut other = connect_from("127.0.0.2", addr);
-    other
-        .write_all(b"GET /api/rules HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        .unwrap();
-    assert!(read_to_close(&mut other).0.starts_with("HTTP/1.1 200"));
+    assert!(get_rules_on(&mut connect_from("127.0.0.2", addr)).starts_with("HTTP/1.1 200"));
     // Idle ones of the address make room for its newcomers, oldest first.
     drop(busy);
     std::thread::sleep(Duration::from_millis(200));
-    let mut idle = idle_sockets(addr, 4);
-    std::thread::sleep(Duration::from_millis(100));
-    assert!(get_rules(addr).starts_with("HTTP/1.1 200"));
-    idle[0]
-        .set_read_timeout(Some(Duration::from_secs(2)))
-        .unwrap();
-    assert!(read_to_close(&mut idle[0]).1, "the oldest idle one stayed");
+    a_newcomer_closes_the_oldest_idle(addr, 4);
 }
 
 #[test]
@@ -313,13 +310,7 @@ fn websockets_hold_their_place_are_capped_and_closed_when_silent() {
         assert!(e.to_string().contains("503"), "{e}");
         // The three sockets keep their connections' places: with three requests in flight
         // the cap of six is full, and a newcomer is closed at once.
-        let busy: Vec<TcpStream> = (0..3)
-            .map(|_| {
-                let mut s = connect(addr);
-                stalled_post(&mut s);
-                s
-            })
-            .collect();
+        let busy = busy_sockets(addr, 3);
         tokio::time::sleep(Duration::from_millis(200)).await;
         let over = tokio::task::spawn_blocking(move || closed_at_once(&mut connect(addr)));
         assert!(over.await.unwrap(), "a WebSocket was not counted");

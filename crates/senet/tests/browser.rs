@@ -94,19 +94,29 @@ fn act(s: &Session, board: bool) -> String {
     kind
 }
 
-/// Clicks the element matching `css`, finding it again if the page redrew it in between
-/// (hovering a piece redraws the board).
-fn click_retry(s: &Session, css: &str) {
+/// Presses (`Session::click` or `Session::tap`) the element matching `css`, finding it
+/// again if the page redrew it in between (hovering a piece redraws the board).
+fn press_retry(
+    s: &Session,
+    css: &str,
+    what: &str,
+    press: fn(&Session, &str) -> Result<(), String>,
+) {
     let mut last = String::new();
     for _ in 0..5 {
         let e = s.wait_for(css, 10);
-        match s.click(&e) {
+        match press(s, &e) {
             Ok(()) => return,
             Err(err) => last = err,
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    panic!("click {css}: {last}");
+    panic!("{what} {css}: {last}");
+}
+
+/// Clicks the element matching `css` (see [`press_retry`]).
+fn click_retry(s: &Session, css: &str) {
+    press_retry(s, css, "click", Session::click);
 }
 
 fn screenshots() -> PathBuf {
@@ -1241,18 +1251,9 @@ fn on_a_phone_nothing_scrolls_sideways_and_every_target_is_44px() {
     phone_checks(&s, "rules page");
 }
 
-/// Taps the element matching `css` with a finger, finding it again if the page redrew it.
+/// Taps the element matching `css` with a finger (see [`press_retry`]).
 fn tap_retry(s: &Session, css: &str) {
-    let mut last = String::new();
-    for _ in 0..5 {
-        let e = s.wait_for(css, 10);
-        match s.tap(&e) {
-            Ok(()) => return,
-            Err(err) => last = err,
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    panic!("tap {css}: {last}");
+    press_retry(s, css, "tap", Session::tap);
 }
 
 /// Issue 32, phones: a whole game at 360 x 640 played by touch alone, with a finger's taps

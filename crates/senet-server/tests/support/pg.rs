@@ -128,39 +128,24 @@ impl Cluster {
         c
     }
 
+    /// Runs `pg_ctl` on the cluster's data directory with `args`.
+    fn pg_ctl(&self, args: &[&str]) {
+        let data = self.dir.join("data");
+        let mut all = vec!["-D", data.to_str().unwrap()];
+        all.extend_from_slice(args);
+        run(&self.bin.join("pg_ctl"), &all);
+    }
+
     /// Stops the server at once (`pg_ctl -m immediate`), keeping its data: every connection
     /// to it dies, and new ones are refused until [`Cluster::restart`].
     pub fn stop(&self) {
-        let data = self.dir.join("data");
-        run(
-            &self.bin.join("pg_ctl"),
-            &[
-                "-D",
-                data.to_str().unwrap(),
-                "-m",
-                "immediate",
-                "-w",
-                "stop",
-            ],
-        );
+        self.pg_ctl(&["-m", "immediate", "-w", "stop"]);
     }
 
     /// Starts the (stopped) server again on the same port.
     pub fn restart(&self) {
-        let data = self.dir.join("data");
-        run(
-            &self.bin.join("pg_ctl"),
-            &[
-                "-D",
-                data.to_str().unwrap(),
-                "-l",
-                self.dir.join("log").to_str().unwrap(),
-                "-o",
-                &self.opts,
-                "-w",
-                "start",
-            ],
-        );
+        let log = self.dir.join("log");
+        self.pg_ctl(&["-l", log.to_str().unwrap(), "-o", &self.opts, "-w", "start"]);
     }
 
     /// The process ID of the cluster's postmaster (from `postmaster.pid`), if it runs.

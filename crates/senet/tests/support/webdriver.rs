@@ -285,19 +285,25 @@ impl Session {
         }
     }
 
+    /// Scrolls an element to the middle of the view.
+    fn scroll_to_middle(&self, element: &str) -> Result<(), String> {
+        self.cmd(
+            "POST",
+            "/execute/sync",
+            Some(json!({
+                "script": "arguments[0].scrollIntoView({ block: 'center', inline: 'center' }); return 1",
+                "args": [{ ELEMENT: element }],
+            })),
+        )
+        .map(|_| ())
+    }
+
     /// Clicks an element (a real click through the browser); on an emulated phone first
     /// scrolled to the middle of the view (chromedriver's own scrolling misplaces clicks
     /// there).
     pub fn click(&self, element: &str) -> Result<(), String> {
         if self.phone {
-            let _ = self.cmd(
-                "POST",
-                "/execute/sync",
-                Some(json!({
-                    "script": "arguments[0].scrollIntoView({ block: 'center', inline: 'center' }); return 1",
-                    "args": [{ ELEMENT: element }],
-                })),
-            );
+            let _ = self.scroll_to_middle(element);
         }
         self.cmd(
             "POST",
@@ -310,14 +316,7 @@ impl Session {
     /// Taps an element with a finger: a W3C pointer action of type touch at its centre
     /// (scrolled to the middle of the view first, as [`Session::click`] does on a phone).
     pub fn tap(&self, element: &str) -> Result<(), String> {
-        self.cmd(
-            "POST",
-            "/execute/sync",
-            Some(json!({
-                "script": "arguments[0].scrollIntoView({ block: 'center', inline: 'center' }); return 1",
-                "args": [{ ELEMENT: element }],
-            })),
-        )?;
+        self.scroll_to_middle(element)?;
         let finger = json!({
             "type": "pointer", "id": "finger", "parameters": { "pointerType": "touch" },
             "actions": [
