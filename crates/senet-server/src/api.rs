@@ -73,14 +73,16 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Limits {
+        let (max_connections, max_per_address, max_websockets) =
+            crate::http::caps_for_connections(512);
         Limits {
             body_bytes: 16 * 1024,
             per_second: 50.0,
             burst: 200,
             trusted_proxies: Vec::new(),
-            max_connections: 512,
-            max_per_address: 64,
-            max_websockets: 256,
+            max_connections,
+            max_per_address,
+            max_websockets,
             ws_ping: Duration::from_secs(30),
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),

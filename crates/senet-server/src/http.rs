@@ -105,11 +105,6 @@ impl Conns {
         self.table.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Open connections now, WebSockets included.
-    pub fn open(&self) -> usize {
-        self.table().open.len()
-    }
-
     /// Open connections now that are not WebSockets.
     fn open_http(&self) -> usize {
         let t = self.table();
@@ -201,17 +196,7 @@ pub async fn serve(
     limits: &Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), String> {
-    serve_with(listener, app, Conns::new(limits), limits, shutdown).await
-}
-
-/// [`serve`] with a given connection table (tests read its count).
-pub async fn serve_with(
-    listener: TcpListener,
-    app: Router,
-    conns: Arc<Conns>,
-    limits: &Limits,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> Result<(), String> {
+    let conns = Conns::new(limits);
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(());
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
@@ -237,20 +222,15 @@ pub async fn serve_with(
         };
         let slot = Arc::new(slot);
         let _ = stream.set_nodelay(true);
-        let for_requests = slot.clone();
-        let svc =
-            app.clone()
-                .map_request(move |mut req: axum::http::Request<hyper::body::Incoming>| {
-                    req.extensions_mut().insert(ConnectInfo(peer));
-                    req.extensions_mut().insert(ConnSlot(for_requests.clone()));
-                    req.map(axum::body::Body::new)
-                });
-        let busy_slot = slot.clone();
-        let svc = tower::service_fn(move |req| {
-            let busy = Busy::new(&busy_slot);
-            let svc = svc.clone();
+        let (app, for_requests) = (app.clone(), slot.clone());
+        let svc = tower::service_fn(move |mut req: axum::http::Request<hyper::body::Incoming>| {
+            // In flight (not idle) until answered.
+            let busy = Busy::new(&for_requests);
+            req.extensions_mut().insert(ConnectInfo(peer));
+            req.extensions_mut().insert(ConnSlot(for_requests.clone()));
+            let app = app.clone();
             async move {
-                let r = svc.oneshot(req).await;
+                let r = app.oneshot(req.map(axum::body::Body::new)).await;
                 drop(busy);
                 r
             }
@@ -286,15 +266,19 @@ pub async fn serve_with(
     Ok(())
 }
 
-/// Caps sized from the process's descriptor limit: `(connections, per address,
-/// WebSockets)`. Descriptors beyond the connections are kept for the database (SQLite's
-/// files or PostgreSQL's connections), the listener and the process's own.
+/// The caps that go with `connections`: `(connections, per address, WebSockets)`: an
+/// eighth of them per address (at least 8), half of them WebSockets.
+pub fn caps_for_connections(connections: usize) -> (usize, usize, usize) {
+    let total = connections.max(1);
+    (total, (total / 8).max(8).min(total), (total / 2).max(1))
+}
+
+/// Caps sized from the process's descriptor limit (see [`caps_for_connections`]).
+/// Descriptors beyond the connections are kept for the database (SQLite's files or
+/// PostgreSQL's connections), the listener and the process's own.
 pub fn caps_for_descriptors(nofile: u64) -> (usize, usize, usize) {
     const RESERVED: u64 = 128;
-    let total = nofile.saturating_sub(RESERVED).clamp(16, 1 << 20) as usize;
-    let per_address = (total / 8).max(8);
-    let websockets = (total / 2).max(8);
-    (total, per_address, websockets)
+    caps_for_connections(nofile.saturating_sub(RESERVED).clamp(16, 1 << 20) as usize)
 }
 
 /// Raises the process's soft limit on open descriptors to its hard limit (at most

@@ -821,6 +821,8 @@ pub enum Work {
 #[derive(Default)]
 struct Queues {
     running: usize,
+    /// The most searches that ever ran at once.
+    peak: usize,
     running_by: HashMap<Client, usize>,
     /// Per kind of work: the clients with searches waiting, in turn order, and each one's
     /// waiting searches in the order they came.
@@ -867,6 +869,7 @@ impl Queues {
                     }
                     if started {
                         self.running += 1;
+                        self.peak = self.peak.max(self.running);
                         *self.running_by.entry(c).or_insert(0) += 1;
                         continue 'start;
                     }
@@ -898,8 +901,6 @@ struct BotLimiter {
     total: usize,
     per_client: usize,
     ask_wait: std::sync::Mutex<Duration>,
-    /// The most searches that ever ran at once.
-    peak: AtomicUsize,
 }
 
 /// A search waiting for its turn; dropped after its turn came but before it ran (given up,
@@ -941,7 +942,6 @@ impl BotLimiter {
             total: total.max(1),
             per_client: per_client.max(1),
             ask_wait: std::sync::Mutex::new(Duration::from_secs(5)),
-            peak: AtomicUsize::new(0),
         }
     }
 
@@ -988,7 +988,6 @@ impl BotLimiter {
         }
         waiting.started = None;
         let running = Running(self, client);
-        self.peak.fetch_max(self.queues().running, Ordering::SeqCst);
         let r = tokio::task::spawn_blocking(f).await;
         drop(running);
         r.map_err(|e| Failure::Internal(format!("bot task failed: {e}")))
@@ -1122,7 +1121,7 @@ impl Service {
 
     /// The most bot searches (bot turns and hints) that ever ran at once.
     pub fn peak_bot_work(&self) -> usize {
-        self.bots.peak.load(Ordering::SeqCst)
+        self.bots.queues().peak
     }
 
     /// Starts the bot's turn of a game in the background when a bot is to act and none is
@@ -1813,7 +1812,7 @@ impl Service {
         if let Some(text) = self.series_records.get(sid) {
             return Ok(text);
         }
-        let (stored, games) = self.series_games(sid).await?;
+        let stored = self.stored_series(sid).await?;
         let m = &stored.meta;
         let bad = |e: senet_rules::Error| Failure::Internal(format!("series {sid}: {e}"));
         let rules: RuleSet = m.rules.parse().map_err(bad)?;
@@ -1829,19 +1828,7 @@ impl Service {
             s.update_last(l.record()).map_err(bad)?;
         }
         let text = s.to_json();
-        let over = {
-            let mut score = [0u32; 2];
-            let mut finished = 0;
-            for (row, g) in stored.games.iter().zip(&games) {
-                if let Status::Over(o) = g.status() {
-                    let p = series::by_seat(row.first, series::game_points(&o));
-                    score = [score[0] + p[0], score[1] + p[1]];
-                    finished += 1;
-                }
-            }
-            series::standing(target, score, finished).over
-        };
-        if over {
+        if s.standing().over {
             self.series_records.put(sid, &text);
         }
         Ok(text)
@@ -2396,6 +2383,21 @@ mod tests {
         assert_eq!(ok, [true, false, true]);
     }
 
+    /// A bot's reply of `ms` milliseconds for `who`, started in the background.
+    fn long_reply(
+        limiter: &Arc<BotLimiter>,
+        who: Client,
+        ms: u64,
+    ) -> tokio::task::JoinHandle<Res<()>> {
+        let l = limiter.clone();
+        tokio::spawn(async move {
+            l.run(Work::Reply, who, move || {
+                std::thread::sleep(Duration::from_millis(ms))
+            })
+            .await
+        })
+    }
+
     /// A question queued behind busy searches is refused within its bound (503), a bot's
     /// reply waits its turn, and a question that gave up never takes a place.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -2403,13 +2405,7 @@ mod tests {
         let limiter = Arc::new(BotLimiter::new(1, 2));
         *limiter.ask_wait.lock().unwrap() = Duration::from_millis(150);
         let who: Client = "10.0.0.1".parse().unwrap();
-        let l = limiter.clone();
-        let long = tokio::spawn(async move {
-            l.run(Work::Reply, who, || {
-                std::thread::sleep(Duration::from_millis(800))
-            })
-            .await
-        });
+        let long = long_reply(&limiter, who, 800);
         tokio::time::sleep(Duration::from_millis(100)).await;
         let t = std::time::Instant::now();
         let other: Client = "10.0.0.2".parse().unwrap();
@@ -2435,13 +2431,7 @@ mod tests {
         use std::future::Future;
         let limiter = Arc::new(BotLimiter::new(1, 2));
         let who: Client = "10.0.0.1".parse().unwrap();
-        let l = limiter.clone();
-        let long = tokio::spawn(async move {
-            l.run(Work::Reply, who, || {
-                std::thread::sleep(Duration::from_millis(300))
-            })
-            .await
-        });
+        let long = long_reply(&limiter, who, 300);
         tokio::time::sleep(Duration::from_millis(50)).await;
         let other: Client = "10.0.0.2".parse().unwrap();
         let mut asked = Box::pin(limiter.run(Work::Ask, other, || 1));

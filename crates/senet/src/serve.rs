@@ -69,9 +69,9 @@ fn limits(a: &ServeArgs, nofile: Option<u64>) -> Result<senet_server::Limits, St
         }
     }
     let (total, per_address, websockets) = match (a.max_connections, nofile) {
-        (Some(n), _) => (n, (n / 8).max(8).min(n), (n / 2).max(1)),
+        (Some(n), _) => senet_server::http::caps_for_connections(n),
         (None, Some(nofile)) => senet_server::http::caps_for_descriptors(nofile),
-        (None, None) => (512, 64, 256),
+        (None, None) => senet_server::http::caps_for_connections(512),
     };
     if !(a.header_timeout.is_finite() && (0.1..=3600.0).contains(&a.header_timeout)) {
         return Err(format!(
