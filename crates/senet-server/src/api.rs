@@ -1215,7 +1215,9 @@ pub fn router(svc: Arc<Service>, limits: Limits) -> Router {
         .route("/g/{id}/review", get(web::page))
         .route("/static/{file}", get(web::asset))
         .route("/s/{id}", get(web::page))
-        .route("/rules/{id}", get(web::page));
+        .route("/rules/{id}", get(web::page))
+        .route("/p/{name}", get(web::page))
+        .route("/leaderboard/{rules}", get(web::page));
     api(app)
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(state.clone(), limit))
