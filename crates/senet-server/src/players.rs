@@ -811,6 +811,12 @@ pub fn take_seeks(
             }
         }
         set_online(tx, game, players, clock, rated)?;
+        // The two have their game: their other open seeks go (as on lichess), so that nobody
+        // is paired twice by seeks left behind.
+        tx.exec(
+            "DELETE FROM seeks WHERE game IS NULL AND player IN ($1, $2)",
+            &[(&players[0]).into(), (&players[1]).into()],
+        )?;
         tx.notify("!lobby")?;
         tx.notify(&format!("!paired:{game}:{}:{}", players[0], players[1]))?;
         Ok(())
@@ -945,5 +951,19 @@ pub fn rating_sums(store: &dyn Store) -> Result<(f64, f64, i64), StoreError> {
             b[0][0].real().unwrap_or(0.0),
             a[0][1].int().unwrap_or(0),
         ))
+    })
+}
+
+/// The games a player is seated in that are still being played, most recent first.
+pub fn playing(store: &dyn Store, player: &str) -> Result<Vec<String>, StoreError> {
+    run(store, |tx| {
+        tx.rows(
+            "SELECT id FROM games WHERE (player1 = $1 OR player2 = $1) AND state <> 'over'
+             AND result IS NULL ORDER BY updated DESC, id LIMIT 20",
+            &[player.into()],
+        )?
+        .iter()
+        .map(|r| r[0].need_text("games.id"))
+        .collect()
     })
 }

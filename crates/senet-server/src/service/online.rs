@@ -342,8 +342,15 @@ impl Service {
     pub async fn me(&self, p: &PlayerRow, secret: &str) -> Res<Me> {
         let store = self.store.clone();
         let id = p.id.clone();
-        let ratings = blocking(move || players::ratings_of(&*store, &id)).await?;
+        let (ratings, playing) = blocking(move || {
+            Ok((
+                players::ratings_of(&*store, &id)?,
+                players::playing(&*store, &id)?,
+            ))
+        })
+        .await?;
         Ok(Me {
+            playing,
             id: p.id.clone(),
             name: p.name.clone(),
             account: p.account,
@@ -1146,7 +1153,7 @@ impl Service {
                 self.settle_clock(&id).await;
             }
         }
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             let _ = self.pair_pool().await;
         }
         if n % 4 == 1 {
