@@ -967,3 +967,19 @@ pub fn playing(store: &dyn Store, player: &str) -> Result<Vec<String>, StoreErro
         .collect()
     })
 }
+
+/// Seat `seat` (1 or 2) of game `id` belongs to `player` (a bot game's or an invite game's
+/// person who has a session), unless it already belongs to someone.
+pub fn set_player(store: &dyn Store, id: &str, seat: u8, player: &str) -> Result<bool, StoreError> {
+    let col = if seat == 1 { "player1" } else { "player2" };
+    run(store, |tx| {
+        let n = tx.exec(
+            &format!("UPDATE games SET {col} = $1 WHERE id = $2 AND {col} IS NULL"),
+            &[player.into(), id.into()],
+        )?;
+        if n == 1 {
+            tx.notify(id)?;
+        }
+        Ok(n == 1)
+    })
+}

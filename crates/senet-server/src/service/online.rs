@@ -184,7 +184,7 @@ impl Live {
             });
         }
         match self.game.status() {
-            Status::Over(o) if self.online.players[0].is_some() => Some(ResultOut {
+            Status::Over(o) if self.online.players.iter().any(Option::is_some) => Some(ResultOut {
                 winner: o.winner.map(|p| p.index() as u8 + 1),
                 reason: "rules".into(),
             }),
