@@ -756,3 +756,30 @@ async fn a_game_made_with_a_session_is_the_players_on_any_browser_signed_in() {
     let (_, s3) = c.call("GET", &format!("/api/games/{id}"), None).await;
     assert_eq!(s3["you"], Value::Null);
 }
+
+#[tokio::test]
+async fn a_password_never_comes_back_in_an_answer() {
+    let (app, _, _) = server();
+    let mut a = Browser::join(&app).await;
+    for body in [
+        json!({"name": "Teti", "password": 987654321}),
+        json!({"name": "Teti", "password": "hunter22", "extra": "hunter22"}),
+        json!({"name": 5, "password": "hunter22"}),
+    ] {
+        for path in ["/api/account", "/api/login"] {
+            let (s, v) = a.call("POST", path, Some(body.clone())).await;
+            assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+            let t = v.to_string();
+            assert!(!t.contains("987654321") && !t.contains("hunter22"), "{t}");
+        }
+    }
+    let (s, v) = a
+        .call(
+            "POST",
+            "/api/password",
+            Some(json!({"old": 123456789, "new": "x"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(!v.to_string().contains("123456789"), "{v}");
+}
