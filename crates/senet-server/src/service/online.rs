@@ -281,7 +281,7 @@ impl Service {
 
     // ---- players and sessions ----
 
-    /// The player of a session secret (cached for [`SESSION_TTL`]).
+    /// The player of a session secret (cached for 10 s).
     pub async fn session(&self, secret: &str) -> Res<Option<PlayerRow>> {
         if secret.is_empty() || secret.len() > 128 {
             return Ok(None);
