@@ -783,3 +783,38 @@ async fn a_password_never_comes_back_in_an_answer() {
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert!(!v.to_string().contains("123456789"), "{v}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_seek_left_unanswered_for_30_minutes_is_withdrawn_and_correspondence_stays() {
+    let (app, _, store) = server();
+    let mut a = Browser::join(&app).await;
+    for clock in [json!({"minutes": 5, "increment": 3}), json!({"days": 3})] {
+        let (s, _) = a
+            .call(
+                "POST",
+                "/api/seeks",
+                Some(json!({"rules": "kendall5", "clock": clock})),
+            )
+            .await;
+        assert_eq!(s, StatusCode::CREATED);
+    }
+    // Both made 31 minutes ago.
+    players::run(&*store, |tx| {
+        tx.exec(
+            "UPDATE seeks SET created = created - $1",
+            &[Val::Int(31 * 60_000)],
+        )
+    })
+    .unwrap();
+    let mut left = Value::Null;
+    for _ in 0..40 {
+        let (_, v) = a.call("GET", "/api/seeks", None).await;
+        left = v;
+        if left.as_array().unwrap().len() == 1 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    }
+    assert_eq!(left.as_array().unwrap().len(), 1, "{left}");
+    assert_eq!(left[0]["clock"]["days"], 3);
+}
