@@ -998,3 +998,23 @@ pub fn expire_seeks(store: &dyn Store, before: i64) -> Result<u64, StoreError> {
         Ok(n)
     })
 }
+
+/// The ratings (and deviations) the players of game `id` had after it, where the game's
+/// ratings were applied: a finished game is shown with the ratings it made, not today's.
+pub fn ratings_after(store: &dyn Store, id: &str) -> Result<Vec<(String, f64, f64)>, StoreError> {
+    run(store, |tx| {
+        tx.rows(
+            "SELECT player, rating, rd FROM rating_history WHERE game = $1",
+            &[id.into()],
+        )?
+        .iter()
+        .map(|r| {
+            Ok((
+                r[0].need_text("rating_history.player")?,
+                r[1].real().unwrap_or(0.0),
+                r[2].real().unwrap_or(0.0),
+            ))
+        })
+        .collect()
+    })
+}

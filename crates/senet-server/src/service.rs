@@ -2194,6 +2194,11 @@ impl Service {
         let arc = self.get(id).await?;
         let l = arc.lock().await;
         let seat = l.seat_of(token)?;
+        if l.online.clock.is_some() || l.online.rated {
+            return Err(Failure::Forbidden(
+                "no hints in a game on a clock or a rated game: it is between two people".into(),
+            ));
+        }
         l.check_turn(seat, false)?;
         let g = l.game;
         let seed = bot_seed(l.meta.seed, g.decisions()) ^ 0x5eed;

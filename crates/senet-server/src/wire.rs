@@ -327,10 +327,12 @@ pub struct GameState {
     /// The game's place in its series; null for a single game.
     #[schema(required = true)]
     pub series: Option<SeriesInfo>,
-    /// The players of seats 1 and 2 of a game between players (null otherwise).
+    /// The players of seats 1 and 2 of a game between players (null otherwise), with their
+    /// ratings now, or, once a rated game's result is applied, the ratings it made.
     #[schema(required = true)]
     pub players: [Option<PlayerRef>; 2],
-    /// The seat of the asking session's player (answers to `GET` only; null otherwise).
+    /// The seat of the asking session's player: in answers to `GET /api/games/{id}` only;
+    /// always null in WebSocket messages, which every watcher shares.
     #[schema(required = true)]
     pub you: Option<u8>,
     /// Whether the game is rated.

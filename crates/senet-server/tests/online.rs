@@ -818,3 +818,55 @@ async fn a_live_seek_left_unanswered_for_30_minutes_is_withdrawn_and_corresponde
     assert_eq!(left.as_array().unwrap().len(), 1, "{left}");
     assert_eq!(left[0]["clock"]["days"], 3);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_rated_game_shows_the_ratings_it_made_and_rated_games_give_no_hints() {
+    let (app, _, _) = server();
+    let mut a = Browser::join(&app).await;
+    let mut b = Browser::join(&app).await;
+    let first = seek_and_accept(&mut a, &mut b, true).await;
+    // No hints between people on a clock.
+    let (_, st) = a.call("GET", &format!("/api/games/{first}"), None).await;
+    let to_act = if st["you"] == st["status"]["player"] {
+        &mut a
+    } else {
+        &mut b
+    };
+    is_error(
+        &to_act
+            .call("GET", &format!("/api/games/{first}/hint"), None)
+            .await,
+        StatusCode::FORBIDDEN,
+        "no hints",
+    );
+    play_out(&mut a, &mut b, &first).await;
+    let wait_change = |id: String, mut who: Browser| async move {
+        for _ in 0..100 {
+            let (_, st) = who.call("GET", &format!("/api/games/{id}"), None).await;
+            if !st["rating_change"].is_null() {
+                return st;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!("no rating change on {id}");
+    };
+    let after_first = wait_change(first.clone(), a.clone()).await;
+    let second = seek_and_accept(&mut a, &mut b, true).await;
+    play_out(&mut a, &mut b, &second).await;
+    wait_change(second, a.clone()).await;
+    // The first game still shows the ratings it made, not today's.
+    let (_, again) = a.call("GET", &format!("/api/games/{first}"), None).await;
+    assert_eq!(again["players"], after_first["players"]);
+    let (_, me) = a.call("GET", "/api/me", None).await;
+    let mine = after_first["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == me["id"])
+        .unwrap()["rating"]
+        .clone();
+    assert_ne!(
+        me["ratings"][0]["rating"], mine,
+        "two games moved the rating twice"
+    );
+}

@@ -250,11 +250,20 @@ impl Service {
         let (online, names) = blocking(move || {
             let online = players::online_of(&*store, &id)?;
             let ids: Vec<String> = online.players.iter().flatten().cloned().collect();
-            let names = if ids.is_empty() {
+            let mut names = if ids.is_empty() {
                 Vec::new()
             } else {
                 players::names_ratings(&*store, &ids, &rules)?
             };
+            // A game whose ratings were applied shows the ratings it made.
+            if online.rating_change.is_some() {
+                for (p, rating, rd) in players::ratings_after(&*store, &id)? {
+                    if let Some(n) = names.iter_mut().find(|(x, _, _)| *x == p) {
+                        n.2.rating = rating;
+                        n.2.rd = rd;
+                    }
+                }
+            }
             Ok((online, names))
         })
         .await?;
