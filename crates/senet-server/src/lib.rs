@@ -22,10 +22,13 @@
 pub mod analysis;
 pub mod api;
 pub mod http;
+pub mod online;
+pub mod players;
 pub mod postgres;
 pub mod rulespage;
 pub mod seeds;
 pub mod service;
+pub mod sql;
 pub mod sqlite;
 pub mod store;
 pub mod web;

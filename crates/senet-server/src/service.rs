@@ -388,6 +388,8 @@ fn snapshot(g: &AnyGame) -> Snapshot {
         player,
         moves: g.decisions(),
         updated: now(),
+        clock: None,
+        deadline: None,
     }
 }
 

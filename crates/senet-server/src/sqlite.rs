@@ -78,7 +78,110 @@ CREATE TABLE analyses (
     created INTEGER NOT NULL
 ) WITHOUT ROWID;
 ",
+    "
+-- Issue 33: players, sessions, ratings, seeks; games between players on a clock.
+CREATE TABLE players (
+    id       TEXT PRIMARY KEY,
+    name     TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,   -- the name in lower case: names are unique without case
+    password TEXT,                   -- Argon2id PHC string; NULL for an anonymous player
+    created  BIGINT NOT NULL
+);
+CREATE TABLE sessions (
+    token   TEXT PRIMARY KEY,        -- SHA-256 of the session's secret (the cookie)
+    player  TEXT NOT NULL REFERENCES players(id),
+    created BIGINT NOT NULL
+);
+CREATE INDEX sessions_player ON sessions(player);
+CREATE TABLE ratings (
+    player TEXT NOT NULL REFERENCES players(id),
+    rules  TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    rd     DOUBLE PRECISION NOT NULL,
+    vol    DOUBLE PRECISION NOT NULL,
+    games  BIGINT NOT NULL,
+    PRIMARY KEY (player, rules)
+);
+CREATE TABLE rating_history (
+    player TEXT NOT NULL REFERENCES players(id),
+    rules  TEXT NOT NULL,
+    game   TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,  -- after the game
+    rd     DOUBLE PRECISION NOT NULL,
+    delta  DOUBLE PRECISION NOT NULL,  -- the change the game made
+    at     BIGINT NOT NULL,
+    PRIMARY KEY (player, game)
+);
+CREATE TABLE seeks (
+    id      TEXT PRIMARY KEY,
+    player  TEXT NOT NULL REFERENCES players(id),
+    rules   TEXT NOT NULL,
+    options TEXT NOT NULL,
+    rated   BIGINT NOT NULL,
+    clock   TEXT NOT NULL,
+    pool    BIGINT NOT NULL,           -- 1: quick pairing's waiting player
+    rating  DOUBLE PRECISION NOT NULL, -- the seeker's rating when seeking
+    created BIGINT NOT NULL,           -- ms
+    game    TEXT                       -- set once, when taken
+);
+CREATE INDEX seeks_open ON seeks(created) WHERE game IS NULL;
+ALTER TABLE games ADD COLUMN player1 TEXT;
+ALTER TABLE games ADD COLUMN player2 TEXT;
+ALTER TABLE games ADD COLUMN clock TEXT;
+ALTER TABLE games ADD COLUMN clock_state TEXT;
+ALTER TABLE games ADD COLUMN deadline BIGINT;
+ALTER TABLE games ADD COLUMN rated BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN result TEXT;
+ALTER TABLE games ADD COLUMN rated_done BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN rating_change TEXT;
+ALTER TABLE games ADD COLUMN away1 BIGINT;
+ALTER TABLE games ADD COLUMN away2 BIGINT;
+ALTER TABLE games ADD COLUMN rematch_offer BIGINT;
+ALTER TABLE games ADD COLUMN rematch_game TEXT;
+CREATE INDEX games_deadline ON games(deadline) WHERE deadline IS NOT NULL;
+CREATE INDEX games_player1 ON games(player1) WHERE player1 IS NOT NULL;
+CREATE INDEX games_player2 ON games(player2) WHERE player2 IS NOT NULL;
+",
 ];
+
+/// [`crate::sql::Tx`] on a SQLite transaction.
+struct SqliteTx<'a>(&'a rusqlite::Transaction<'a>);
+
+impl crate::sql::Tx for SqliteTx<'_> {
+    fn exec(&mut self, sql: &str, args: &[crate::sql::Val]) -> Result<u64, StoreError> {
+        self.0
+            .prepare_cached(&crate::sql::sqlite_sql(sql))
+            .and_then(|mut st| st.execute(rusqlite::params_from_iter(args)))
+            .map(|n| n as u64)
+            .map_err(backend)
+    }
+
+    fn rows(
+        &mut self,
+        sql: &str,
+        args: &[crate::sql::Val],
+    ) -> Result<Vec<crate::sql::Row>, StoreError> {
+        let mut st = self
+            .0
+            .prepare_cached(&crate::sql::sqlite_sql(sql))
+            .map_err(backend)?;
+        let n = st.column_count();
+        let rows = st
+            .query_map(rusqlite::params_from_iter(args), |r| {
+                crate::sql::sqlite_row(r, n)
+            })
+            .map_err(backend)?;
+        rows.collect::<Result<_, _>>().map_err(backend)
+    }
+
+    fn for_update(&self) -> &'static str {
+        ""
+    }
+
+    fn notify(&mut self, _what: &str) -> Result<(), StoreError> {
+        Ok(())
+    }
+}
 
 /// A SQLite database file holding every game.
 pub struct SqliteStore {
@@ -532,7 +635,8 @@ impl Store for SqliteStore {
         let n = tx
             .prepare_cached(
                 "UPDATE games SET nevents = ?1, position = ?2, state = ?3, player = ?4, moves = ?5,
-                    updated = ?6 WHERE id = ?7 AND nevents = ?8",
+                    updated = ?6, clock_state = COALESCE(?9, clock_state), deadline = ?10
+                 WHERE id = ?7 AND nevents = ?8",
             )
             .map_err(backend)?
             .execute(params![
@@ -544,12 +648,27 @@ impl Store for SqliteStore {
                 snap.updated,
                 id,
                 first_seq as i64,
+                snap.clock,
+                snap.deadline,
             ])
             .map_err(backend)?;
         if n == 0 {
             return Err(StoreError::Conflict);
         }
         insert_events(&tx, id, first_seq, events)?;
+        tx.commit().map_err(backend)
+    }
+
+    fn transaction(
+        &self,
+        f: &mut dyn FnMut(&mut dyn crate::sql::Tx) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .map_err(backend)?;
+        let mut t = SqliteTx(&tx);
+        f(&mut t)?;
         tx.commit().map_err(backend)
     }
 
@@ -686,6 +805,8 @@ mod tests {
             player: Some(1),
             moves,
             updated: 7 + moves as i64,
+            clock: None,
+            deadline: None,
         }
     }
 

@@ -144,6 +144,12 @@ pub struct Snapshot {
     pub moves: u32,
     /// Time of the change, Unix seconds.
     pub updated: i64,
+    /// The clock's state after the change (`crate::online::ClockState::text`), for a game
+    /// with a clock.
+    pub clock: Option<String>,
+    /// When the running clock runs out (ms since the Unix epoch), for a game with a clock
+    /// still running.
+    pub deadline: Option<i64>,
 }
 
 /// A stored game.
@@ -278,9 +284,18 @@ pub trait Store: Send + Sync + 'static {
     /// earlier one).
     fn put_analysis(&self, id: &str, nevents: u32, body: &str) -> Result<(), StoreError>;
 
+    /// Runs `f` in one transaction (online play's tables, `crate::players`): committed when
+    /// `f` returns `Ok`, rolled back when it returns `Err`.
+    fn transaction(
+        &self,
+        f: &mut dyn FnMut(&mut dyn crate::sql::Tx) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError>;
+
     /// Calls `on_change` with a game's ID whenever another server sharing this store changes
     /// that game, and with `None` when changes may have been missed (a lost connection).
     /// A store only one server can use (SQLite) has nothing to report and ignores it.
+    /// Changes that are not a game's are told with an ID starting `!` (`!lobby`: the open
+    /// seeks changed; `!paired:GAME:P1:P2`: players were paired; see `crate::players`).
     fn watch(
         &self,
         on_change: Box<dyn Fn(Option<String>) + Send + Sync>,

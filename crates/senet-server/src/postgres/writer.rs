@@ -39,12 +39,14 @@ const MAX_BATCH: usize = 256;
 /// The append, one statement (`{channel}` is [`super::CHANNEL`]; `$10` may be null when the
 /// batch notifies for all): `$1` game, `$2` its events stored so far (the sequence number
 /// of the first new one), `$3`/`$4` the new events' kinds and values, `$5`..`$9` the new
-/// snapshot, `$10` the notification's payload. Returns the rows updated (0: another writer
+/// snapshot, `$10` the notification's payload, `$11`/`$12` the clock's state (kept when
+/// null) and deadline. Returns the rows updated (0: another writer
 /// appended first), events inserted and notifications sent.
 const APPEND: &str = "
 WITH moved AS (
     UPDATE games SET nevents = $2 + cardinality($3::text[]), position = $5, state = $6,
-        player = $7, moves = $8, updated = $9
+        player = $7, moves = $8, updated = $9, clock_state = COALESCE($11, clock_state),
+        deadline = $12
     WHERE id = $1 AND nevents = $2
     RETURNING id
 ), added AS (
@@ -213,7 +215,7 @@ impl<'a> Params<'a> {
         }
     }
 
-    fn list(&self) -> [&(dyn tokio_postgres::types::ToSql + Sync); 10] {
+    fn list(&self) -> [&(dyn tokio_postgres::types::ToSql + Sync); 12] {
         [
             &self.id,
             &self.first,
@@ -225,6 +227,8 @@ impl<'a> Params<'a> {
             &self.moves,
             &self.snap.updated,
             &self.note,
+            &self.snap.clock,
+            &self.snap.deadline,
         ]
     }
 
@@ -440,6 +444,8 @@ mod tests {
                 player: Some(1),
                 moves: 0,
                 updated: 0,
+                clock: None,
+                deadline: None,
             },
             done: done.clone(),
         };
