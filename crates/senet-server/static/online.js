@@ -226,7 +226,7 @@ export function onlineParts(G, ctx) {
     if (s0.rated && s0.rating_change) {
       kids.push(h('ul', { id: 'rating-change', class: 'rating-change' }, [1, 2].map((p) => {
         const x = players()[p - 1];
-        return h('li', { 'data-seat': p }, playerLink(x, { noRating: true }), ': ', ratingChangeText(x, s0.rating_change[p - 1]) || '—');
+        return h('li', { 'data-seat': p }, playerLink(x, { noRating: true, noYou: true }), ': ', ratingChangeText(x, s0.rating_change[p - 1]) || '—');
       })));
     } else if (s0.rated && S().result && S().result.reason !== 'abort') {
       kids.push(h('p', { id: 'rating-change', class: 'small' }, 'The ratings are being updated…'));

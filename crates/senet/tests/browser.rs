@@ -1204,8 +1204,16 @@ fn on_a_phone_nothing_scrolls_sideways_and_every_target_is_44px() {
     let server = Server::start(&dir.join("g.sqlite"), 0);
     let driver = Driver::start();
     let s = driver.session(&dir.join("profile"), 360, 640);
+    // The lobby with open seeks and a game being played (issue 33).
+    let p1 = ApiPlayer::new(server.port, "Hatshepsut");
+    let p2 = ApiPlayer::new(server.port, "Thutmose");
+    let (live, _) = seek_game(&p1, &p2, "kendall5", true);
+    p1.seek("kendall5", true, json!({ "minutes": 5, "increment": 3 }));
+    p2.seek("kendall", false, json!({ "days": 3 }));
     s.goto(&format!("{}/", server.url));
     s.wait_for("#create", 20);
+    s.wait_for("#seeks li.seek + li.seek", 20);
+    s.wait_for("#live li.live-game", 20);
     assert_eq!(
         s.js("return window.innerWidth"),
         json!(360),
@@ -1213,6 +1221,22 @@ fn on_a_phone_nothing_scrolls_sideways_and_every_target_is_44px() {
         s.js("return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 361).slice(0, 8).map(e => e.tagName + '#' + e.id + '.' + e.getAttribute('class') + ' ' + e.getBoundingClientRect().right.toFixed(0))")
     );
     phone_checks(&s, "lobby");
+    s.click_css("#account-btn");
+    s.wait_for("#account-dialog[open] #rename-name", 10);
+    phone_checks(&s, "account dialog");
+    s.click_css("#account-close");
+    s.goto(&format!("{}/g/{live}", server.url));
+    s.wait_for("#clock-1", 20);
+    phone_checks(&s, "online game");
+    s.screenshot(&screenshots().join("phone-online-game.png"));
+    s.goto(&format!("{}/p/Hatshepsut", server.url));
+    s.wait_for("#player-name", 20);
+    phone_checks(&s, "player page");
+    s.goto(&format!("{}/leaderboard/kendall5", server.url));
+    s.wait_for(".switcher", 20);
+    phone_checks(&s, "leaderboard");
+    s.goto(&format!("{}/", server.url));
+    s.wait_for("#create", 20);
     set_select(&s, "#rules", "senat");
     set_select(&s, "#level", "beginner");
     s.click_css("#create");
@@ -1371,15 +1395,31 @@ fn axe_finds_nothing_serious_on_any_page_in_either_theme() {
     assert_eq!(k, "throw");
     s.click_css("#throw");
     wait_change(&s, seq);
+    // Online play (issue 33): two players with a rated game behind them (a player page with
+    // a rating graph), a game on a clock under way and an open seek in the lobby.
+    let p1 = ApiPlayer::new(server.port, "Ramses");
+    let p2 = ApiPlayer::new(server.port, "Nefertari");
+    let (done, seats) = seek_game(&p1, &p2, "kendall5", true);
+    play_by_api(&done, seats);
+    let (live, _) = seek_game(&p2, &p1, "kendall5", false);
+    p1.seek("kendall", true, json!({ "days": 3 }));
     let mut bad = vec![];
     for theme in ["light", "dark"] {
         s.js(&format!(
             "localStorage.setItem('senet.theme', '{theme}'); return 1"
         ));
         for (what, path, ready) in [
-            ("lobby", "/".to_string(), "#create"),
+            ("lobby", "/".to_string(), "#seeks li.seek"),
             ("game", format!("/g/{id}"), "#board"),
             ("rules", "/rules/houses".to_string(), ".demo-play"),
+            ("online game", format!("/g/{live}"), "#clock-1"),
+            ("online game over", format!("/g/{done}"), "#rating-change"),
+            ("player", "/p/Ramses".to_string(), "#rating-graph"),
+            (
+                "leaderboard",
+                "/leaderboard/kendall5".to_string(),
+                ".switcher",
+            ),
         ] {
             s.goto(&format!("{}{path}", server.url));
             s.wait_for(ready, 20);
@@ -1391,6 +1431,13 @@ fn axe_finds_nothing_serious_on_any_page_in_either_theme() {
             for v in axe(&s, &source) {
                 bad.push(format!("{what} ({theme}): {v}"));
             }
+        }
+        // The header's account dialog, open.
+        s.goto(&format!("{}/", server.url));
+        s.click_css("#account-btn");
+        s.wait_for("#account-dialog[open] #rename-name", 10);
+        for v in axe(&s, &source) {
+            bad.push(format!("account dialog ({theme}): {v}"));
         }
     }
     // Finish the game, then the review in both themes.
@@ -1608,4 +1655,417 @@ return 1"#);
         "the notice goes once the request went through"
     );
     assert_eq!(s.text("#error"), "");
+}
+
+// ---------------------------------------------------------------- online play (issue 33)
+
+/// One HTTP request with extra headers; returns the status, the `Set-Cookie` values and the
+/// body (the support client's `http` sends no headers of its own choosing).
+fn http_headers(
+    port: u16,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+    headers: &[(&str, &str)],
+) -> (u16, Vec<String>, String) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(120))).ok();
+    let b = body.unwrap_or("");
+    let mut req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
+        b.len()
+    );
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    req.push_str(b);
+    s.write_all(req.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    let raw = String::from_utf8_lossy(&raw).into_owned();
+    let (head, rest) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let lines: Vec<&str> = head.lines().collect();
+    let cookies = lines
+        .iter()
+        .filter_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case("set-cookie")
+                .then(|| v.trim().to_string())
+        })
+        .collect();
+    let chunked = lines.iter().any(|l| {
+        let l = l.to_ascii_lowercase();
+        l.starts_with("transfer-encoding:") && l.contains("chunked")
+    });
+    let body = if chunked {
+        let mut out = String::new();
+        let mut r = rest;
+        while let Some((size, tail)) = r.split_once("\r\n") {
+            let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+            if n == 0 || tail.len() < n {
+                break;
+            }
+            out.push_str(&tail[..n]);
+            r = tail[n..].trim_start_matches("\r\n");
+        }
+        out
+    } else {
+        rest.to_string()
+    };
+    (status, cookies, body)
+}
+
+/// A player of the site driven through its API: its session cookie and CSRF token.
+struct ApiPlayer {
+    port: u16,
+    cookie: String,
+    csrf: String,
+    id: String,
+    name: String,
+}
+
+impl ApiPlayer {
+    /// A new anonymous player (`POST /api/me`), renamed to `name`.
+    fn new(port: u16, name: &str) -> ApiPlayer {
+        let (status, cookies, body) = http_headers(port, "POST", "/api/me", Some("{}"), &[]);
+        assert_eq!(status, 201, "POST /api/me: {body}");
+        let cookie = cookies
+            .iter()
+            .find(|c| c.starts_with("senet_session="))
+            .and_then(|c| c.split(';').next())
+            .unwrap_or_else(|| panic!("no session cookie in {cookies:?}"))
+            .to_string();
+        let me: Value = serde_json::from_str(&body).unwrap();
+        let mut p = ApiPlayer {
+            port,
+            cookie,
+            csrf: me["csrf"].as_str().unwrap().to_string(),
+            id: me["id"].as_str().unwrap().to_string(),
+            name: me["name"].as_str().unwrap().to_string(),
+        };
+        let me = p.ok("PATCH", "/api/me", json!({ "name": name }));
+        p.name = me["name"].as_str().unwrap().to_string();
+        assert_eq!(p.name, name);
+        p
+    }
+
+    /// A request by cookie and CSRF token: the status and the JSON answer.
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+        let b = body.map(|b| b.to_string());
+        let (status, _, text) = http_headers(
+            self.port,
+            method,
+            path,
+            b.as_deref(),
+            &[("Cookie", &self.cookie), ("X-CSRF-Token", &self.csrf)],
+        );
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
+    /// [`ApiPlayer::call`] that must succeed.
+    fn ok(&self, method: &str, path: &str, body: Value) -> Value {
+        let body = (method != "GET").then_some(body);
+        let (status, v) = self.call(method, path, body);
+        assert!(status < 300, "{method} {path}: {status} {v}");
+        v
+    }
+
+    /// Opens a seek of `rules` on `clock`.
+    fn seek(&self, rules: &str, rated: bool, clock: Value) -> Value {
+        self.ok(
+            "POST",
+            "/api/seeks",
+            json!({ "rules": rules, "options": [], "rated": rated, "clock": clock }),
+        )
+    }
+}
+
+/// A game between `a` and `b` from a seek of `a`'s that `b` accepts: its ID and the two
+/// players by seat.
+fn seek_game<'a>(
+    a: &'a ApiPlayer,
+    b: &'a ApiPlayer,
+    rules: &str,
+    rated: bool,
+) -> (String, [&'a ApiPlayer; 2]) {
+    let s = a.seek(rules, rated, json!({ "minutes": 10, "increment": 5 }));
+    assert_eq!(s["player"]["id"].as_str(), Some(a.id.as_str()));
+    let r = b.ok(
+        "POST",
+        &format!("/api/seeks/{}/accept", s["id"].as_str().unwrap()),
+        json!({}),
+    );
+    let game = r["game"].as_str().unwrap().to_string();
+    let seats = if r["seat"] == 1 { [b, a] } else { [a, b] };
+    (game, seats)
+}
+
+/// Plays a game to its end through the API, each seat by its player's cookie (the first
+/// legal move every time).
+fn play_by_api(game: &str, seats: [&ApiPlayer; 2]) {
+    let t = Instant::now();
+    loop {
+        let (_, st) = seats[0].call("GET", &format!("/api/games/{game}"), None);
+        if st["status"]["state"] == "over" {
+            return;
+        }
+        let p = seats[st["status"]["player"].as_u64().unwrap() as usize - 1];
+        let seq = &st["seq"];
+        let (status, v) = if st["status"]["state"] == "throw" {
+            p.call(
+                "POST",
+                &format!("/api/games/{game}/throw"),
+                Some(json!({ "seq": seq })),
+            )
+        } else {
+            let mv = &st["legal"][0]["move"];
+            p.call(
+                "POST",
+                &format!("/api/games/{game}/move"),
+                Some(json!({ "move": mv, "seq": seq })),
+            )
+        };
+        assert!(status < 300 || status == 409, "{status} {v}");
+        assert!(
+            t.elapsed() < Duration::from_secs(120),
+            "the game took too long"
+        );
+    }
+}
+
+/// Milliseconds of a clock as the page writes it: `4:59`, `0:09.4`, `1:02:03`.
+fn clock_ms(text: &str) -> u64 {
+    let (whole, tenths) = text.split_once('.').unwrap_or((text, "0"));
+    let secs = whole.split(':').fold(0u64, |acc, x| {
+        acc * 60 + x.trim().parse::<u64>().unwrap_or(0)
+    });
+    secs * 1000 + tenths.parse::<u64>().unwrap_or(0) * 100
+}
+
+/// The time shown on seat `seat`'s clock, and whether it runs.
+fn clock_of(s: &Session, seat: u8) -> (u64, bool) {
+    let v = s.js(&format!(
+        "const c = document.querySelector('#clock-{seat}'); return c ? [c.querySelector('.time').textContent, c.classList.contains('running')] : ['', false]"
+    ));
+    (clock_ms(v[0].as_str().unwrap()), v[1] == json!(true))
+}
+
+/// Renames the page's player through the header's account dialog.
+fn rename_in_page(s: &Session, name: &str) {
+    s.click_css("#account-btn");
+    s.wait_for("#account-dialog[open] #rename-name", 10);
+    s.js(&format!(
+        "document.querySelector('#rename-name').value = {name:?}; return 1"
+    ));
+    s.click_css("#rename-submit");
+    wait_text(s, "#me-link", name, 10);
+    wait_text(s, "#account-note", name, 10);
+    s.click_css("#account-close");
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn two_strangers_meet_in_the_lobby_play_on_a_clock_and_see_new_ratings() {
+    let dir = temp_dir("strangers");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let a = driver.session(&dir.join("a"), 1100, 850);
+    let b = driver.session(&dir.join("b"), 1000, 850);
+    let c = driver.session(&dir.join("c"), 1000, 800);
+    for s in [&a, &b, &c] {
+        s.goto(&format!("{}/", server.url));
+        s.wait_for("#me-link", 20);
+        s.wait_for("#seek-form", 20);
+    }
+    // Every visitor is a player with a generated name; two rename themselves.
+    rename_in_page(&a, "Alice33");
+    rename_in_page(&b, "Bob33");
+    wait_text(&b, "#lobby-conn", "live", 10);
+    assert!(
+        b.text("#seeks-empty").contains("No open seeks"),
+        "{}",
+        b.text("#seeks")
+    );
+
+    // A opens a rated kendall5 seek on 10+5 from the lobby's form.
+    set_select(&a, "#seek-rules", "kendall5");
+    a.click_css("#seek-rated-rated");
+    a.click_css("#seek-clock-live");
+    a.js("document.querySelector('#seek-minutes').value = '10'; document.querySelector('#seek-increment').value = '5'; return 1");
+    a.click_css("#seek-create");
+    let mine = wait_text(&a, "#seeks li.mine", "Alice33", 10);
+    assert!(a.find("#seeks li.mine .seek-cancel").is_some(), "{mine}");
+    assert!(a.find("#seeks li.mine .seek-accept").is_none());
+
+    // B's lobby shows it without a reload, with A's provisional rating, and B accepts.
+    let seen = wait_text(&b, "#seeks li", "Alice33", 10);
+    for part in ["1500?", "Kendall 5", "10+5", "rated"] {
+        assert!(seen.contains(part), "{part}: {seen}");
+    }
+    b.click_css("#seeks li .seek-accept");
+
+    // Both pages open the game: B's from the accept, A's from the lobby's "paired".
+    let t = Instant::now();
+    while !game_id_or_none(&a).is_some_and(|g| Some(g) == game_id_or_none(&b)) {
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "both open the game: {:?} {:?}",
+            a.js("return location.pathname"),
+            b.js("return location.pathname")
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let id = game_id(&a);
+    for s in [&a, &b] {
+        s.wait_for("#board", 20);
+        s.wait_for("#clock-1", 10);
+        let names = wait_text(s, "#players", "Alice33", 10);
+        assert!(
+            names.contains("Bob33") && names.contains("1500?"),
+            "{names}"
+        );
+        assert!(s.text("#game-kind").contains("Rated · 10+5"));
+        assert!(s.text("#status").contains("Your turn") || s.text("#status").contains("to throw"));
+        assert!(
+            s.find("#hint").is_none()
+                || s.js("return document.querySelector('#hint').hidden") == json!(true),
+            "no hints against a player"
+        );
+    }
+    // The clocks: 10 minutes each; the side to play's clock runs and counts down, the other
+    // stands still.
+    let st = api(server.port, "GET", &format!("/api/games/{id}"), None);
+    let to_play = st["status"]["player"].as_u64().unwrap() as u8;
+    let (run0, running) = clock_of(&a, to_play);
+    let (still0, other_running) = clock_of(&a, 3 - to_play);
+    assert!(running && !other_running, "the side to play's clock runs");
+    assert!(run0 <= 600_000 && run0 > 590_000, "{run0}");
+    assert_eq!(still0, 600_000);
+    std::thread::sleep(Duration::from_millis(1600));
+    let (run1, _) = clock_of(&a, to_play);
+    let (still1, _) = clock_of(&a, 3 - to_play);
+    assert!(
+        run0 - run1 >= 1000,
+        "the running clock counts down: {run0} then {run1}"
+    );
+    assert_eq!(still1, still0, "the other clock stands");
+    a.screenshot(&screenshots().join("online-clocks.png"));
+
+    // A third browser watches from the lobby's "Playing now".
+    c.wait_for(&format!("#live a.watch[href='/g/{id}']"), 20);
+    assert!(c.text("#live").contains("Alice33") && c.text("#live").contains("Bob33"));
+    c.click_css(&format!("#live a.watch[href='/g/{id}']"));
+    c.wait_for("#board", 20);
+    assert!(
+        c.text("#status").contains("watching"),
+        "{}",
+        c.text("#status")
+    );
+    assert!(c.find("#resign").is_none(), "a spectator cannot resign");
+
+    // They play it to its end through the page (A by clicks on the board at first).
+    let t = Instant::now();
+    let (mut by_a, mut by_b) = (0, 0);
+    let mut watched = 0;
+    loop {
+        let ka = act(&a, by_a < 10);
+        let kb = act(&b, false);
+        if ka == "over" && kb == "over" {
+            break;
+        }
+        by_a += (ka == "throw" || ka == "move") as u32;
+        by_b += (kb == "throw" || kb == "move") as u32;
+        if watched == 0 && by_a + by_b > 6 {
+            // The spectator sees the moves as they are played.
+            let n = c.js("return document.querySelectorAll('#events li').length");
+            watched = n.as_u64().unwrap();
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(400),
+            "the game took too long"
+        );
+    }
+    assert!(by_a > 3 && by_b > 3, "both played ({by_a}, {by_b})");
+    assert!(watched > 0, "the spectator saw moves during the game");
+    let events = |s: &Session| {
+        s.js("return [...document.querySelectorAll('#events li')].map(e => e.textContent)")
+    };
+    let t = Instant::now();
+    while c.find("#result-text").is_none() || events(&c) != events(&a) {
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "the spectator is behind"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(events(&a), events(&b));
+    let (ra, rb) = (a.text("#result-text"), b.text("#result-text"));
+    assert!(
+        ra.contains("You win") != rb.contains("You win"),
+        "one of them won: {ra} / {rb}"
+    );
+    assert_eq!(
+        a.js("return document.querySelectorAll('.clock.running').length"),
+        json!(0),
+        "the clocks stopped"
+    );
+
+    // Both see the new ratings: "1500 → 1662 (+162)" for the winner, a fall for the other.
+    let change = |s: &Session| wait_text(s, "#rating-change", "→", 20);
+    let (ca, cb) = (change(&a), change(&b));
+    assert_eq!(ca, cb, "both pages show both changes");
+    assert_eq!(change(&c), ca, "and so does the spectator's");
+    let won = if ra.contains("You win") {
+        "Alice33"
+    } else {
+        "Bob33"
+    };
+    let line = |who: &str| {
+        ca.lines()
+            .find(|l| l.starts_with(who))
+            .unwrap_or_else(|| panic!("{who} in {ca}"))
+            .to_string()
+    };
+    let (lw, ll) = if won == "Alice33" {
+        (line("Alice33"), line("Bob33"))
+    } else {
+        (line("Bob33"), line("Alice33"))
+    };
+    assert!(lw.contains("1500 → ") && lw.contains("(+"), "{lw}");
+    assert!(ll.contains("1500 → ") && ll.contains("(−"), "{ll}");
+    a.screenshot(&screenshots().join("online-over.png"));
+
+    // A's page: the kendall5 rating, the graph with its line, the game with a link to its
+    // review.
+    a.goto(&format!("{}/p/Alice33", server.url));
+    a.wait_for("#player-name", 20);
+    assert!(
+        a.text("#ratings").contains("Kendall 5"),
+        "{}",
+        a.text("#ratings")
+    );
+    a.wait_for("#rating-graph polyline.rline[data-rules='kendall5']", 5);
+    a.wait_for(&format!("#player-games a[href='/g/{id}/review']"), 5);
+    let g = a.text("#player-games");
+    assert!(
+        g.contains("Bob33") && (g.contains("Won") || g.contains("Lost")),
+        "{g}"
+    );
+    a.screenshot(&screenshots().join("player-page.png"));
+}
+
+/// The game ID in the page's address, if it is a game page.
+fn game_id_or_none(s: &Session) -> Option<String> {
+    let p = s.js("return location.pathname");
+    let p = p.as_str().unwrap_or("");
+    p.strip_prefix("/g/")
+        .filter(|g| !g.contains('/') && !g.is_empty())
+        .map(String::from)
 }
