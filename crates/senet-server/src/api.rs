@@ -5,10 +5,12 @@
 //! served at `/api/openapi.json`.
 
 mod doc;
+mod online;
 pub use doc::openapi_document;
+pub use online::COOKIE;
 
 use crate::analysis::ValueRequest;
-use crate::service::{Failure, NewGame, Service, Subscription};
+use crate::service::{Failure, NewGame, Service, Subscription, Who};
 use crate::web;
 use crate::wire::{
     AnalysisDone, AnalysisReply, AnalysisRunning, Catalogue, Claimed, Created, ErrorBody, GameList,
@@ -566,8 +568,9 @@ async fn list(State(s): State<AppState>, q: Result<Query<ListQuery>, QueryReject
         (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
     )
 )]
-async fn game(State(s): State<AppState>, Path(id): Path<String>) -> ApiResult {
-    ok_json(s.svc.state(&id).await?)
+async fn game(State(s): State<AppState>, Path(id): Path<String>, h: HeaderMap) -> ApiResult {
+    let caller = online::Caller::of(&s, &h, false).await?;
+    ok_json(s.svc.state_as(&id, caller.player_id()).await?)
 }
 
 /// The body of a throw (and of starting a series' next game).
@@ -623,7 +626,8 @@ async fn throw(
 ) -> Response {
     let r = async {
         // Authority, then sequence, then content (see `seq_of`).
-        let tok = token(&h)?;
+        let caller = online::Caller::of(&s, &h, true).await?;
+        let tok = caller.who();
         let v = json_object(b);
         s.svc.check_change(&id, tok, seq_of(&v)).await?;
         let req: ThrowBody = fields(v?)?;
@@ -663,7 +667,8 @@ async fn play(
 ) -> Response {
     let r = async {
         // Authority, then sequence, then content (see `seq_of`).
-        let tok = token(&h)?;
+        let caller = online::Caller::of(&s, &h, true).await?;
+        let tok = caller.who();
         let v = json_object(b);
         s.svc.check_change(&id, tok, seq_of(&v)).await?;
         let req: MoveBody = fields(v?)?;
@@ -727,7 +732,7 @@ async fn claim(
     )
 )]
 async fn reinvite(State(s): State<AppState>, Path(id): Path<String>, h: HeaderMap) -> ApiResult {
-    ok_json(s.svc.invite(&id, token(&h)?, true).await?)
+    ok_json(s.svc.invite(&id, Who::token(token(&h)?), true).await?)
 }
 
 #[utoipa::path(
@@ -748,7 +753,7 @@ async fn reinvite(State(s): State<AppState>, Path(id): Path<String>, h: HeaderMa
     )
 )]
 async fn revoke(State(s): State<AppState>, Path(id): Path<String>, h: HeaderMap) -> ApiResult {
-    ok_json(s.svc.invite(&id, token(&h)?, false).await?)
+    ok_json(s.svc.invite(&id, Who::token(token(&h)?), false).await?)
 }
 
 #[utoipa::path(
@@ -774,7 +779,8 @@ async fn hint(
     Path(id): Path<String>,
     h: HeaderMap,
 ) -> ApiResult {
-    ok_json(s.svc.hint(ip, &id, token(&h)?).await?)
+    let caller = online::Caller::of(&s, &h, false).await?;
+    ok_json(s.svc.hint(ip, &id, caller.who()).await?)
 }
 
 #[utoipa::path(
@@ -824,7 +830,8 @@ async fn next(
 ) -> Response {
     let r = async {
         // Authority, then sequence, then content (see `seq_of`).
-        let tok = token(&h)?;
+        let caller = online::Caller::of(&s, &h, true).await?;
+        let tok = caller.who();
         let v = json_object(b);
         s.svc.check_change(&id, tok, seq_of(&v)).await?;
         let req: ThrowBody = fields(v?)?;
@@ -1027,6 +1034,7 @@ async fn ws(
     Extension(ClientAddr(ip)): Extension<ClientAddr>,
     conn: Option<Extension<crate::http::ConnSlot>>,
     Path(id): Path<String>,
+    h: HeaderMap,
     q: Result<Query<WsQuery>, QueryRejection>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> ApiResult {
@@ -1048,7 +1056,12 @@ async fn ws(
             .insert(header::RETRY_AFTER, HeaderValue::from_static("10"));
         return Ok(r);
     };
-    let sub = s.svc.subscribe(ip, &id, q.token.as_deref()).await?;
+    let caller = online::Caller::of(&s, &h, false).await?;
+    let who = Who {
+        token: q.token.as_deref(),
+        player: caller.player_id(),
+    };
+    let sub = s.svc.subscribe(ip, &id, who).await?;
     let svc = s.svc.clone();
     let ping = s.ws_ping;
     Ok(upgrade.max_message_size(4096).on_upgrade(move |socket| {
@@ -1142,6 +1155,16 @@ async fn not_found(method: Method, uri: axum::http::Uri) -> Response {
 async fn limit(State(s): State<AppState>, mut req: Request, next: Next) -> Response {
     let ip = client_of(&req, &s.limiter.trusted_proxies);
     req.extensions_mut().insert(ClientAddr(ip));
+    let peer = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    let https = peer.is_some_and(|p| s.limiter.trusted_proxies.contains(&p))
+        && req
+            .headers()
+            .get("x-forwarded-proto")
+            .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"https"));
+    req.extensions_mut().insert(online::Https(https));
     if req.uri().path().starts_with("/api/") && !s.limiter.allow(ip) {
         return error(
             StatusCode::TOO_MANY_REQUESTS,
@@ -1198,10 +1221,31 @@ api_routes! {
     "/api/games/{id}/next" => post next;
     "/api/series/{id}" => get series;
     "/api/series/{id}/record" => get series_record;
+    "/api/me" => get online::me, post online::new_me, patch online::rename;
+    "/api/account" => post online::account;
+    "/api/login" => post online::login;
+    "/api/logout" => post online::logout;
+    "/api/password" => post online::password;
+    "/api/seeks" => get online::seeks, post online::new_seek;
+    "/api/seeks/{id}" => delete online::cancel_seek;
+    "/api/seeks/{id}/accept" => post online::accept;
+    "/api/pairing" => post online::pairing;
+    "/api/live" => get online::live_games;
+    "/api/lobby/ws" => get online::lobby_ws;
+    "/api/games/{id}/resign" => post online::resign;
+    "/api/games/{id}/abort" => post online::abort;
+    "/api/games/{id}/claim-win" => post online::claim_win;
+    "/api/games/{id}/rematch" => post online::rematch;
+    "/api/players/{name}" => get online::player;
+    "/api/leaderboard/{rules}" => get online::leaderboard;
 }
 
 /// The whole HTTP application: the API under `/api/`, the web app elsewhere.
 pub fn router(svc: Arc<Service>, limits: Limits) -> Router {
+    // Clocks, pairings and ratings are swept in the background (needs a runtime).
+    if tokio::runtime::Handle::try_current().is_ok() {
+        svc.start_sweeper();
+    }
     let state = AppState {
         svc,
         limiter: Arc::new(RateLimiter::new(&limits)),

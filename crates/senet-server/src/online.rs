@@ -21,7 +21,10 @@ pub fn check_name(name: &str) -> Result<(), String> {
     {
         let what = if c.is_control() {
             "a control character".to_string()
-        } else if matches!(c, '\u{200B}'..='\u{200F}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}') {
+        } else if matches!(
+            c,
+            '\u{200B}'..='\u{200F}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}'
+        ) {
             "an invisible character".to_string()
         } else if c == ' ' {
             "a space".to_string()
@@ -169,9 +172,9 @@ impl ClockSpec {
             (Some(_), _, Some(_)) => {
                 Err("a clock has \"minutes\" (and \"increment\") or \"days\", not both".into())
             }
-            (None, None, None) => Err(
-                "a clock is {\"minutes\": M, \"increment\": S} or {\"days\": D}".into(),
-            ),
+            (None, None, None) => {
+                Err("a clock is {\"minutes\": M, \"increment\": S} or {\"days\": D}".into())
+            }
         }
     }
 
@@ -298,7 +301,8 @@ impl ClockState {
 
     /// The side whose time has run out at `now`, if any.
     pub fn flagged(&self, now: i64) -> Option<usize> {
-        self.running.filter(|_| self.deadline().is_some_and(|d| now >= d))
+        self.running
+            .filter(|_| self.deadline().is_some_and(|d| now >= d))
     }
 
     /// After a move by `mover` at `now`: its time is charged and it gets the increment (a
@@ -438,7 +442,11 @@ mod tests {
         );
         assert!((out.rating - 1464.06).abs() < 0.01, "{}", out.rating);
         assert!((out.deviation - 151.52).abs() < 0.01, "{}", out.deviation);
-        assert!((out.volatility - 0.05999).abs() < 0.00001, "{}", out.volatility);
+        assert!(
+            (out.volatility - 0.05999).abs() < 0.00001,
+            "{}",
+            out.volatility
+        );
         // One game of our own rating function is the paper's first game alone.
         let (a, b) = rate(
             Rating {

@@ -203,20 +203,27 @@ pub fn end_session(store: &dyn Store, session: &str) -> Result<(), StoreError> {
 }
 
 /// A player's rating in one rule set (the starting rating when it has none).
-pub fn rating(tx: &mut dyn Tx, player: &str, rules: &str, lock: bool) -> Result<Rating, StoreError> {
+pub fn rating(
+    tx: &mut dyn Tx,
+    player: &str,
+    rules: &str,
+    lock: bool,
+) -> Result<Rating, StoreError> {
     let sql = format!(
         "SELECT rating, rd, vol, games FROM ratings WHERE player = $1 AND rules = $2{}",
         if lock { tx.for_update() } else { "" }
     );
-    Ok(match tx.rows(&sql, &[player.into(), rules.into()])?.first() {
-        Some(r) => Rating {
-            rating: r[0].real().unwrap_or(1500.0),
-            rd: r[1].real().unwrap_or(350.0),
-            vol: r[2].real().unwrap_or(0.06),
-            games: r[3].int().unwrap_or(0),
+    Ok(
+        match tx.rows(&sql, &[player.into(), rules.into()])?.first() {
+            Some(r) => Rating {
+                rating: r[0].real().unwrap_or(1500.0),
+                rd: r[1].real().unwrap_or(350.0),
+                vol: r[2].real().unwrap_or(0.06),
+                games: r[3].int().unwrap_or(0),
+            },
+            None => Rating::default(),
         },
-        None => Rating::default(),
-    })
+    )
 }
 
 /// A player's ratings, by rule set.
@@ -351,8 +358,7 @@ impl GameResult {
         let bad = || StoreError::Corrupt(format!("bad result {s:?}"));
         let (reason, w) = s.rsplit_once(':').ok_or_else(bad)?;
         let w: u8 = w.parse().map_err(|_| bad())?;
-        if w > 2 || !["rules", "resign", "flag", "flag-draw", "abort", "claim"].contains(&reason)
-        {
+        if w > 2 || !["rules", "resign", "flag", "flag-draw", "abort", "claim"].contains(&reason) {
             return Err(bad());
         }
         Ok(GameResult {
@@ -398,9 +404,20 @@ pub fn online_of(store: &dyn Store, id: &str) -> Result<Online, StoreError> {
         };
         let corrupt = |m: String| StoreError::Corrupt(format!("{id}: {m}"));
         Ok(Online {
-            players: [r[0].text().map(str::to_string), r[1].text().map(str::to_string)],
-            clock: r[2].text().map(ClockSpec::parse).transpose().map_err(corrupt)?,
-            clock_state: r[3].text().map(ClockState::parse).transpose().map_err(corrupt)?,
+            players: [
+                r[0].text().map(str::to_string),
+                r[1].text().map(str::to_string),
+            ],
+            clock: r[2]
+                .text()
+                .map(ClockSpec::parse)
+                .transpose()
+                .map_err(corrupt)?,
+            clock_state: r[3]
+                .text()
+                .map(ClockState::parse)
+                .transpose()
+                .map_err(corrupt)?,
             rated: r[4].int().unwrap_or(0) != 0,
             result: r[5].text().map(GameResult::parse).transpose()?,
             rating_change: r[6].text().and_then(|t| {
@@ -436,7 +453,9 @@ pub fn set_online(
         ],
     )?;
     if n != 1 {
-        return Err(StoreError::Backend(format!("game {id} is not there to seat its players")));
+        return Err(StoreError::Backend(format!(
+            "game {id} is not there to seat its players"
+        )));
     }
     Ok(())
 }
@@ -511,7 +530,11 @@ pub fn unrated_finished(store: &dyn Store) -> Result<Vec<String>, StoreError> {
 /// Applies a finished rated game to both players' ratings, once: returns the changes of
 /// seats 1 and 2 when this call applied them, `None` when they were applied before or the
 /// game is not a finished rated game between two players. An aborted game changes nothing.
-pub fn apply_ratings(store: &dyn Store, id: &str, now_s: i64) -> Result<Option<[i64; 2]>, StoreError> {
+pub fn apply_ratings(
+    store: &dyn Store,
+    id: &str,
+    now_s: i64,
+) -> Result<Option<[i64; 2]>, StoreError> {
     run(store, |tx| {
         let lock = tx.for_update();
         let rows = tx.rows(
@@ -537,7 +560,10 @@ pub fn apply_ratings(store: &dyn Store, id: &str, now_s: i64) -> Result<Option<[
         let rules = r[0].need_text("games.rules")?;
         let (p1, p2) = (p1.to_string(), p2.to_string());
         if result.as_ref().is_some_and(|g| g.reason == "abort") {
-            tx.exec("UPDATE games SET rated_done = 1 WHERE id = $1", &[id.into()])?;
+            tx.exec(
+                "UPDATE games SET rated_done = 1 WHERE id = $1",
+                &[id.into()],
+            )?;
             return Ok(None);
         }
         // Rows locked in one order (by player ID), so two games ending at once never wait
@@ -685,7 +711,10 @@ pub fn create_seek(store: &dyn Store, s: &SeekRow, max: i64) -> Result<bool, Sto
     run(store, |tx| {
         let lock = tx.for_update();
         // Lock the seeker's row so that two seeks at once count each other.
-        tx.rows(&format!("SELECT id FROM players WHERE id = $1{lock}"), &[(&s.player).into()])?;
+        tx.rows(
+            &format!("SELECT id FROM players WHERE id = $1{lock}"),
+            &[(&s.player).into()],
+        )?;
         let open = tx.rows(
             "SELECT count(*) FROM seeks WHERE player = $1 AND game IS NULL",
             &[(&s.player).into()],
@@ -860,7 +889,11 @@ pub struct PlayerGame {
 }
 
 /// A player's most recent games.
-pub fn player_games(store: &dyn Store, player: &str, limit: i64) -> Result<Vec<PlayerGame>, StoreError> {
+pub fn player_games(
+    store: &dyn Store,
+    player: &str,
+    limit: i64,
+) -> Result<Vec<PlayerGame>, StoreError> {
     run(store, |tx| {
         tx.rows(
             "SELECT id, rules, player1, player2, state, player, result, rated, rating_change, updated FROM games
@@ -902,7 +935,10 @@ pub fn player_games(store: &dyn Store, player: &str, limit: i64) -> Result<Vec<P
 /// change: equal when every change was applied exactly once (the load run checks it).
 pub fn rating_sums(store: &dyn Store) -> Result<(f64, f64, i64), StoreError> {
     run(store, |tx| {
-        let a = tx.rows("SELECT COALESCE(SUM(rating - 1500), 0), COUNT(*) FROM ratings", &[])?;
+        let a = tx.rows(
+            "SELECT COALESCE(SUM(rating - 1500), 0), COUNT(*) FROM ratings",
+            &[],
+        )?;
         let b = tx.rows("SELECT COALESCE(SUM(delta), 0) FROM rating_history", &[])?;
         Ok((
             a[0][0].real().unwrap_or(0.0),

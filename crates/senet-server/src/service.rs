@@ -30,6 +30,10 @@ use std::sync::{Arc, Weak};
 use std::time::Duration;
 use tokio::sync::{broadcast, Mutex as AsyncMutex};
 
+mod online;
+use crate::players::Online;
+pub use online::Who;
+
 /// How often spectators' comings and goings are told to a game's watchers, at most.
 const PRESENCE_EVERY: std::time::Duration = std::time::Duration::from_millis(300);
 
@@ -173,6 +177,10 @@ struct Live {
     bot_busy: bool,
     /// A presence message is due (see [`Service::presence_changed`]).
     presence_pending: bool,
+    /// The online columns: players, clock, result, away, rematch (issue 33).
+    online: Online,
+    /// The players of seats 1 and 2 as shown (name, rating), for a game between players.
+    names: [Option<wire::PlayerRef>; 2],
 }
 
 /// A game's place in its series (issue 13).
@@ -579,12 +587,25 @@ impl Live {
             series: None,
             bot_busy: false,
             presence_pending: false,
+            online: Online::default(),
+            names: [None, None],
         })
     }
 
-    /// The seat a token belongs to.
-    fn seat_of(&self, token: Option<&str>) -> Res<Player> {
-        let Some(token) = token else {
+    /// The seat of a token, or of the session's player in a game between players.
+    fn seat_of(&self, who: Who<'_>) -> Res<Player> {
+        if let (None, Some(me)) = (who.token, who.player) {
+            for p in Player::BOTH {
+                if self.online.players[p.index()].as_deref() == Some(me) {
+                    return Ok(p);
+                }
+            }
+            return Err(Failure::Forbidden(format!(
+                "you are not a player of game {}",
+                self.meta.id
+            )));
+        }
+        let Some(token) = who.token else {
             return Err(Failure::Unauthorized(
                 "this request needs the seat's token: send the header Authorization: Bearer TOKEN"
                     .into(),
@@ -628,6 +649,12 @@ impl Live {
 
     /// Checks that `seat` may act now; `want_throw` says which phase the request needs.
     fn check_turn(&self, seat: Player, want_throw: bool) -> Res<()> {
+        if let Some(r) = &self.online.result {
+            return Err(Failure::Conflict(format!(
+                "the game is over ({})",
+                online::reason_words(&r.reason)
+            )));
+        }
         match self.game.status() {
             Status::Over(_) => Err(Failure::Conflict("the game is over".into())),
             s if s.player() != Some(seat) => Err(Failure::Conflict(format!(
@@ -680,10 +707,14 @@ impl Live {
             seats,
             seq: self.events.len(),
             moves: g.decisions(),
-            status: status_of(g),
+            status: self.status(),
             position: g.position(),
             view: g.view(),
-            legal: legal_moves(g),
+            legal: if self.online.result.is_some() {
+                Vec::new()
+            } else {
+                legal_moves(g)
+            },
             throws: if matches!(g.status(), Status::Throw(_)) {
                 dist(g)
             } else {
@@ -698,6 +729,14 @@ impl Live {
             events_from: from,
             events: self.events[from..].to_vec(),
             series: self.series.as_ref().map(|s| s.info(g, &self.start)),
+            players: self.names.clone(),
+            you: None,
+            rated: self.online.rated,
+            clock: self.clock_view(),
+            result: self.result_out(),
+            away: self.away_out(),
+            rematch: self.rematch_out(),
+            rating_change: self.online.rating_change,
             kind: None,
         }
     }
@@ -1043,6 +1082,8 @@ pub struct Service {
     watch_per_game: AtomicUsize,
     watch_per_client: AtomicUsize,
     watchers_by_client: std::sync::Mutex<HashMap<Client, usize>>,
+    /// The lobby: open seeks, games being played, pairings (issue 33).
+    lobby: online::Lobby,
 }
 
 /// A live connection's view of a game: the first message and the stream of changes.
@@ -1090,6 +1131,7 @@ impl Service {
             watch_per_game: AtomicUsize::new(200),
             watch_per_client: AtomicUsize::new(20),
             watchers_by_client: std::sync::Mutex::new(HashMap::new()),
+            lobby: online::Lobby::default(),
         })
     }
 
@@ -1213,6 +1255,7 @@ impl Service {
             .ok_or_else(missing)?;
         let mut live = Live::from_stored(stored)
             .map_err(|m| Failure::Internal(format!("game {id} cannot be replayed: {m}")))?;
+        self.load_online(&mut live).await?;
         if let Some(link) = live.meta.series.clone() {
             live.series = Some(self.live_series(&link).await?);
         }
@@ -1257,8 +1300,14 @@ impl Service {
         Ok(())
     }
 
-    /// Takes another server's change to game `id` (`None`: to any game).
+    /// Takes another server's change to game `id` (`None`: to any game; an ID starting
+    /// `!` is a lobby change, see [`Store::watch`]).
     async fn refresh(&self, id: Option<String>) {
+        match id.as_deref() {
+            Some(w) if w.starts_with('!') => return self.lobby_note(w).await,
+            None => self.lobby_refresh().await,
+            _ => {}
+        }
         let ids: Vec<String> = match id {
             Some(id) => vec![id],
             None => self.cache().keys().cloned().collect(),
@@ -1281,6 +1330,10 @@ impl Service {
                 self.forget(&id);
                 continue;
             };
+            if self.load_online(&mut fresh).await.is_err() {
+                self.forget(&id);
+                continue;
+            }
             if let Some(link) = fresh.meta.series.clone() {
                 match self.live_series(&link).await {
                     Ok(ls) => fresh.series = Some(ls),
@@ -1297,12 +1350,13 @@ impl Service {
             }
             let invite_changed = fresh.meta.invite != l.meta.invite
                 || fresh.meta.token_hashes != l.meta.token_hashes;
+            let online_changed = fresh.online != l.online || fresh.names != l.names;
             fresh.tx = l.tx.clone();
             fresh.watchers = l.watchers;
             fresh.bot_busy = l.bot_busy;
             fresh.presence_pending = l.presence_pending;
             *l = fresh;
-            if l.events.len() > old {
+            if l.events.len() > old || online_changed {
                 l.publish_update(old);
             }
             if invite_changed {
@@ -1533,6 +1587,8 @@ impl Service {
             watchers: [0; 3],
             bot_busy: false,
             presence_pending: false,
+            online: Online::default(),
+            names: [None, None],
             series: series_meta.as_ref().map(|(m, target, starts)| LiveSeries {
                 meta: m.clone(),
                 target: *target,
@@ -1572,7 +1628,7 @@ impl Service {
         &self,
         client: Client,
         id: &str,
-        token: Option<&str>,
+        token: Who<'_>,
         seq: Option<u32>,
     ) -> Res<NextGame> {
         let arc = self.get_at(id, seq).await?;
@@ -1675,6 +1731,8 @@ impl Service {
                         watchers: [0; 3],
                         bot_busy: false,
                         presence_pending: false,
+                        online: Online::default(),
+                        names: [None, None],
                         series: Some(LiveSeries {
                             index,
                             first,
@@ -1844,7 +1902,7 @@ impl Service {
     pub async fn check_change(
         &self,
         id: &str,
-        token: Option<&str>,
+        token: Who<'_>,
         seq: Result<Option<u32>, Failure>,
     ) -> Res<()> {
         let arc = self.get_at(id, seq.clone().ok().flatten()).await?;
@@ -1866,7 +1924,7 @@ impl Service {
         &self,
         client: Client,
         id: &str,
-        token: Option<&str>,
+        token: Who<'_>,
         seq: Option<u32>,
     ) -> Res<GameState> {
         self.act(client, id, token, seq, None).await
@@ -1878,7 +1936,7 @@ impl Service {
         &self,
         client: Client,
         id: &str,
-        token: Option<&str>,
+        token: Who<'_>,
         mv: &str,
         seq: Option<u32>,
     ) -> Res<GameState> {
@@ -1894,7 +1952,7 @@ impl Service {
         &self,
         client: Client,
         id: &str,
-        token: Option<&str>,
+        token: Who<'_>,
         seq: Option<u32>,
         mv: Option<&str>,
     ) -> Res<GameState> {
@@ -1905,6 +1963,19 @@ impl Service {
         let seat = l.seat_of(token)?;
         l.check_seq(seq)?;
         l.check_turn(seat, mv.is_none())?;
+        // The clock (issue 33): a flag that fell before this request ends the game instead.
+        let now_ms = online::now_ms();
+        if l.online
+            .clock_state
+            .and_then(|c| c.flagged(now_ms))
+            .is_some()
+        {
+            drop(l);
+            self.settle_clock(id).await;
+            return Err(Failure::Conflict(
+                "your time ran out before this request arrived: the game is over".into(),
+            ));
+        }
         let mut g = l.game;
         let mut throws = l.throws;
         let first = l.events.len() as u32;
@@ -1924,7 +1995,23 @@ impl Service {
         let shown = apply(&mut g, &ev, first).map_err(Failure::Internal)?;
         let new = vec![(ev, shown)];
         let stored: Vec<StoredEvent> = new.iter().map(|(s, _)| s.clone()).collect();
-        let snap = snapshot(&g);
+        let mut snap = snapshot(&g);
+        // A move charges the mover's clock and starts the next side's; a throw takes no time
+        // of its own (the thrower's clock runs on).
+        let mut clock = l.online.clock_state;
+        if let (Some(spec), Some(c), true) = (l.online.clock, clock.as_mut(), mv.is_some()) {
+            let next = g.status().player().map(|p| p.index());
+            if let Err(side) = c.after_move(spec, seat.index(), next, now_ms) {
+                return Err(Failure::Conflict(format!(
+                    "the time of player {} ran out",
+                    side + 1
+                )));
+            }
+        }
+        if let Some(c) = clock {
+            snap.clock = Some(c.text());
+            snap.deadline = c.deadline();
+        }
         let store = self.store.clone();
         let key = id.to_string();
         if let Err(e) = blocking(move || store.append(&key, first, &stored, &snap)).await {
@@ -1934,8 +2021,14 @@ impl Service {
             }
             return Err(e);
         }
+        l.online.clock_state = clock;
+        let over = matches!(g.status(), Status::Over(_));
         let out = l.commit(g, throws, new, first);
         self.kick_bots(&arc, &mut l, client);
+        if over && l.online.rated {
+            drop(l);
+            self.rate_later(id);
+        }
         Ok(out)
     }
 
@@ -2017,7 +2110,7 @@ impl Service {
     /// Revokes (`renew` false) or replaces (`renew` true) the open invite of game `id`, for
     /// the creator (the seat of `token`) while the invited seat is unclaimed. Returns the new
     /// invite path, if any.
-    pub async fn invite(&self, id: &str, token: Option<&str>, renew: bool) -> Res<InviteLink> {
+    pub async fn invite(&self, id: &str, token: Who<'_>, renew: bool) -> Res<InviteLink> {
         let arc = self.get(id).await?;
         let mut l = arc.lock().await;
         l.seat_of(token)?;
@@ -2054,7 +2147,7 @@ impl Service {
     }
 
     /// The move the hint level would play now, for the seat to move.
-    pub async fn hint(&self, client: Client, id: &str, token: Option<&str>) -> Res<Hint> {
+    pub async fn hint(&self, client: Client, id: &str, token: Who<'_>) -> Res<Hint> {
         let arc = self.get(id).await?;
         let l = arc.lock().await;
         let seat = l.seat_of(token)?;
@@ -2189,17 +2282,14 @@ impl Service {
 
     /// Opens a live connection: the full state now, then every change. A valid seat token
     /// marks that seat as present; without one the connection is a spectator's.
-    pub async fn subscribe(
-        &self,
-        client: Client,
-        id: &str,
-        token: Option<&str>,
-    ) -> Res<Subscription> {
+    pub async fn subscribe(&self, client: Client, id: &str, token: Who<'_>) -> Res<Subscription> {
         let arc = self.get(id).await?;
         let mut l = arc.lock().await;
-        let slot = match token {
-            None => 2,
-            Some(_) => l.seat_of(token)?.index(),
+        // A seat's token must be the seat's; a session's player who is not seated watches.
+        let slot = match (token.token, token.player) {
+            (None, None) => 2,
+            (None, Some(_)) => l.seat_of(token).map_or(2, |p| p.index()),
+            (Some(_), _) => l.seat_of(token)?.index(),
         };
         let per_game = self.watch_per_game.load(Ordering::Relaxed);
         if l.watchers.iter().sum::<u32>() as usize >= per_game {
@@ -2223,6 +2313,9 @@ impl Service {
         }
         let rx = l.tx.subscribe();
         l.watchers[slot] += 1;
+        if slot < 2 && l.watchers[slot] == 1 {
+            self.seat_presence(&mut l, slot, true);
+        }
         let mut first = l.state(0);
         first.kind = Some(StateMessage::State);
         let flipped = l.watchers[slot] == 1;
@@ -2256,6 +2349,9 @@ impl Service {
             let mut l = arc.lock().await;
             l.watchers[sub.slot] = l.watchers[sub.slot].saturating_sub(1);
             let flipped = l.watchers[sub.slot] == 0;
+            if sub.slot < 2 && flipped {
+                self.seat_presence(&mut l, sub.slot, false);
+            }
             self.presence_changed(&arc, &mut l, sub.slot, flipped);
         }
     }

@@ -187,10 +187,22 @@ pub(crate) fn pg_row(r: &postgres::Row) -> Result<Row, StoreError> {
         .map(|i| {
             let ty = r.columns()[i].type_().clone();
             Ok(match ty {
-                Type::INT2 => r.try_get::<_, Option<i16>>(i).map_err(bad)?.map(i64::from).into(),
-                Type::INT4 => r.try_get::<_, Option<i32>>(i).map_err(bad)?.map(i64::from).into(),
+                Type::INT2 => r
+                    .try_get::<_, Option<i16>>(i)
+                    .map_err(bad)?
+                    .map(i64::from)
+                    .into(),
+                Type::INT4 => r
+                    .try_get::<_, Option<i32>>(i)
+                    .map_err(bad)?
+                    .map(i64::from)
+                    .into(),
                 Type::INT8 => r.try_get::<_, Option<i64>>(i).map_err(bad)?.into(),
-                Type::FLOAT4 => r.try_get::<_, Option<f32>>(i).map_err(bad)?.map(f64::from).into(),
+                Type::FLOAT4 => r
+                    .try_get::<_, Option<f32>>(i)
+                    .map_err(bad)?
+                    .map(f64::from)
+                    .into(),
                 Type::FLOAT8 => r.try_get::<_, Option<f64>>(i).map_err(bad)?.into(),
                 Type::BOOL => r.try_get::<_, Option<bool>>(i).map_err(bad)?.into(),
                 _ => r.try_get::<_, Option<String>>(i).map_err(bad)?.into(),

@@ -327,6 +327,29 @@ pub struct GameState {
     /// The game's place in its series; null for a single game.
     #[schema(required = true)]
     pub series: Option<SeriesInfo>,
+    /// The players of seats 1 and 2 of a game between players (null otherwise).
+    #[schema(required = true)]
+    pub players: [Option<PlayerRef>; 2],
+    /// The seat of the asking session's player (answers to `GET` only; null otherwise).
+    #[schema(required = true)]
+    pub you: Option<u8>,
+    /// Whether the game is rated.
+    pub rated: bool,
+    /// The clock, for a game with one.
+    #[schema(required = true)]
+    pub clock: Option<ClockView>,
+    /// How a game between players ended (also when by the rules); null while it runs.
+    #[schema(required = true)]
+    pub result: Option<ResultOut>,
+    /// A seat that has had no connection, in a live game still running.
+    #[schema(required = true)]
+    pub away: Option<AwayOut>,
+    /// A rematch offered or made.
+    #[schema(required = true)]
+    pub rematch: Option<RematchOut>,
+    /// The rating changes of seats 1 and 2 once a rated game's result is applied.
+    #[schema(required = true)]
+    pub rating_change: Option<[i64; 2]>,
     /// Only on WebSocket messages.
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
     pub kind: Option<StateMessage>,
@@ -593,4 +616,343 @@ pub enum LiveMessage {
     State(Box<GameState>),
     /// `presence`, `invite` or `resync`.
     Notice(Notice),
+}
+
+// ---- Online play (issue 33, docs/online.md) ----
+
+pub use crate::online::ClockJson as Clock;
+
+/// A player as shown beside a game or a seek.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct PlayerRef {
+    /// The player's ID.
+    pub id: String,
+    /// The player's name.
+    pub name: String,
+    /// The player's rating in the rule set concerned.
+    #[schema(required = true)]
+    pub rating: Option<i64>,
+    /// Whether that rating is provisional (deviation above 110).
+    pub provisional: bool,
+}
+
+/// A rating in one rule set.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct RatingOut {
+    /// Rule set ID.
+    pub rules: String,
+    /// The rule set's name.
+    pub rules_name: String,
+    /// Glicko-2 rating, rounded.
+    pub rating: i64,
+    /// Rating deviation, rounded.
+    pub rd: i64,
+    /// Whether the rating is provisional.
+    pub provisional: bool,
+    /// Rated games played.
+    pub games: i64,
+    /// The rating after each rated game (player pages only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<Vec<HistoryOut>>,
+}
+
+/// One point of a rating's history.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct HistoryOut {
+    /// Unix seconds.
+    pub at: i64,
+    /// The rating after the game.
+    pub rating: i64,
+    /// The deviation after the game.
+    pub rd: i64,
+    /// The game.
+    pub game: String,
+}
+
+/// The session's player.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Me {
+    /// The player's ID.
+    pub id: String,
+    /// The player's name.
+    pub name: String,
+    /// Whether the player has an account (can sign in elsewhere).
+    pub account: bool,
+    /// Send as `X-CSRF-Token` with every write this session's cookie authorises.
+    pub csrf: String,
+    /// The player's ratings.
+    pub ratings: Vec<RatingOut>,
+}
+
+/// An open seek.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct SeekOut {
+    /// Seek ID.
+    pub id: String,
+    /// The seeker, with the rating in the seek's rule set.
+    pub player: PlayerRef,
+    /// Rule set ID.
+    pub rules: String,
+    /// The rule set's name.
+    pub rules_name: String,
+    /// Options as `NAME=VALUE`.
+    pub options: Vec<String>,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The clock.
+    pub clock: Clock,
+    /// A quick-pairing player waiting (not offered to everyone).
+    pub pool: bool,
+    /// When (ms since the Unix epoch).
+    pub created: i64,
+}
+
+/// A game being played between two players, to watch.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct LiveGame {
+    /// Game ID.
+    pub id: String,
+    /// Rule set ID.
+    pub rules: String,
+    /// The rule set's name.
+    pub rules_name: String,
+    /// Seats 1 and 2.
+    pub players: [PlayerRef; 2],
+    /// The clock.
+    #[schema(required = true)]
+    pub clock: Option<Clock>,
+    /// Rated or casual.
+    pub rated: bool,
+    /// Moves played.
+    pub moves: i64,
+}
+
+/// A lobby WebSocket message (`GET /api/lobby/ws`).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum LobbyMessage {
+    /// The open seeks (the whole list, on connecting and on every change).
+    Seeks {
+        /// Oldest first.
+        seeks: Vec<SeekOut>,
+    },
+    /// Games being played now.
+    Games {
+        /// Most recently changed first.
+        games: Vec<LiveGame>,
+    },
+    /// A seek or a pairing became a game between these players.
+    Paired {
+        /// The game.
+        game: String,
+        /// The players of seats 1 and 2.
+        players: [String; 2],
+    },
+}
+
+/// A seek, or a quick pairing's wish.
+#[derive(Clone, Debug, serde::Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SeekRequest {
+    /// Rule set ID.
+    pub rules: String,
+    /// Options as `NAME=VALUE`.
+    #[serde(default)]
+    pub options: Vec<String>,
+    /// Rated (default) or casual.
+    #[serde(default = "yes")]
+    pub rated: bool,
+    /// The clock.
+    pub clock: Clock,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A game made for the caller: its ID and the caller's seat.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Paired {
+    /// Game ID.
+    pub game: String,
+    /// The caller's seat, 1 or 2.
+    pub seat: u8,
+}
+
+/// Quick pairing found nobody yet: the caller waits with this seek.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Waiting {
+    /// The waiting seek's ID (delete it to stop waiting).
+    pub seek: String,
+}
+
+/// A new name.
+#[derive(Clone, Debug, serde::Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NameRequest {
+    /// 3-20 letters, digits, `_`, `-`, starting with a letter.
+    pub name: String,
+}
+
+/// A name and a password (making an account, or signing in).
+#[derive(Clone, serde::Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    /// The name.
+    pub name: String,
+    /// The password (8-128 characters).
+    pub password: String,
+}
+
+impl std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Credentials")
+            .field("name", &self.name)
+            .field("password", &"(hidden)")
+            .finish()
+    }
+}
+
+/// Signing out.
+#[derive(Clone, Debug, Default, serde::Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Logout {
+    /// End every session of the player, not only this one.
+    #[serde(default)]
+    pub everywhere: bool,
+}
+
+/// A password change.
+#[derive(Clone, serde::Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PasswordChange {
+    /// The password now.
+    pub old: String,
+    /// The new password (8-128 characters).
+    pub new: String,
+}
+
+/// Nothing to say beyond success.
+#[derive(Clone, Debug, Default, Serialize, ToSchema)]
+pub struct Empty {}
+
+/// A game's clock at the moment of the answer.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ClockView {
+    /// The clock's settings.
+    pub spec: Clock,
+    /// Milliseconds left of seats 1 and 2.
+    pub remaining: [i64; 2],
+    /// The seat whose clock runs (null once the game is over).
+    #[schema(required = true)]
+    pub running: Option<u8>,
+}
+
+/// How a game between players ended.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ResultOut {
+    /// The winning seat, or null (a draw, an aborted game).
+    #[schema(required = true)]
+    pub winner: Option<u8>,
+    /// `rules`, `resign`, `flag`, `flag-draw`, `abort` or `claim`.
+    pub reason: String,
+}
+
+/// A seat without a connection in a live game.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct AwayOut {
+    /// The seat that left.
+    pub seat: u8,
+    /// Milliseconds until the other may claim the win (0: now).
+    pub claim_in: i64,
+}
+
+/// A rematch's state.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct RematchOut {
+    /// The seat offering it, until it is made.
+    #[schema(required = true)]
+    pub offered_by: Option<u8>,
+    /// The rematch, once both agreed.
+    #[schema(required = true)]
+    pub game: Option<String>,
+}
+
+/// What a rematch request did: the offer stands, or the new game.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct RematchReply {
+    /// The new game once both agreed; null while the offer waits.
+    #[schema(required = true)]
+    pub game: Option<String>,
+}
+
+/// A game on a player's page.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct PlayerGameOut {
+    /// Game ID.
+    pub id: String,
+    /// Rule set ID.
+    pub rules: String,
+    /// The rule set's name.
+    pub rules_name: String,
+    /// The opponent.
+    #[schema(required = true)]
+    pub opponent: Option<PlayerRef>,
+    /// The player's seat.
+    pub seat: u8,
+    /// `win`, `loss`, `draw`, `aborted` or `playing`.
+    pub result: String,
+    /// How it ended (see [`ResultOut::reason`]); null while playing.
+    #[schema(required = true)]
+    pub reason: Option<String>,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The player's rating change, once applied.
+    #[schema(required = true)]
+    pub delta: Option<i64>,
+    /// Unix seconds of the last change.
+    pub ended: i64,
+}
+
+/// A player's page.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct PlayerPage {
+    /// The player's ID.
+    pub id: String,
+    /// The player's name.
+    pub name: String,
+    /// Whether the player has an account.
+    pub account: bool,
+    /// Unix seconds.
+    pub created: i64,
+    /// Ratings per rule set with their history.
+    pub ratings: Vec<RatingOut>,
+    /// Recent games, newest first.
+    pub games: Vec<PlayerGameOut>,
+}
+
+/// A leaderboard row.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct LeaderRow {
+    /// 1 for the best.
+    pub rank: usize,
+    /// The player's name.
+    pub name: String,
+    /// Rating, rounded.
+    pub rating: i64,
+    /// Deviation, rounded.
+    pub rd: i64,
+    /// Rated games played.
+    pub games: i64,
+}
+
+/// The players with a settled rating in one rule set, best first.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Leaderboard {
+    /// Rule set ID.
+    pub rules: String,
+    /// The rule set's name.
+    pub rules_name: String,
+    /// Best first (at most 100).
+    pub players: Vec<LeaderRow>,
 }

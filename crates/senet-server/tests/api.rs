@@ -1266,13 +1266,27 @@ async fn watchers_are_capped_per_game_and_address_and_joining_costs_no_message_p
     let id = c["id"].as_str().unwrap();
     let ip = |n: u32| IpAddr::from((0x0a00_0000u32 + n / 100).to_be_bytes());
     // The first watcher, then 299 more from three addresses.
-    let mut first = a.svc.subscribe(ip(0), id, None).await.unwrap();
+    let mut first = a
+        .svc
+        .subscribe(ip(0), id, senet_server::service::Who::default())
+        .await
+        .unwrap();
     let mut subs = Vec::new();
     for n in 1..300 {
-        subs.push(a.svc.subscribe(ip(n), id, None).await.unwrap());
+        subs.push(
+            a.svc
+                .subscribe(ip(n), id, senet_server::service::Who::default())
+                .await
+                .unwrap(),
+        );
     }
     // Over the cap of the game: refused with 429 and a reason.
-    let e = a.svc.subscribe(ip(500), id, None).await.err().unwrap();
+    let e = a
+        .svc
+        .subscribe(ip(500), id, senet_server::service::Who::default())
+        .await
+        .err()
+        .unwrap();
     assert!(e.message().contains("300 live connections"), "{e:?}");
     for s in subs.drain(..) {
         a.svc.unsubscribe(&s).await;
@@ -1290,14 +1304,28 @@ async fn watchers_are_capped_per_game_and_address_and_joining_costs_no_message_p
     // Per address: the 101st connection of one address is refused; others still join.
     let mut mine = Vec::new();
     for _ in 0..99 {
-        mine.push(a.svc.subscribe(ip(0), id, None).await.unwrap());
+        mine.push(
+            a.svc
+                .subscribe(ip(0), id, senet_server::service::Who::default())
+                .await
+                .unwrap(),
+        );
     }
-    let e = a.svc.subscribe(ip(0), id, None).await.err().unwrap();
+    let e = a
+        .svc
+        .subscribe(ip(0), id, senet_server::service::Who::default())
+        .await
+        .err()
+        .unwrap();
     assert!(
         e.message().contains("this address already has 100"),
         "{e:?}"
     );
-    assert!(a.svc.subscribe(ip(100), id, None).await.is_ok());
+    assert!(a
+        .svc
+        .subscribe(ip(100), id, senet_server::service::Who::default())
+        .await
+        .is_ok());
 }
 
 #[tokio::test]

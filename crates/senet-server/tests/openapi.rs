@@ -467,7 +467,10 @@ async fn real_responses_match_the_openapi_document() {
     let ot = o["tokens"]["2"].as_str().unwrap().to_string();
     // Its creator watches live: every WebSocket message is checked below.
     let me: std::net::IpAddr = [127, 0, 0, 1].into();
-    let mut sub = svc.subscribe(me, &oid, Some(&ot)).await.unwrap();
+    let mut sub = svc
+        .subscribe(me, &oid, senet_server::service::Who::token(Some(&ot)))
+        .await
+        .unwrap();
     let code = o["invite"]
         .as_str()
         .unwrap()

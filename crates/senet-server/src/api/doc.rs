@@ -4,7 +4,7 @@
 //! scheme, the values the server accepts for the lobby's choices, and `additionalProperties:
 //! false` on every object, so that a field the document does not name is an error.
 
-use crate::wire::{LiveMessage, Notice};
+use crate::wire::{LiveMessage, LobbyMessage, Notice};
 use serde_json::{json, Value};
 use std::sync::OnceLock;
 use utoipa::OpenApi;
@@ -33,8 +33,28 @@ use utoipa::OpenApi;
         super::revoke,
         super::analysis,
         super::value,
+        super::online::me,
+        super::online::new_me,
+        super::online::rename,
+        super::online::account,
+        super::online::login,
+        super::online::logout,
+        super::online::password,
+        super::online::seeks,
+        super::online::new_seek,
+        super::online::cancel_seek,
+        super::online::accept,
+        super::online::pairing,
+        super::online::live_games,
+        super::online::lobby_ws,
+        super::online::resign,
+        super::online::abort,
+        super::online::claim_win,
+        super::online::rematch,
+        super::online::player,
+        super::online::leaderboard,
     ),
-    components(schemas(LiveMessage, Notice))
+    components(schemas(LiveMessage, Notice, LobbyMessage))
 )]
 struct ApiDoc;
 
