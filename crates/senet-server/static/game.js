@@ -165,7 +165,12 @@ export async function gamePage(id) {
     }
     if (u.seq === G.state.seq) {
       // No new event, but the clocks, the result (time, resignation, abort, claim), the
-      // away countdown, the rematch or the ratings may have changed.
+      // away countdown, the rematch or the ratings may have changed. An answer to this page's
+      // own move can come after the WebSocket's later news (the ratings applied just after
+      // the last move): a state that lacks what the page already holds is older, and left.
+      const had = G.state;
+      if ((had.result && !u.result) || (had.rating_change && !u.rating_change)
+        || (had.rematch && had.rematch.game && !(u.rematch && u.rematch.game))) return false;
       let changed = false;
       for (const k of ['status', 'legal', 'seed', 'clock', 'result', 'away', 'rematch', 'rating_change', 'players', 'rated']) {
         if (!(k in u)) continue;
@@ -201,17 +206,19 @@ export async function gamePage(id) {
     return true;
   }
 
-  // A whole state from the server (GET, or the WebSocket's `state`).
-  function takeState(s0) {
+  // A whole state from the server (GET, or the WebSocket's `state`). The seat of the
+  // session's player (`you`) is taken from GET answers: the WebSocket's messages are the same
+  // for every connection, so theirs says nothing about this one.
+  function takeState(s0, fromGet) {
     G.state = s0;
     G.events = s0.events;
-    if (s0.you !== undefined) G.you = s0.you;
+    if (fromGet) G.you = s0.you == null ? null : s0.you;
     online.took();
   }
 
   async function refetch() {
     try {
-      takeState(await api('GET', '/api/games/' + id));
+      takeState(await api('GET', '/api/games/' + id), true);
       render();
     } catch (e) { el.error.textContent = e.message; }
   }
@@ -509,7 +516,7 @@ export async function gamePage(id) {
   // hot-seat (off by default); never in an online game.
   function renderBar() {
     const S = G.state;
-    if (S.mode === 'online') { el.barBox.replaceChildren(); el.bar.replaceChildren(); return; }
+    if (S.mode === 'online') { el.barBox.replaceChildren(); el.bar.replaceChildren(); el.bar.hidden = true; return; }
     if (!el.barBox.firstChild) {
       const cb = h('input', { type: 'checkbox', id: 'show-bar' });
       const pref = localStorage.getItem('senet.bar.' + S.mode);
@@ -574,7 +581,7 @@ export async function gamePage(id) {
   }
 
   try {
-    takeState(await api('GET', '/api/games/' + id));
+    takeState(await api('GET', '/api/games/' + id), true);
   } catch (e) {
     app.replaceChildren(h('p', { class: 'error' }, e.message), h('a', { href: '/' }, 'Back to the lobby'));
     return;

@@ -33,9 +33,13 @@ function ticks(lo, hi, n) {
   return out;
 }
 
-// The rating graph: one line per rule set over time, both axes labelled.
-export function ratingGraph(ratings) {
-  const lines = ratings.filter((r) => r.history && r.history.length);
+// The rating graph: one line per rule set over time, both axes labelled. `start` gives a
+// rule set's first point, the rating before its first game (where it is known).
+export function ratingGraph(ratings, start) {
+  const lines = ratings.filter((r) => r.history && r.history.length).map((r) => {
+    const first = start(r);
+    return Object.assign({}, r, { history: first ? [first].concat(r.history) : r.history });
+  });
   if (!lines.length) return null;
   const W = 640, H = 260, L = 54, R = 12, T = 12, B = 44;
   const all = lines.flatMap((r) => r.history);
@@ -53,15 +57,20 @@ export function ratingGraph(ratings) {
     svg.append(s('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: 'axis' }));
     svg.append(s('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'tick' }, String(Math.round(v))));
   }
-  // Dates along the bottom (times of day where everything happened within two days).
+  // Dates along the bottom (times of day where everything happened within two days, with
+  // seconds within ten minutes); a label equal to the one before is left out.
   const short = t1 - t0 < 2 * 86400;
   const fmt = (t) => (short
-    ? new Date(t * 1000).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+    ? new Date(t * 1000).toLocaleTimeString(undefined, t1 - t0 < 600 ? { hour: '2-digit', minute: '2-digit', second: '2-digit' } : { hour: '2-digit', minute: '2-digit' })
     : new Date(t * 1000).toLocaleDateString(undefined, { month: 'short', day: 'numeric' }));
+  let last = null;
   for (let i = 0; i <= 3; i++) {
     const t = t0 + ((t1 - t0) * i) / 3;
+    const label = fmt(t);
+    if (label === last) continue;
+    last = label;
     svg.append(s('line', { x1: x(t), x2: x(t), y1: H - B, y2: H - B + 4, class: 'axis' }));
-    svg.append(s('text', { x: x(t), y: H - B + 16, 'text-anchor': i === 0 ? 'start' : i === 3 ? 'end' : 'middle', class: 'tick' }, fmt(t)));
+    svg.append(s('text', { x: x(t), y: H - B + 16, 'text-anchor': i === 0 ? 'start' : i === 3 ? 'end' : 'middle', class: 'tick' }, label));
   }
   svg.append(s('line', { x1: L, x2: W - R, y1: H - B, y2: H - B, class: 'axis base' }));
   svg.append(s('line', { x1: L, x2: L, y1: T, y2: H - B, class: 'axis base' }));
@@ -73,7 +82,7 @@ export function ratingGraph(ratings) {
     svg.append(s('polyline', { points: pts.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(' '), class: `rline line-${k}`, 'data-rules': r.rules }));
     r.history.forEach((p, j) => {
       const c = s('circle', { cx: pts[j][0].toFixed(1), cy: pts[j][1].toFixed(1), r: 3.5, class: `rdot line-${k}` });
-      c.append(s('title', {}, `${r.rules_name}: ${p.rating} on ${day(p.at)}`));
+      c.append(s('title', {}, p.game ? `${r.rules_name}: ${p.rating} after the game of ${day(p.at)}` : `${r.rules_name}: ${p.rating} at the start`));
       svg.append(c);
     });
   });
@@ -106,8 +115,14 @@ export async function playerPage(name) {
         h('td', {}, `±${r.rd}`),
         h('td', {}, String(r.games)))))))
     : h('p', { class: 'small', id: 'ratings' }, 'No rated games yet.');
-  const graph = ratingGraph(ratings);
   const games = p.games || [];
+  // A rule set's line starts at the rating before its first game, from that game's change,
+  // when the player joined.
+  const graph = ratingGraph(ratings, (r) => {
+    const h0 = r.history[0];
+    const g = games.find((x) => x.id === h0.game);
+    return g && g.delta != null ? { at: Math.min(p.created, h0.at), rating: h0.rating - g.delta, rd: null, game: null } : null;
+  });
   const list = games.length
     ? h('ul', { class: 'games player-games', id: 'player-games' }, games.map((g) => {
       const reason = REASONS[g.reason] || '';
