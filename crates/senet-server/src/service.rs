@@ -32,7 +32,7 @@ use tokio::sync::{broadcast, Mutex as AsyncMutex};
 
 mod online;
 use crate::players::Online;
-pub use online::Who;
+pub use online::{now_ms, Who};
 
 /// How often spectators' comings and goings are told to a game's watchers, at most.
 const PRESENCE_EVERY: std::time::Duration = std::time::Duration::from_millis(300);

@@ -14,6 +14,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use tower::ServiceExt;
 
+mod support {
+    pub mod online;
+}
+use support::online::{seek_and_accept, Browser};
+
 /// The JSON types a schema's `type` allows (a name or a list of names; none: any).
 fn types(schema: &Value) -> Vec<&str> {
     match &schema["type"] {
@@ -933,4 +938,197 @@ async fn the_document_states_the_rules_the_server_applies_to_requests() {
             }
         }
     }
+}
+
+/// Validates one answer of `method uri` with `status` against the document.
+fn check_answer(doc: &Value, method: &str, uri: &str, status: StatusCode, v: &Value) -> String {
+    let t = template(doc, uri).unwrap_or_else(|| panic!("{uri} is not documented"));
+    let op = &doc["paths"][t][method.to_lowercase()];
+    let resp = &op["responses"][status.as_str()];
+    assert!(
+        resp.is_object(),
+        "{method} {uri}: {status} is not documented ({v})"
+    );
+    if let Some(s) = resp["content"]["application/json"].get("schema") {
+        if let Err(e) = validate(doc, s, v, "response") {
+            panic!("{method} {uri} {status}: {e}\n{v}");
+        }
+    }
+    format!("{method} {t} {}", status.as_u16())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn online_play_responses_and_lobby_messages_match_the_openapi_document() {
+    let doc: Value = serde_json::from_str(senet_server::api::openapi_document()).unwrap();
+    let svc = Service::new(Arc::new(SqliteStore::in_memory().unwrap()));
+    let app = router(
+        svc.clone(),
+        Limits {
+            per_second: 0.0,
+            ..Limits::default()
+        },
+    );
+    let (mut lobby_first, mut lobby) = svc.lobby_subscribe().await;
+    let mut seen = BTreeSet::new();
+    let mut a = Browser::new(&app);
+    let mut b = Browser::new(&app);
+    let seek = json!({"rules": "kendall5", "clock": {"minutes": 5, "increment": 3}});
+    let pool = json!({"rules": "kendall5", "rated": false, "clock": {"days": 2}});
+    macro_rules! go {
+        ($who:expr, $m:expr, $u:expr, $body:expr) => {{
+            let u: String = $u;
+            let (st, v) = $who.call($m, &u, $body).await;
+            seen.insert(check_answer(&doc, $m, &u, st, &v));
+            (st, v)
+        }};
+    }
+    go!(a, "GET", "/api/me".into(), None);
+    go!(a, "POST", "/api/me".into(), None);
+    go!(a, "POST", "/api/me".into(), None);
+    go!(b, "POST", "/api/me".into(), None);
+    go!(a, "PATCH", "/api/me".into(), Some(json!({"name": "x"})));
+    go!(
+        a,
+        "PATCH",
+        "/api/me".into(),
+        Some(json!({"name": "Hatshepsut"}))
+    );
+    go!(
+        b,
+        "PATCH",
+        "/api/me".into(),
+        Some(json!({"name": "hatshepsut"}))
+    );
+    go!(
+        a,
+        "POST",
+        "/api/account".into(),
+        Some(json!({"name": "Hatshepsut", "password": "short"}))
+    );
+    go!(
+        a,
+        "POST",
+        "/api/account".into(),
+        Some(json!({"name": "Hatshepsut", "password": "deir el-bahari"}))
+    );
+    go!(
+        Browser::new(&app),
+        "POST",
+        "/api/login".into(),
+        Some(json!({"name": "Hatshepsut", "password": "wrong password"}))
+    );
+    go!(
+        Browser::new(&app),
+        "POST",
+        "/api/login".into(),
+        Some(json!({"name": "Hatshepsut", "password": "deir el-bahari"}))
+    );
+    go!(
+        a,
+        "POST",
+        "/api/password".into(),
+        Some(json!({"old": "wrong password", "new": "new password"}))
+    );
+    go!(
+        a,
+        "POST",
+        "/api/password".into(),
+        Some(json!({"old": "deir el-bahari", "new": "new password"}))
+    );
+    let (_, sk) = go!(a, "POST", "/api/seeks".into(), Some(seek.clone()));
+    go!(
+        a,
+        "POST",
+        "/api/seeks".into(),
+        Some(json!({"rules": "kendall5", "clock": {"days": 99}}))
+    );
+    go!(b, "GET", "/api/seeks".into(), None);
+    let sid = sk["id"].as_str().unwrap().to_string();
+    go!(a, "POST", format!("/api/seeks/{sid}/accept"), None);
+    go!(a, "DELETE", format!("/api/seeks/{sid}"), None);
+    go!(a, "DELETE", format!("/api/seeks/{sid}"), None);
+    go!(a, "POST", "/api/pairing".into(), Some(pool.clone()));
+    go!(b, "POST", "/api/pairing".into(), Some(pool));
+    let game = seek_and_accept(&mut a, &mut b, true).await;
+    go!(a, "GET", "/api/live".into(), None);
+    go!(a, "GET", format!("/api/games/{game}"), None);
+    go!(a, "POST", format!("/api/games/{game}/claim-win"), None);
+    go!(a, "POST", format!("/api/games/{game}/rematch"), None);
+    go!(
+        Browser::new(&app),
+        "POST",
+        format!("/api/games/{game}/resign"),
+        None
+    );
+    go!(a, "POST", format!("/api/games/{game}/resign"), None);
+    go!(a, "POST", format!("/api/games/{game}/abort"), None);
+    go!(a, "POST", format!("/api/games/{game}/rematch"), None);
+    go!(b, "POST", format!("/api/games/{game}/rematch"), None);
+    go!(a, "GET", format!("/api/games/{game}"), None);
+    let game2 = seek_and_accept(&mut a, &mut b, false).await;
+    go!(b, "POST", format!("/api/games/{game2}/abort"), None);
+    go!(a, "GET", "/api/players/Hatshepsut".into(), None);
+    go!(a, "GET", "/api/players/Nobody".into(), None);
+    go!(a, "GET", "/api/leaderboard/kendall5".into(), None);
+    go!(a, "GET", "/api/leaderboard/chess".into(), None);
+    go!(
+        a,
+        "POST",
+        "/api/logout".into(),
+        Some(json!({"everywhere": true}))
+    );
+    for must in [
+        "GET /api/me 401",
+        "POST /api/me 201",
+        "POST /api/me 200",
+        "PATCH /api/me 200",
+        "PATCH /api/me 409",
+        "PATCH /api/me 422",
+        "POST /api/account 200",
+        "POST /api/account 422",
+        "POST /api/login 200",
+        "POST /api/login 401",
+        "POST /api/password 200",
+        "POST /api/password 403",
+        "POST /api/seeks 201",
+        "POST /api/seeks 422",
+        "GET /api/seeks 200",
+        "POST /api/seeks/{id}/accept 409",
+        "DELETE /api/seeks/{id} 200",
+        "DELETE /api/seeks/{id} 404",
+        "POST /api/pairing 202",
+        "POST /api/pairing 200",
+        "GET /api/live 200",
+        "POST /api/games/{id}/claim-win 409",
+        "POST /api/games/{id}/resign 200",
+        "POST /api/games/{id}/resign 401",
+        "POST /api/games/{id}/abort 200",
+        "POST /api/games/{id}/abort 409",
+        "POST /api/games/{id}/rematch 200",
+        "POST /api/games/{id}/rematch 409",
+        "GET /api/players/{name} 200",
+        "GET /api/players/{name} 404",
+        "GET /api/leaderboard/{rules} 200",
+        "GET /api/leaderboard/{rules} 404",
+        "POST /api/logout 200",
+    ] {
+        assert!(seen.contains(must), "{must} was not checked: {seen:?}");
+    }
+    // The lobby's messages: seeks, games, paired.
+    let schema = json!({ "$ref": "#/components/schemas/LobbyMessage" });
+    while let Ok(m) = lobby.try_recv() {
+        lobby_first.push(m);
+    }
+    let mut kinds = BTreeSet::new();
+    for m in lobby_first {
+        let v: Value = serde_json::from_str(&m).unwrap();
+        if let Err(e) = validate(&doc, &schema, &v, "lobby") {
+            panic!("lobby: {e}\n{v}");
+        }
+        kinds.insert(v["type"].as_str().unwrap().to_string());
+    }
+    assert!(
+        kinds.contains("seeks") && kinds.contains("paired") && kinds.contains("games"),
+        "{kinds:?}"
+    );
 }

@@ -7,6 +7,7 @@
 
 mod support {
     pub mod http;
+    pub mod online;
     pub mod pg;
     pub mod store_suite;
 }
@@ -880,4 +881,171 @@ async fn a_database_out_of_reach_answers_503_with_retry_after_and_then_recovers(
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{v}");
+}
+
+/// Moves game `id`'s clock `ms` into the past behind the servers' backs.
+fn age_clock(store: &dyn Store, id: &str, ms: i64) {
+    use senet_server::players;
+    players::run(store, |tx| {
+        let rows = tx.rows("SELECT clock_state FROM games WHERE id = $1", &[id.into()])?;
+        let mut c = senet_server::online::ClockState::parse(rows[0][0].text().unwrap()).unwrap();
+        c.since -= ms;
+        tx.exec(
+            "UPDATE games SET clock_state = $1, deadline = $2 WHERE id = $3",
+            &[c.text().into(), c.deadline().into(), id.into()],
+        )
+    })
+    .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
+async fn two_servers_share_seeks_pairings_clocks_and_ratings_on_postgres() {
+    use senet_server::players;
+    use support::online::{play_out, seek_and_accept, Browser};
+    let pg = Cluster::start();
+    let url = pg.create_db("online");
+    let svcs = two_services(&url, true).await;
+    let (ra, rb) = (
+        router(svcs[0].clone(), open_limits()),
+        router(svcs[1].clone(), open_limits()),
+    );
+    let u = url.clone();
+    let store: Arc<dyn Store> = Arc::new(
+        tokio::task::spawn_blocking(move || PgStore::open(&u).unwrap())
+            .await
+            .unwrap(),
+    );
+    let mut a = Browser::join(&ra).await;
+    let mut b = Browser::join(&rb).await;
+    // A seek made on server A is seen live in server B's lobby.
+    let (_, mut lobby_b) = svcs[1].lobby_subscribe().await;
+    let (s, seek) = a
+        .call(
+            "POST",
+            "/api/seeks",
+            Some(json!({"rules": "kendall5", "clock": {"minutes": 10, "increment": 5}})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{seek}");
+    let sid = seek["id"].as_str().unwrap().to_string();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(5), lobby_b.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        if m.contains(&sid) && m.contains("\"seeks\"") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "server B never showed the seek");
+    }
+    // Accepted at once on both servers: taken once.
+    let mut c = Browser::join(&ra).await;
+    let mut d = Browser::join(&rb).await;
+    let uri = format!("/api/seeks/{sid}/accept");
+    let (rc, rd) = tokio::join!(c.call("POST", &uri, None), d.call("POST", &uri, None));
+    let mut codes = [rc.0, rd.0];
+    codes.sort();
+    assert_eq!(
+        codes,
+        [StatusCode::CREATED, StatusCode::CONFLICT],
+        "{rc:?} {rd:?}"
+    );
+    let game = if rc.0 == StatusCode::CREATED {
+        &rc.1
+    } else {
+        &rd.1
+    }["game"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Server B's lobby tells the pairing made on A (or B) to both players.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(5), lobby_b.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        if m.contains("\"paired\"") && m.contains(&game) {
+            break;
+        }
+        assert!(Instant::now() < deadline);
+    }
+    // A rated game played across the two servers: ratings change once.
+    let game = seek_and_accept(&mut a, &mut b, true).await;
+    let end = play_out(&mut a, &mut b, &game).await;
+    assert_eq!(end["result"]["reason"], "rules");
+    let mut applied = Value::Null;
+    for _ in 0..100 {
+        let (_, st) = a
+            .on(&rb)
+            .call("GET", &format!("/api/games/{game}"), None)
+            .await;
+        applied = st["rating_change"].clone();
+        if !applied.is_null() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(applied.is_array(), "server B shows the rating change");
+    let st = store.clone();
+    let (sum, deltas, n) = tokio::task::spawn_blocking(move || players::rating_sums(&*st).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(n, 2);
+    assert!((sum - deltas).abs() < 1e-6);
+    // A flag falls once, though both servers sweep.
+    let game = seek_and_accept(&mut a, &mut b, true).await;
+    let first = a.play_turn(&game).await;
+    let _ = b.play_turn(&game).await;
+    let _ = a.play_turn(&game).await;
+    let _ = first;
+    let st = store.clone();
+    let g = game.clone();
+    tokio::task::spawn_blocking(move || age_clock(&*st, &g, 30 * 60_000))
+        .await
+        .unwrap();
+    svcs[0].clear_cache();
+    svcs[1].clear_cache();
+    let mut over = Value::Null;
+    for _ in 0..60 {
+        let (_, s) = b
+            .on(&ra)
+            .call("GET", &format!("/api/games/{game}"), None)
+            .await;
+        if s["status"]["state"] == "over" {
+            over = s;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        ["flag", "abort", "flag-draw"].contains(&over["result"]["reason"].as_str().unwrap()),
+        "{over}"
+    );
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let st = store.clone();
+    let g = game.clone();
+    let rows = tokio::task::spawn_blocking(move || {
+        players::run(&*st, |tx| {
+            tx.rows(
+                "SELECT count(*) FROM rating_history WHERE game = $1",
+                &[g.as_str().into()],
+            )
+        })
+        .unwrap()
+    })
+    .await
+    .unwrap();
+    let n = rows[0][0].int().unwrap();
+    assert!(
+        n == 2 || (n == 0 && over["result"]["reason"] == "abort"),
+        "{n} rating rows"
+    );
+    let st = store.clone();
+    let (sum, deltas, _) = tokio::task::spawn_blocking(move || players::rating_sums(&*st).unwrap())
+        .await
+        .unwrap();
+    assert!((sum - deltas).abs() < 1e-6);
 }

@@ -184,6 +184,8 @@ pub(super) async fn new_me(
     responses(
         (status = 200, description = "renamed", body = Me),
         (status = 400, description = "malformed request", body = ErrorBody),
+        (status = 408, description = "the request body did not arrive in time", body = ErrorBody),
+        (status = 413, description = "body over the size limit", body = ErrorBody),
         (status = 401, description = "no session", body = ErrorBody),
         (status = 403, description = "no or wrong X-CSRF-Token", body = ErrorBody),
         (status = 409, description = "the name is taken (names are unique without regard to case)", body = ErrorBody),
@@ -213,6 +215,8 @@ pub(super) async fn rename(
     responses(
         (status = 200, description = "the account", body = Me),
         (status = 400, description = "malformed request", body = ErrorBody),
+        (status = 408, description = "the request body did not arrive in time", body = ErrorBody),
+        (status = 413, description = "body over the size limit", body = ErrorBody),
         (status = 401, description = "no session", body = ErrorBody),
         (status = 403, description = "no or wrong X-CSRF-Token", body = ErrorBody),
         (status = 409, description = "the name is taken, or the player has an account already", body = ErrorBody),
@@ -242,6 +246,8 @@ pub(super) async fn account(
     responses(
         (status = 200, description = "signed in; the cookie is set", body = Me),
         (status = 400, description = "malformed request", body = ErrorBody),
+        (status = 408, description = "the request body did not arrive in time", body = ErrorBody),
+        (status = 413, description = "body over the size limit", body = ErrorBody),
         (status = 401, description = "wrong name or password (the same answer for both)", body = ErrorBody),
         (status = 429, description = "too many sign-in attempts for this name or from this address, or the rate limit", body = ErrorBody),
         (status = 500, description = "the server failed", body = ErrorBody),
@@ -268,6 +274,8 @@ pub(super) async fn login(
     responses(
         (status = 200, description = "signed out; the cookie is cleared", body = Empty),
         (status = 400, description = "malformed request", body = ErrorBody),
+        (status = 408, description = "the request body did not arrive in time", body = ErrorBody),
+        (status = 413, description = "body over the size limit", body = ErrorBody),
         (status = 401, description = "no session", body = ErrorBody),
         (status = 403, description = "no or wrong X-CSRF-Token", body = ErrorBody),
         (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
@@ -297,6 +305,8 @@ pub(super) async fn logout(
     responses(
         (status = 200, description = "changed", body = Empty),
         (status = 400, description = "malformed request", body = ErrorBody),
+        (status = 408, description = "the request body did not arrive in time", body = ErrorBody),
+        (status = 413, description = "body over the size limit", body = ErrorBody),
         (status = 401, description = "no session", body = ErrorBody),
         (status = 403, description = "the old password is wrong, or no or wrong X-CSRF-Token", body = ErrorBody),
         (status = 409, description = "the player has no account", body = ErrorBody),
@@ -339,6 +349,8 @@ pub(super) async fn seeks(State(s): State<AppState>) -> ApiResult {
     responses(
         (status = 201, description = "the seek", body = SeekOut),
         (status = 400, description = "malformed request", body = ErrorBody),
+        (status = 408, description = "the request body did not arrive in time", body = ErrorBody),
+        (status = 413, description = "body over the size limit", body = ErrorBody),
         (status = 401, description = "no session", body = ErrorBody),
         (status = 403, description = "no or wrong X-CSRF-Token", body = ErrorBody),
         (status = 409, description = "the player has 3 open seeks already", body = ErrorBody),
@@ -417,6 +429,8 @@ pub(super) async fn accept(
         (status = 200, description = "paired: the game and the caller's seat", body = Paired),
         (status = 202, description = "waiting, with this seek", body = Waiting),
         (status = 400, description = "malformed request", body = ErrorBody),
+        (status = 408, description = "the request body did not arrive in time", body = ErrorBody),
+        (status = 413, description = "body over the size limit", body = ErrorBody),
         (status = 401, description = "no session", body = ErrorBody),
         (status = 403, description = "no or wrong X-CSRF-Token", body = ErrorBody),
         (status = 409, description = "the player has 3 open seeks already", body = ErrorBody),

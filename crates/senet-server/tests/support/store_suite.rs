@@ -28,6 +28,8 @@ pub fn snap(moves: u32) -> Snapshot {
         player: Some(1),
         moves,
         updated: 7 + moves as i64,
+        clock: None,
+        deadline: None,
     }
 }
 
