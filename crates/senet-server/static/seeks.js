@@ -15,13 +15,21 @@ const QUICK = [
 ];
 const DAYS = [1, 2, 3, 5, 7, 14];
 
-const sameClock = (a, b) => (a.days != null || b.days != null ? a.days === b.days : a.minutes === b.minutes && a.increment === b.increment);
 const clockOf = (c) => (c.days != null ? { days: c.days } : { minutes: c.minutes, increment: c.increment });
 
 export function playSomeone(cat) {
   const L = { seeks: [], games: [], waiting: null, retry: 0, ws: null, closed: false };
   const mineSeek = (s) => me() && s.player && s.player.id === me().id;
-  const go = (game) => { L.closed = true; location.href = '/g/' + game; };
+  // Withdraws this player's waiting quick pairing and real-time seeks (a correspondence seek
+  // stays open): on leaving the lobby, and on going to a game (no second game meanwhile).
+  function withdraw() {
+    if (L.closed) return;
+    L.closed = true;
+    const gone = L.seeks.filter((s) => mineSeek(s) && !correspondence(s.clock)).map((s) => s.id);
+    if (L.waiting) gone.push(L.waiting.seek);
+    for (const id of new Set(gone)) api('DELETE', '/api/seeks/' + id, undefined, undefined, { keepalive: true }).catch(() => {});
+  }
+  const go = (game) => { withdraw(); location.href = '/g/' + game; };
   const ruleOptions = (sel) => cat.rules.map((r) => h('option', { value: r.id, selected: r.id === sel }, r.name));
   const defaultRules = cat.rules.some((r) => r.id === 'kendall5') ? 'kendall5' : cat.rules[0].id;
 
@@ -32,7 +40,7 @@ export function playSomeone(cat) {
   const waitBox = h('div', { id: 'pairing', class: 'pairing', role: 'status' });
   const quickError = h('p', { class: 'error', id: 'quick-error', role: 'alert' });
   const quickButtons = QUICK.map((c) => {
-    const b = h('button', { class: 'quick-btn', 'data-clock': clockSpecText(c) }, h('span', { class: 'quick-clock' }, clockSpecText(c)), h('small', { class: 'quick-kind' }, correspondence(c) ? 'per move' : 'minutes + seconds'), h('small', { class: 'quick-count' }, ''));
+    const b = h('button', { class: 'quick-btn', 'data-clock': clockSpecText(c) }, h('span', { class: 'quick-clock' }, clockSpecText(c)), h('small', { class: 'quick-kind' }, correspondence(c) ? 'per move' : 'minutes + seconds'));
     b.addEventListener('click', () => quick(c));
     return b;
   });
@@ -138,7 +146,7 @@ export function playSomeone(cat) {
     }
   });
 
-  // The open seeks (quick pairing's own are counted on its buttons instead).
+  // The open seeks (the server lists no quick-pairing waits; `pool` is left out all the same).
   const seekList = h('ul', { id: 'seeks', class: 'seeks', 'aria-label': 'open seeks' });
   const seekNote = h('p', { class: 'small', id: 'seeks-empty' });
   const seekMsg = h('p', { class: 'error', id: 'seeks-error', role: 'alert' });
@@ -167,14 +175,7 @@ export function playSomeone(cat) {
       const again = seekList.querySelector(`[data-key='${focusKey}']`);
       if (again) again.focus();
     }
-    // The quick-pairing buttons count who waits for the same game.
-    for (const [i, c] of QUICK.entries()) {
-      const n = L.seeks.filter((s) => s.pool && s.rules === quickRules.value && s.rated === quickRated.checked && sameClock(s.clock, c) && !mineSeek(s)).length;
-      quickButtons[i].querySelector('.quick-count').textContent = n ? `${n} waiting` : '';
-    }
   }
-  quickRules.addEventListener('change', renderSeeks);
-  quickRated.addEventListener('change', renderSeeks);
 
   async function accept(s, b) {
     seekMsg.textContent = '';
@@ -240,15 +241,7 @@ export function playSomeone(cat) {
     };
   }
 
-  // Leaving the lobby withdraws a quick pairing that is still waiting, and this player's
-  // real-time seeks (a correspondence seek stays open).
-  window.addEventListener('pagehide', () => {
-    if (L.closed) return;
-    L.closed = true;
-    const gone = L.seeks.filter((s) => mineSeek(s) && !correspondence(s.clock)).map((s) => s.id);
-    if (L.waiting) gone.push(L.waiting.seek);
-    for (const id of new Set(gone)) api('DELETE', '/api/seeks/' + id, undefined, undefined, { keepalive: true }).catch(() => {});
-  });
+  window.addEventListener('pagehide', withdraw);
 
   const box = h('section', { class: 'panel play', id: 'play', 'aria-labelledby': 'play-title' },
     h('h2', { id: 'play-title' }, 'Play someone ', conn),
@@ -260,7 +253,7 @@ export function playSomeone(cat) {
     h('h3', { id: 'seeks-title' }, 'Open seeks'),
     seekList, seekNote, seekMsg,
     form,
-    h('p', { class: 'small' }, 'Your real-time seeks are withdrawn when you leave this page; a correspondence seek stays open.'),
+    h('p', { class: 'small' }, 'Your real-time seeks are withdrawn when you leave this page or start a game; a correspondence seek stays open.'),
     h('h3', { id: 'live-title' }, 'Playing now'),
     liveList, liveNote,
     h('p', { class: 'links' }, board));

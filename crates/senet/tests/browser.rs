@@ -1998,7 +1998,7 @@ fn two_strangers_meet_in_the_lobby_play_on_a_clock_and_see_new_ratings() {
             watched = n.as_u64().unwrap();
         }
         assert!(
-            t.elapsed() < Duration::from_secs(120),
+            t.elapsed() < Duration::from_secs(400),
             "the game took too long ({by_a}, {by_b}): {:?} {:?} / {:?} {:?} / {}",
             a.text("#status"),
             a.text("#error"),
@@ -2086,4 +2086,200 @@ fn game_id_or_none(s: &Session) -> Option<String> {
     p.strip_prefix("/g/")
         .filter(|g| !g.contains('/') && !g.is_empty())
         .map(String::from)
+}
+
+/// Waits until the page's address is a game other than `not`, and returns its ID.
+fn wait_game(s: &Session, not: Option<&str>) -> String {
+    let t = Instant::now();
+    loop {
+        if let Some(g) = game_id_or_none(s).filter(|g| Some(g.as_str()) != not) {
+            s.wait_for("#board", 20);
+            return g;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "no game opened: {:?}",
+            s.js("return location.pathname")
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Offers a rematch on `a`'s page, accepts it on `b`'s; returns the new game's ID, which
+/// both pages open.
+fn rematch(a: &Session, b: &Session, old: &str) -> String {
+    a.click_css("#rematch");
+    wait_text(a, "#rematch-text", "Waiting for your opponent", 10);
+    wait_text(b, "#rematch", "Accept the rematch", 10);
+    b.click_css("#rematch");
+    let g = wait_game(b, Some(old));
+    assert_eq!(wait_game(a, Some(old)), g, "both pages follow the rematch");
+    g
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn quick_pairing_then_abort_resign_rematch_and_a_claimed_win() {
+    let dir = temp_dir("quick");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let a = driver.session(&dir.join("a"), 1000, 850);
+    let b = driver.session(&dir.join("b"), 1000, 850);
+    for s in [&a, &b] {
+        s.goto(&format!("{}/", server.url));
+        s.wait_for("#me-link", 20);
+    }
+    rename_in_page(&a, "Khufu33");
+    rename_in_page(&b, "Khafre33");
+    wait_text(&b, "#lobby-conn", "live", 10);
+    // A waits in quick pairing, cancels, waits again; B asks for the same game and is paired
+    // with A at once.
+    let quick = ".quick-btn[data-clock='5+3']";
+    a.click_css(quick);
+    wait_text(&a, "#pairing", "Looking for an opponent", 10);
+    a.click_css("#pairing-cancel");
+    let t = Instant::now();
+    while a.text("#pairing") != "" {
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "the wait is cancelled"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    a.click_css(quick);
+    wait_text(&a, "#pairing", "5+3, rated", 10);
+    b.click_css(quick);
+    let g1 = wait_game(&b, None);
+    assert_eq!(wait_game(&a, None), g1, "A's page follows the pairing");
+    wait_text(&a, "#game-kind", "Rated · 5+3", 10);
+
+    // Nobody has moved: either may abort; the game ends unrated.
+    b.wait_for("#abort", 10);
+    b.click_css("#abort");
+    for s in [&a, &b] {
+        wait_text(s, "#result-text", "aborted", 10);
+    }
+    assert!(a.find("#resign").is_none());
+
+    // A rematch, offered by A and accepted by B.
+    let g2 = rematch(&a, &b, &g1);
+    // Resigning asks first; "Keep playing" keeps playing.
+    a.click_css("#resign");
+    a.click_css("#resign-no");
+    a.wait_for("#resign", 5);
+    assert!(a.find("#result-text").is_none(), "still playing");
+    a.click_css("#resign");
+    a.click_css("#resign-yes");
+    let rb = wait_text(&b, "#result-text", "resigned", 10);
+    assert!(
+        rb.contains("You win: Khufu33 (") && rb.contains(") resigned"),
+        "{rb}"
+    );
+    let ra = wait_text(&a, "#result-text", "resigned", 10);
+    assert!(
+        ra.contains("Khafre33 (") && ra.contains("you resigned"),
+        "{ra}"
+    );
+    wait_text(&a, "#rating-change", "→", 20);
+
+    // Another rematch; B leaves it: A sees the countdown, then claims the win.
+    let g3 = rematch(&b, &a, &g2);
+    assert!(g3 != g1);
+    wait_text(&a, "#players", "Khafre33", 10);
+    b.goto(&format!("{}/", server.url));
+    let away = wait_text(&a, "#away", "left the game", 15);
+    assert!(
+        away.contains("Khafre33") && away.contains("claimed in 0:"),
+        "{away}"
+    );
+    assert!(a.find("#claim-win").is_none());
+    let t = Instant::now();
+    while a.find("#claim-win").is_none() {
+        assert!(t.elapsed() < Duration::from_secs(75), "{}", a.text("#away"));
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    a.click_css("#claim-win");
+    let r = wait_text(&a, "#result-text", "left the game", 10);
+    assert!(r.starts_with("You win: Khafre33"), "{r}");
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn an_account_made_in_the_page_signs_in_elsewhere_and_signs_out_everywhere() {
+    let dir = temp_dir("account");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let a = driver.session(&dir.join("a"), 1000, 850);
+    let b = driver.session(&dir.join("b"), 1000, 850);
+    for s in [&a, &b] {
+        s.goto(&format!("{}/", server.url));
+        s.wait_for("#me-link", 20);
+    }
+    let anon_b = b.text("#me-link");
+    // A refused name is refused in words.
+    a.click_css("#account-btn");
+    a.wait_for("#account-dialog[open] #rename-name", 10);
+    a.js("document.querySelector('#rename-name').value = 'x'; return 1");
+    a.click_css("#rename-submit");
+    let e = wait_text(&a, "#rename-error", "3", 10);
+    assert!(e.len() > 10, "{e}");
+    // A signs up with a name and a password.
+    let set = |s: &Session, css: &str, v: &str| {
+        s.js(&format!(
+            "document.querySelector({css:?}).value = {v:?}; return 1"
+        ));
+    };
+    set(&a, "#signup-name", "Sobek33");
+    set(&a, "#signup-password", "crocodile-of-the-nile");
+    a.click_css("#signup-submit");
+    wait_text(&a, "#account-note", "Signed up", 20);
+    wait_text(&a, "#me-link", "Sobek33", 5);
+    assert!(a.find("#signup-name").is_none() && a.find("#password-old").is_some());
+    a.click_css("#account-close");
+
+    // B: a wrong password, then the right one; B is now Sobek33 too.
+    b.click_css("#account-btn");
+    b.wait_for("#account-dialog[open] #signin-name", 10);
+    set(&b, "#signin-name", "Sobek33");
+    set(&b, "#signin-password", "not-the-password");
+    b.click_css("#signin-submit");
+    wait_text(&b, "#signin-error", "wrong name or password", 20);
+    set(&b, "#signin-password", "crocodile-of-the-nile");
+    b.click_css("#signin-submit");
+    wait_text(&b, "#me-link", "Sobek33", 20);
+    b.wait_for("#seek-form", 20);
+
+    // The player page says it is an account.
+    b.click_css("#me-link");
+    wait_text(&b, "#player-name", "Sobek33", 20);
+    assert!(b.text("#app").contains("Account since"));
+
+    // A changes the password, which signs B out; then A signs out everywhere.
+    a.click_css("#account-btn");
+    a.wait_for("#account-dialog[open] #password-old", 10);
+    set(&a, "#password-old", "crocodile-of-the-nile");
+    set(&a, "#password-new", "horus-the-falcon-god");
+    a.click_css("#password-submit");
+    wait_text(&a, "#account-note", "password was changed", 20);
+    b.goto(&format!("{}/", server.url));
+    b.wait_for("#me-link", 20);
+    let now_b = b.text("#me-link");
+    assert!(
+        now_b != "Sobek33" && now_b != anon_b,
+        "B's session ended: a new anonymous player ({now_b})"
+    );
+    a.click_css("#signout-all");
+    a.wait_for("#me-link", 20);
+    let t = Instant::now();
+    while a.text("#me-link") == "Sobek33" {
+        assert!(t.elapsed() < Duration::from_secs(10), "A signed out");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The new password signs in again.
+    a.click_css("#account-btn");
+    a.wait_for("#account-dialog[open] #signin-name", 10);
+    set(&a, "#signin-name", "Sobek33");
+    set(&a, "#signin-password", "horus-the-falcon-god");
+    a.click_css("#signin-submit");
+    wait_text(&a, "#me-link", "Sobek33", 20);
 }
