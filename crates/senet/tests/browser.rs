@@ -2139,7 +2139,7 @@ fn quick_pairing_then_abort_resign_rematch_and_a_claimed_win() {
     wait_text(&a, "#pairing", "Looking for an opponent", 10);
     a.click_css("#pairing-cancel");
     let t = Instant::now();
-    while a.text("#pairing") != "" {
+    while !a.text("#pairing").is_empty() {
         assert!(
             t.elapsed() < Duration::from_secs(10),
             "the wait is cancelled"
