@@ -514,13 +514,18 @@ async fn rules_page(Path(id): Path<String>) -> Response {
 async fn create(
     State(s): State<AppState>,
     Extension(ClientAddr(ip)): Extension<ClientAddr>,
+    h: HeaderMap,
     b: Result<Bytes, BytesRejection>,
 ) -> Response {
     let req: NewGame = match body(b) {
         Ok(r) => r,
         Err(f) => return f.into_response(),
     };
-    match s.svc.create(ip, req).await {
+    // The creator's seat belongs to the session's player when the request carries the
+    // session's CSRF token (without it the game is made all the same, for the token alone).
+    let caller = online::Caller::of(&s, &h, true).await.ok();
+    let player = caller.as_ref().and_then(|c| c.player_id());
+    match s.svc.create_as(ip, req, player).await {
         Ok(c) => (StatusCode::CREATED, axum::Json(c)).into_response(),
         Err(f) => f.into_response(),
     }
@@ -708,10 +713,13 @@ struct ClaimBody {
 async fn claim(
     State(s): State<AppState>,
     Path(id): Path<String>,
+    h: HeaderMap,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let req: ClaimBody = body(b)?;
-    ok_json(s.svc.claim(&id, &req.code).await?)
+    let caller = online::Caller::of(&s, &h, true).await.ok();
+    let player = caller.as_ref().and_then(|c| c.player_id());
+    ok_json(s.svc.claim_as(&id, &req.code, player).await?)
 }
 
 #[utoipa::path(

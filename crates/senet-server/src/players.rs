@@ -811,6 +811,12 @@ pub fn take_seeks(
             }
         }
         set_online(tx, game, players, clock, rated)?;
+        // The two have their game: their other open seeks go (as on lichess), so that nobody
+        // is paired twice by seeks left behind.
+        tx.exec(
+            "DELETE FROM seeks WHERE game IS NULL AND player IN ($1, $2)",
+            &[(&players[0]).into(), (&players[1]).into()],
+        )?;
         tx.notify("!lobby")?;
         tx.notify(&format!("!paired:{game}:{}:{}", players[0], players[1]))?;
         Ok(())
@@ -945,5 +951,35 @@ pub fn rating_sums(store: &dyn Store) -> Result<(f64, f64, i64), StoreError> {
             b[0][0].real().unwrap_or(0.0),
             a[0][1].int().unwrap_or(0),
         ))
+    })
+}
+
+/// The games a player is seated in that are still being played, most recent first.
+pub fn playing(store: &dyn Store, player: &str) -> Result<Vec<String>, StoreError> {
+    run(store, |tx| {
+        tx.rows(
+            "SELECT id FROM games WHERE (player1 = $1 OR player2 = $1) AND state <> 'over'
+             AND result IS NULL ORDER BY updated DESC, id LIMIT 20",
+            &[player.into()],
+        )?
+        .iter()
+        .map(|r| r[0].need_text("games.id"))
+        .collect()
+    })
+}
+
+/// Seat `seat` (1 or 2) of game `id` belongs to `player` (a bot game's or an invite game's
+/// person who has a session), unless it already belongs to someone.
+pub fn set_player(store: &dyn Store, id: &str, seat: u8, player: &str) -> Result<bool, StoreError> {
+    let col = if seat == 1 { "player1" } else { "player2" };
+    run(store, |tx| {
+        let n = tx.exec(
+            &format!("UPDATE games SET {col} = $1 WHERE id = $2 AND {col} IS NULL"),
+            &[player.into(), id.into()],
+        )?;
+        if n == 1 {
+            tx.notify(id)?;
+        }
+        Ok(n == 1)
     })
 }

@@ -1433,6 +1433,18 @@ impl Service {
 
     /// Creates a game; a bot in the first seat starts its first turn in the background.
     pub async fn create(&self, client: Client, req: NewGame) -> Res<Created> {
+        self.create_as(client, req, None).await
+    }
+
+    /// [`Service::create`] by a session's `player`: the creator's seat of a bot or online
+    /// game (a single game) belongs to the player too, so that it is theirs on any browser
+    /// they are signed in on (issue 33).
+    pub async fn create_as(
+        &self,
+        client: Client,
+        req: NewGame,
+        player: Option<&str>,
+    ) -> Res<Created> {
         let rules: RuleSet = req
             .rules
             .parse()
@@ -1599,6 +1611,23 @@ impl Service {
                 next: None,
             }),
         };
+        let mut live = live;
+        if let (Some(p), true, None) = (
+            player,
+            matches!(req.mode.as_str(), "bot" | "online"),
+            &live.series,
+        ) {
+            let (store, id, pl, seat) = (
+                self.store.clone(),
+                meta.id.clone(),
+                p.to_string(),
+                own.index() as u8 + 1,
+            );
+            if blocking(move || crate::players::set_player(&*store, &id, seat, &pl)).await? {
+                live.online.players[own.index()] = Some(p.to_string());
+                let _ = self.load_online(&mut live).await;
+            }
+        }
         let state = live.state(0);
         let arc = self.insert_live(live);
         self.kick_bots(&arc, &mut *arc.lock().await, client);
@@ -2036,6 +2065,11 @@ impl Service {
     /// invited seat's token for the caller only and closes the invite. Returns the seat, its
     /// token and the state.
     pub async fn claim(&self, id: &str, code: &str) -> Res<Claimed> {
+        self.claim_as(id, code, None).await
+    }
+
+    /// [`Service::claim`] by a session's `player`: the claimed seat belongs to the player too.
+    pub async fn claim_as(&self, id: &str, code: &str, player: Option<&str>) -> Res<Claimed> {
         if code.is_empty() || code.len() > 128 {
             return Err(Failure::BadRequest(
                 "\"code\" must be the claim code from the invite link".into(),
@@ -2092,6 +2126,15 @@ impl Service {
                         open: false,
                         claimed: true,
                     });
+                    if let (Some(pl), None) = (player, &l.series) {
+                        let (store, key, pl, s) =
+                            (self.store.clone(), id.to_string(), pl.to_string(), seat);
+                        if blocking(move || crate::players::set_player(&*store, &key, s, &pl))
+                            .await?
+                        {
+                            let _ = self.load_online(&mut l).await;
+                        }
+                    }
                     return Ok(Claimed {
                         id: id.to_string(),
                         seat,

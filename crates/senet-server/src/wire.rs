@@ -682,6 +682,9 @@ pub struct Me {
     pub csrf: String,
     /// The player's ratings.
     pub ratings: Vec<RatingOut>,
+    /// The games the player is seated in that are still being played (on any browser),
+    /// most recent first.
+    pub playing: Vec<String>,
 }
 
 /// An open seek.

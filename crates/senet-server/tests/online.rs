@@ -582,3 +582,177 @@ async fn a_player_gone_60_s_lets_the_other_claim_the_win_and_resign_and_abort_en
         "token",
     );
 }
+
+/// Plays each side's first turn (so that both have moved) and returns the state.
+async fn both_move_once(a: &mut Browser, b: &mut Browser, game: &str) -> Value {
+    let (_, st) = a.call("GET", &format!("/api/games/{game}"), None).await;
+    let (first, second) = if st["you"] == 1 { (a, b) } else { (b, a) };
+    let mut moved = [false; 2];
+    let mut st = Value::Null;
+    while !(moved[0] && moved[1]) {
+        st = first.play_turn(game).await;
+        moved[0] = true;
+        if st["status"]["state"] == "over" || st["status"]["player"] == st["you"] {
+            continue;
+        }
+        st = second.play_turn(game).await;
+        moved[1] = true;
+    }
+    let (_, st2) = first.call("GET", &format!("/api/games/{game}"), None).await;
+    let _ = st;
+    st2
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flag_is_a_draw_when_the_other_side_can_no_longer_win_before_the_cap() {
+    let (app, svc, store) = server();
+    let mut a = Browser::join(&app).await;
+    let mut b = Browser::join(&app).await;
+    // A turn cap of 7 decisions: once both have moved, the side not to act has too few
+    // decisions left to bear off its five pieces.
+    let (s, seek) = a
+        .call(
+            "POST",
+            "/api/seeks",
+            Some(json!({"rules": "kendall5", "options": ["cap=7"], "clock": {"minutes": 1, "increment": 0}})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{seek}");
+    let sid = seek["id"].as_str().unwrap();
+    let (_, p) = b
+        .call("POST", &format!("/api/seeks/{sid}/accept"), None)
+        .await;
+    let game = p["game"].as_str().unwrap().to_string();
+    let st = both_move_once(&mut a, &mut b, &game).await;
+    assert_ne!(st["status"]["state"], "over", "{}", st["status"]);
+    age_clock(&*store, &svc, &game, 10 * 60_000);
+    let st = wait_over(&mut a, &game).await;
+    assert_eq!(
+        st["result"],
+        json!({"winner": null, "reason": "flag-draw"}),
+        "{}",
+        st["status"]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clocks_survive_a_server_restart() {
+    let dir = std::env::temp_dir().join(format!("senet-online-restart-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("restart.sqlite");
+    let _ = std::fs::remove_file(&db);
+    let (game, before, mut a);
+    {
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&db).unwrap());
+        let app = router(Service::new(store), open());
+        a = Browser::join(&app).await;
+        let mut b = Browser::join(&app).await;
+        game = seek_and_accept(&mut a, &mut b, true).await;
+        let st = both_move_once(&mut a, &mut b, &game).await;
+        before = st["clock"].clone();
+        assert!(before["remaining"][0].as_i64().unwrap() > 0, "{before}");
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    // A new server on the same file: the clock goes on from where it was.
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&db).unwrap());
+    let app = router(Service::new(store), open());
+    let mut a = a.on(&app);
+    let (_, st) = a.call("GET", &format!("/api/games/{game}"), None).await;
+    let after = &st["clock"];
+    assert_eq!(after["running"], before["running"]);
+    let r = before["running"].as_u64().unwrap() as usize - 1;
+    let (b0, a0) = (
+        before["remaining"][r].as_i64().unwrap(),
+        after["remaining"][r].as_i64().unwrap(),
+    );
+    assert!(a0 < b0 && a0 > b0 - 5_000, "running side: {b0} then {a0}");
+    assert_eq!(after["remaining"][1 - r], before["remaining"][1 - r]);
+    // The increment was given: each side has more than the 10 minutes minus its thinking.
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn the_session_cookie_is_httponly_samesite_and_secure_behind_a_tls_proxy() {
+    use axum::body::Body;
+    use axum::extract::ConnectInfo;
+    use axum::http::Request;
+    use tower::ServiceExt;
+    let proxy: std::net::IpAddr = [10, 0, 0, 1].into();
+    let svc = Service::new(Arc::new(SqliteStore::in_memory().unwrap()));
+    let app = router(
+        svc,
+        Limits {
+            per_second: 0.0,
+            trusted_proxies: vec![proxy],
+            ..Limits::default()
+        },
+    );
+    for (peer, proto, secure) in [
+        (proxy, "https", true),
+        (proxy, "http", false),
+        ([192, 0, 2, 9].into(), "https", false),
+    ] {
+        let mut req = Request::builder()
+            .method("POST")
+            .uri("/api/me")
+            .header("x-forwarded-proto", proto)
+            .header("x-forwarded-for", "203.0.113.5")
+            .body(Body::empty())
+            .unwrap();
+        req.extensions_mut()
+            .insert(ConnectInfo(std::net::SocketAddr::new(peer, 4000)));
+        let res = app.clone().oneshot(req).await.unwrap();
+        let c = res.headers()["set-cookie"].to_str().unwrap().to_string();
+        assert!(c.contains("HttpOnly") && c.contains("SameSite=Lax"), "{c}");
+        assert_eq!(c.contains("Secure"), secure, "{peer} {proto}: {c}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_made_with_a_session_is_the_players_on_any_browser_signed_in() {
+    let (app, _, _) = server();
+    let mut a = Browser::join(&app).await;
+    a.call(
+        "POST",
+        "/api/account",
+        Some(json!({"name": "Senenmut", "password": "temple of amun"})),
+    )
+    .await;
+    let (s, g) = a
+        .call(
+            "POST",
+            "/api/games",
+            Some(json!({"rules": "kendall5", "mode": "bot", "bot": "beginner", "seat": 2})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{g}");
+    let id = g["id"].as_str().unwrap().to_string();
+    // Another browser signs in: the game is listed, and it can play without the seat token.
+    let mut other = Browser::new(&app);
+    other
+        .call(
+            "POST",
+            "/api/login",
+            Some(json!({"name": "senenmut", "password": "temple of amun"})),
+        )
+        .await;
+    let (_, me) = other.call("GET", "/api/me", None).await;
+    assert_eq!(me["playing"], json!([id]), "{me}");
+    let mut st = Value::Null;
+    for _ in 0..100 {
+        let (_, s2) = other.call("GET", &format!("/api/games/{id}"), None).await;
+        if s2["status"]["player"] == 2 {
+            st = s2;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(st["you"], 2, "{st}");
+    assert_eq!(st["players"][1]["name"], "Senenmut");
+    let st = other.play_turn(&id).await;
+    assert!(st["seq"].as_u64().unwrap() > 0);
+    // A stranger's session has no seat there.
+    let mut c = Browser::join(&app).await;
+    let (_, s3) = c.call("GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(s3["you"], Value::Null);
+}

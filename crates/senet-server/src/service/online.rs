@@ -184,7 +184,7 @@ impl Live {
             });
         }
         match self.game.status() {
-            Status::Over(o) if self.online.players[0].is_some() => Some(ResultOut {
+            Status::Over(o) if self.online.players.iter().any(Option::is_some) => Some(ResultOut {
                 winner: o.winner.map(|p| p.index() as u8 + 1),
                 reason: "rules".into(),
             }),
@@ -342,8 +342,15 @@ impl Service {
     pub async fn me(&self, p: &PlayerRow, secret: &str) -> Res<Me> {
         let store = self.store.clone();
         let id = p.id.clone();
-        let ratings = blocking(move || players::ratings_of(&*store, &id)).await?;
+        let (ratings, playing) = blocking(move || {
+            Ok((
+                players::ratings_of(&*store, &id)?,
+                players::playing(&*store, &id)?,
+            ))
+        })
+        .await?;
         Ok(Me {
+            playing,
             id: p.id.clone(),
             name: p.name.clone(),
             account: p.account,
@@ -1146,7 +1153,7 @@ impl Service {
                 self.settle_clock(&id).await;
             }
         }
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             let _ = self.pair_pool().await;
         }
         if n % 4 == 1 {
