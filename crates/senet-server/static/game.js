@@ -258,8 +258,8 @@ export async function gamePage(id) {
     else { G.selected = from; render(); }
   }
 
-  // No hints in a game between two players (from a seek, a pairing or a rematch).
-  const hints = () => !online.shown();
+  // No hints in a game on a clock or a rated one (from a seek, a pairing or a rematch).
+  const hints = () => !(G.state.clock || G.state.rated);
 
   async function hint() {
     if (!(myTurn() && st().state === 'move' && hints())) return;

@@ -7,6 +7,7 @@ import { api, saved, catalogue } from './api.js';
 import { rulesSummary, drawBoard, paintSides, legend, upright } from './board.js';
 import { seriesChoice } from './series.js';
 import { playSomeone } from './seeks.js';
+import { me } from './me.js';
 
 export async function lobby() {
   document.title = 'Senet';
@@ -117,14 +118,17 @@ export async function lobby() {
   showOptions();
   play.start();
   const mine = saved.all();
-  const ids = Object.keys(mine).sort((a, b) => (mine[b].created || 0) - (mine[a].created || 0)).slice(0, 50);
+  // The player's games under way on any browser (issue 33) first, then this browser's own.
+  const playing = (me() && me().playing) || [];
+  const ids = [...new Set(playing.concat(Object.keys(mine).sort((a, b) => (mine[b].created || 0) - (mine[a].created || 0))))].slice(0, 50);
   if (!ids.length) { recent.replaceChildren(h('p', { class: 'small' }, 'None yet.')); return; }
   try {
     const l = await api('GET', '/api/games?ids=' + ids.join(','));
     recent.replaceChildren(h('ul', { class: 'games' }, l.games.map((g) => {
       const over = g.state === 'over';
       const what = over ? (g.player ? `player ${g.player} won` : 'draw') : `player ${g.player} to ${g.state}`;
-      const role = Object.keys(mine[g.id].tokens || {}).length || mine[g.id].seat ? '' : ' (watching)';
+      const own = mine[g.id] || {};
+      const role = playing.includes(g.id) || Object.keys(own.tokens || {}).length || own.seat ? '' : ' (watching)';
       return h('li', {},
         h('a', { href: '/g/' + g.id }, `${g.rules}, ${g.mode}${role}`), ` ${g.moves} moves, ${what} `,
         over ? h('a', { href: `/g/${g.id}/review`, class: 'review-link' }, 'review') : null);

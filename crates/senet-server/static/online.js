@@ -215,9 +215,9 @@ export function onlineParts(G, ctx) {
     }
   }
 
-  // Under the result: the rating change, the rematch.
+  // Under the result of a game from the lobby (on a clock): the rating change, the rematch.
   function renderAfter() {
-    if (!over() || !between()) { el.after.replaceChildren(); keys.after = null; return; }
+    if (!over() || !between() || !S().clock) { el.after.replaceChildren(); keys.after = null; return; }
     const s0 = S();
     const key = JSON.stringify([s0.rating_change, s0.rematch, s0.players, s0.rated]);
     if (keys.after === key) return;

@@ -202,6 +202,20 @@ export function playSomeone(cat) {
     }
   }
 
+  // The player's own games under way (on any browser): a way back to each.
+  const myGames = h('div', { id: 'my-games', class: 'my-games' });
+  function renderMine() {
+    const ids = (me() && me().playing) || [];
+    if (!ids.length) { myGames.replaceChildren(); return; }
+    myGames.replaceChildren(h('p', {}, h('b', {}, ids.length === 1 ? 'Your game under way: ' : 'Your games under way: ')),
+      h('ul', { class: 'links' }, ids.map((id) => {
+        const g = L.games.find((x) => x.id === id);
+        const other = g && g.players.find((p) => p && p.id !== me().id);
+        const label = g ? `${g.rules_name}, ${g.clock ? g.clock.text || clockSpecText(g.clock) : 'no clock'}${other ? ` against ${other.name}` : ''}` : `game ${id}`;
+        return h('li', {}, h('a', { href: '/g/' + id, class: 'my-game' }, 'Continue: ', label));
+      })));
+  }
+
   // The games being played now.
   const liveList = h('ul', { id: 'live', class: 'live', 'aria-label': 'games being played now' });
   const liveNote = h('p', { class: 'small', id: 'live-empty' });
@@ -216,6 +230,7 @@ export function playSomeone(cat) {
         h('a', { href: '/g/' + g.id, class: 'watch button-link', 'aria-label': `${mine ? 'Play' : 'Watch'} ${names}: ${g.rules_name}` }, mine ? 'Play' : 'Watch'));
     }));
     liveNote.textContent = L.games.length ? '' : 'No games are being played just now.';
+    renderMine();
   }
 
   const board = h('a', { href: '/leaderboard/' + defaultRules, id: 'leaderboard-link', class: 'button-link' }, 'Leaderboard');
@@ -245,6 +260,7 @@ export function playSomeone(cat) {
 
   const box = h('section', { class: 'panel play', id: 'play', 'aria-labelledby': 'play-title' },
     h('h2', { id: 'play-title' }, 'Play someone ', conn),
+    myGames,
     h('h3', {}, 'Quick pairing'),
     h('p', { class: 'small' }, 'Paired at once with a player of about your rating who wants the same game, or as soon as one comes.'),
     h('label', { class: 'row', for: 'quick-rules' }, h('span', {}, 'Rule set'), quickRules),

@@ -2187,6 +2187,8 @@ fn quick_pairing_then_abort_resign_rematch_and_a_claimed_win() {
     assert!(g3 != g1);
     wait_text(&a, "#players", "Khafre33", 10);
     b.goto(&format!("{}/", server.url));
+    // B's lobby offers the way back to the game under way.
+    b.wait_for(&format!("#my-games a[href='/g/{g3}']"), 20);
     let away = wait_text(&a, "#away", "left the game", 15);
     assert!(
         away.contains("Khafre33") && away.contains("claimed in 0:"),
