@@ -2285,3 +2285,52 @@ fn an_account_made_in_the_page_signs_in_elsewhere_and_signs_out_everywhere() {
     a.click_css("#signin-submit");
     wait_text(&a, "#me-link", "Sobek33", 20);
 }
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn clocks_are_written_as_players_read_them_and_low_time_is_marked() {
+    let dir = temp_dir("clocktext");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let s = driver.session(&dir.join("profile"), 800, 600);
+    s.goto(&format!("{}/", server.url));
+    s.wait_for("#me-link", 20);
+    let v = s.js_async(
+        "const done = arguments[arguments.length - 1];
+         import('/static/clock.js').then((m) => {
+           const live = { minutes: 10, increment: 5 }, corr = { days: 3 };
+           done([
+             m.clockText(600000, live), m.clockText(599999, live), m.clockText(9400, live),
+             m.clockText(-5, live), m.clockText(3723000, { minutes: 60, increment: 0 }),
+             m.clockText(2 * 86400000 + 5 * 3600000 + 999, corr), m.clockText(5 * 3600000 + 12 * 60000, corr),
+             m.clockText(30 * 60000, corr), m.clockWords(61000, live), m.clockWords(90000000, corr),
+             m.clockSpecText({ minutes: 5, increment: 3 }), m.clockSpecText({ days: 1 }),
+             m.lowAt(live), m.lowAt({ minutes: 1, increment: 0 }), m.lowAt({ minutes: 60, increment: 0 }), m.lowAt(corr),
+             m.warnings({ minutes: 1, increment: 0 }), m.warnings(live),
+           ]);
+         }).catch((e) => done(String(e)));",
+    );
+    assert_eq!(
+        v,
+        json!([
+            "10:00",
+            "9:59",
+            "0:09.4",
+            "0:00.0",
+            "1:02:03",
+            "2 d 5 h",
+            "5 h 12 min",
+            "30:00",
+            "1 minute 1 second",
+            "1 day 1 hour",
+            "5+3",
+            "1 day",
+            30000,
+            10000,
+            30000,
+            3600000,
+            [30000, 10000],
+            [60000, 30000, 10000]
+        ])
+    );
+}
