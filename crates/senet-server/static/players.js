@@ -53,7 +53,7 @@ export function ratingGraph(ratings, start) {
   const names = lines.map((r) => r.rules_name).join(', ');
   const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'graph rating-graph', id: 'rating-graph', role: 'img', 'aria-labelledby': 'rating-graph-title' },
     s('title', { id: 'rating-graph-title' }, `Rating over time: ${names}`));
-  for (const v of ticks(r0, r1, 4)) {
+  for (const v of ticks(r0, r1, 5)) {
     svg.append(s('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: 'axis' }));
     svg.append(s('text', { x: L - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'tick' }, String(Math.round(v))));
   }

@@ -40,7 +40,7 @@ export function playSomeone(cat) {
   const waitBox = h('div', { id: 'pairing', class: 'pairing', role: 'status' });
   const quickError = h('p', { class: 'error', id: 'quick-error', role: 'alert' });
   const quickButtons = QUICK.map((c) => {
-    const b = h('button', { class: 'quick-btn', 'data-clock': clockSpecText(c) }, h('span', { class: 'quick-clock' }, clockSpecText(c)), h('small', { class: 'quick-kind' }, correspondence(c) ? 'per move' : 'minutes + seconds'));
+    const b = h('button', { class: 'quick-btn', 'data-clock': clockSpecText(c) }, h('span', { class: 'quick-clock' }, clockSpecText(c)), h('small', { class: 'quick-kind' }, correspondence(c) ? 'per move' : 'real time'));
     b.addEventListener('click', () => quick(c));
     return b;
   });
