@@ -983,3 +983,18 @@ pub fn set_player(store: &dyn Store, id: &str, seat: u8, player: &str) -> Result
         Ok(n == 1)
     })
 }
+
+/// Withdraws the open seeks on a live clock (not correspondence) made before `before` (ms):
+/// their seekers have most likely left. Returns how many.
+pub fn expire_seeks(store: &dyn Store, before: i64) -> Result<u64, StoreError> {
+    run(store, |tx| {
+        let n = tx.exec(
+            "DELETE FROM seeks WHERE game IS NULL AND clock NOT LIKE '%day%' AND created < $1",
+            &[before.into()],
+        )?;
+        if n > 0 {
+            tx.notify("!lobby")?;
+        }
+        Ok(n)
+    })
+}

@@ -756,3 +756,65 @@ async fn a_game_made_with_a_session_is_the_players_on_any_browser_signed_in() {
     let (_, s3) = c.call("GET", &format!("/api/games/{id}"), None).await;
     assert_eq!(s3["you"], Value::Null);
 }
+
+#[tokio::test]
+async fn a_password_never_comes_back_in_an_answer() {
+    let (app, _, _) = server();
+    let mut a = Browser::join(&app).await;
+    for body in [
+        json!({"name": "Teti", "password": 987654321}),
+        json!({"name": "Teti", "password": "hunter22", "extra": "hunter22"}),
+        json!({"name": 5, "password": "hunter22"}),
+    ] {
+        for path in ["/api/account", "/api/login"] {
+            let (s, v) = a.call("POST", path, Some(body.clone())).await;
+            assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+            let t = v.to_string();
+            assert!(!t.contains("987654321") && !t.contains("hunter22"), "{t}");
+        }
+    }
+    let (s, v) = a
+        .call(
+            "POST",
+            "/api/password",
+            Some(json!({"old": 123456789, "new": "x"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(!v.to_string().contains("123456789"), "{v}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_seek_left_unanswered_for_30_minutes_is_withdrawn_and_correspondence_stays() {
+    let (app, _, store) = server();
+    let mut a = Browser::join(&app).await;
+    for clock in [json!({"minutes": 5, "increment": 3}), json!({"days": 3})] {
+        let (s, _) = a
+            .call(
+                "POST",
+                "/api/seeks",
+                Some(json!({"rules": "kendall5", "clock": clock})),
+            )
+            .await;
+        assert_eq!(s, StatusCode::CREATED);
+    }
+    // Both made 31 minutes ago.
+    players::run(&*store, |tx| {
+        tx.exec(
+            "UPDATE seeks SET created = created - $1",
+            &[Val::Int(31 * 60_000)],
+        )
+    })
+    .unwrap();
+    let mut left = Value::Null;
+    for _ in 0..40 {
+        let (_, v) = a.call("GET", "/api/seeks", None).await;
+        left = v;
+        if left.as_array().unwrap().len() == 1 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    }
+    assert_eq!(left.as_array().unwrap().len(), 1, "{left}");
+    assert_eq!(left[0]["clock"]["days"], 3);
+}

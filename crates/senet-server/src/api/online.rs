@@ -126,6 +126,20 @@ fn clear_cookie(r: &mut Response, https: bool) {
     }
 }
 
+/// A body holding a password: refused in words that never repeat what was sent.
+fn secret_body<T: serde::de::DeserializeOwned>(
+    b: Result<Bytes, BytesRejection>,
+    shape: &str,
+) -> Result<T, Failure> {
+    match body::<T>(b) {
+        Ok(v) => Ok(v),
+        Err(Failure::BadRequest(_)) => Err(Failure::BadRequest(format!(
+            "the body must be the JSON object {shape}"
+        ))),
+        Err(e) => Err(e),
+    }
+}
+
 fn created(v: impl serde::Serialize) -> Response {
     let mut r = ok_json(v).unwrap_or_else(IntoResponse::into_response);
     *r.status_mut() = StatusCode::CREATED;
@@ -232,7 +246,7 @@ pub(super) async fn account(
 ) -> ApiResult {
     let c = Caller::of(&s, &h, true).await?;
     let (p, secret) = c.player()?;
-    let req: Credentials = body(b)?;
+    let req: Credentials = secret_body(b, r#"{"name": TEXT, "password": TEXT}"#)?;
     s.svc.make_account(p, &req.name, &req.password).await?;
     let p = s.svc.session(secret).await?.unwrap_or_else(|| p.clone());
     ok_json(s.svc.me(&p, secret).await?)
@@ -259,7 +273,7 @@ pub(super) async fn login(
     Extension(Https(https)): Extension<Https>,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
-    let req: Credentials = body(b)?;
+    let req: Credentials = secret_body(b, r#"{"name": TEXT, "password": TEXT}"#)?;
     let (p, secret) = s.svc.login(ip, &req.name, &req.password).await?;
     let mut r = ok_json(s.svc.me(&p, &secret).await?)?;
     set_cookie(&mut r, &secret, https);
@@ -322,7 +336,7 @@ pub(super) async fn password(
 ) -> ApiResult {
     let c = Caller::of(&s, &h, true).await?;
     let (p, secret) = c.player()?;
-    let req: PasswordChange = body(b)?;
+    let req: PasswordChange = secret_body(b, r#"{"old": TEXT, "new": TEXT}"#)?;
     s.svc.change_password(p, secret, &req.old, &req.new).await?;
     ok_json(Empty {})
 }

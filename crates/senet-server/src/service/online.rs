@@ -68,6 +68,9 @@ pub(super) fn reason_words(r: &str) -> &'static str {
 
 /// How long a seat may be without a connection before the other may claim the win.
 pub const CLAIM_AFTER_MS: i64 = 60_000;
+/// A seek on a live clock is withdrawn after this long unanswered (its seeker has most likely
+/// gone); correspondence seeks stay.
+pub const SEEK_TTL_MS: i64 = 30 * 60_000;
 /// Open seeks one player may have.
 const MAX_SEEKS: i64 = 3;
 /// Sessions read from the store are trusted this long before being read again (a sign-out
@@ -281,7 +284,7 @@ impl Service {
 
     // ---- players and sessions ----
 
-    /// The player of a session secret (cached for [`SESSION_TTL`]).
+    /// The player of a session secret (cached for 10 s).
     pub async fn session(&self, secret: &str) -> Res<Option<PlayerRow>> {
         if secret.is_empty() || secret.len() > 128 {
             return Ok(None);
@@ -1159,6 +1162,15 @@ impl Service {
         if n % 4 == 1 {
             self.games_refresh().await;
             self.lobby_refresh().await;
+        }
+        if n % 20 == 7 {
+            let store = self.store.clone();
+            let before = now_ms() - SEEK_TTL_MS;
+            if let Ok(k) = blocking(move || players::expire_seeks(&*store, before)).await {
+                if k > 0 {
+                    self.lobby_refresh().await;
+                }
+            }
         }
         if n % 10 == 3 {
             let store = self.store.clone();
