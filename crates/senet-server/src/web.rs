@@ -24,6 +24,11 @@ pub const SCRIPTS: &[(&str, &str)] = &[
     ("game.js", include_str!("../static/game.js")),
     ("review.js", include_str!("../static/review.js")),
     ("series.js", include_str!("../static/series.js")),
+    ("me.js", include_str!("../static/me.js")),
+    ("clock.js", include_str!("../static/clock.js")),
+    ("online.js", include_str!("../static/online.js")),
+    ("seeks.js", include_str!("../static/seeks.js")),
+    ("players.js", include_str!("../static/players.js")),
 ];
 /// The style sheet.
 pub const STYLE_CSS: &str = include_str!("../static/style.css");

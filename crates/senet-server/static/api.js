@@ -25,13 +25,20 @@ function busyNotice(on) {
 
 let busyCalls = 0;
 
-export async function api(method, path, body, token) {
-  const opt = { method, headers: {} };
+// The session's CSRF token (`csrf` of GET /api/me, issue 33): every write the page makes
+// carries it, so that a write authenticated by the session cookie is known to come from this
+// page. (A write with a seat token carries it too; the server needs none there.)
+let CSRF = null;
+export function setCsrf(token) { CSRF = token || null; }
+
+export async function api(method, path, body, token, extra) {
+  const opt = Object.assign({ method, headers: {} }, extra || {});
   if (body !== undefined) {
     opt.headers['Content-Type'] = 'application/json';
     opt.body = JSON.stringify(body);
   }
   if (token) opt.headers.Authorization = 'Bearer ' + token;
+  if (method !== 'GET' && method !== 'HEAD' && CSRF) opt.headers['X-CSRF-Token'] = CSRF;
   let r;
   let waited = false;
   try {

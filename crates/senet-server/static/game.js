@@ -1,5 +1,7 @@
 // The game page: board, throws and moves, hints, the win-chance bar, invites, live updates over
-// WebSocket, the result and the check of the throws.
+// WebSocket, the result and the check of the throws; for games between players (issue 33)
+// names, ratings and clocks (online.js). A seat is this browser's by a seat token it holds, or
+// by its session's player (`you`): then it acts by the session cookie and CSRF token.
 
 import { $, h } from './dom.js';
 import { api, saved, catalogue } from './api.js';
@@ -8,6 +10,7 @@ import { animator, reducedMotion } from './anim.js';
 import { play as sound } from './sound.js';
 import { verifyThrows } from './verify.js';
 import { renderSeries } from './series.js';
+import { onlineParts } from './online.js';
 
 export function describe(e) {
   if (e.throw != null) return `player ${e.player} threw ${e.throw}`;
@@ -51,7 +54,7 @@ async function takeLink(id, el) {
 
 export async function gamePage(id) {
   const app = $('#app');
-  const G = { id, state: null, events: [], busy: false, selected: null, hover: null, hint: null, retry: 0, msgs: [], verified: null, choice: null, thrownAt: 0 };
+  const G = { id, you: null, state: null, events: [], busy: false, selected: null, hover: null, hint: null, retry: 0, msgs: [], verified: null, choice: null, thrownAt: 0 };
   const el = {
     title: h('h2', { id: 'title' }),
     status: h('p', { id: 'status', class: 'status' }),
@@ -77,11 +80,20 @@ export async function gamePage(id) {
     log: h('ol', { id: 'events', class: 'events', tabindex: 0, 'aria-label': 'moves so far' }),
     rules: h('details', { class: 'summary' }),
   };
+  const online = onlineParts(G, {
+    id,
+    name: (p) => name(p),
+    seated: (p) => mine(p),
+    you: () => G.you,
+    token: () => (G.you != null && token(G.you)) || token(1) || token(2) || undefined,
+    absorbState: (u) => { if (absorb(u)) render(); },
+    error: (text) => { el.error.textContent = text; },
+  });
   app.replaceChildren(
     h('div', { class: 'game' },
-      h('div', { class: 'main' }, el.title, el.series, el.status, el.announce, el.ask, el.invite, el.tip,
+      h('div', { class: 'main' }, el.title, el.series, el.status, online.el.players, el.announce, online.el.clockSay, el.ask, el.invite, el.tip,
         h('div', { class: 'board-area' }, el.board, el.banner), el.legend, el.notes,
-        h('div', { class: 'controls' }, el.throwBtn, el.shown, el.hintBtn, el.barBox), el.bar, el.moves, el.error, el.news, el.result),
+        h('div', { class: 'controls' }, el.throwBtn, el.shown, el.hintBtn, el.barBox), el.bar, el.moves, el.error, online.el.actions, el.news, el.result, online.el.after),
       h('aside', { class: 'side' }, h('h3', {}, 'Moves ', el.conn), el.log,
         h('p', { class: 'links' }, h('a', { href: `/api/games/${id}/record`, id: 'download' }, 'Download the record'),
           h('a', { href: `/g/${id}/review` }, 'Review'), h('a', { href: '/' }, 'Lobby'), h('a', { href: '/', id: 'rules-link' }, 'Rules')),
@@ -89,7 +101,11 @@ export async function gamePage(id) {
         el.rules)));
 
   const tokens = () => saved.get(id).tokens || {};
-  const mine = (p) => tokens()[p];
+  // The seat's token where this browser holds one (sent as Bearer), else undefined.
+  const token = (p) => tokens()[p];
+  // Whether seat p is this browser's: by its token or by the session's player.
+  const mine = (p) => !!token(p) || (G.you != null && String(G.you) === String(p));
+  const seated = () => mine(1) || mine(2);
   const st = () => G.state.status;
   const myTurn = () => st().player != null && !!mine(st().player);
   const name = (p) => {
@@ -97,6 +113,8 @@ export async function gamePage(id) {
     const colour = G.state.sides[p - 1].name;
     if (seat.kind === 'bot') return `the bot (${seat.bot}, ${colour})`;
     if (mine(p) && G.state.mode !== 'hotseat') return `you (${colour})`;
+    const who = G.state.players && G.state.players[p - 1];
+    if (who) return `${who.name} (${colour})`;
     return `player ${p} (${colour})`;
   };
   // Newcomer tips (issue 32): for a first game against the beginner bot, unless turned off.
@@ -145,7 +163,25 @@ export async function gamePage(id) {
       G.state.series = u.series;
       if (changed) return true;
     }
-    if (u.seq <= G.state.seq) return false;
+    if (u.seq === G.state.seq) {
+      // No new event, but the clocks, the result (time, resignation, abort, claim), the
+      // away countdown, the rematch or the ratings may have changed. An answer to this page's
+      // own move can come after the WebSocket's later news (the ratings applied just after
+      // the last move): a state that lacks what the page already holds is older, and left.
+      const had = G.state;
+      if ((had.result && !u.result) || (had.rating_change && !u.rating_change)
+        || (had.rematch && had.rematch.game && !(u.rematch && u.rematch.game))) return false;
+      let changed = false;
+      for (const k of ['status', 'legal', 'seed', 'clock', 'result', 'away', 'rematch', 'rating_change', 'players', 'rated']) {
+        if (!(k in u)) continue;
+        if (JSON.stringify(G.state[k]) !== JSON.stringify(u[k])) changed = true;
+        G.state[k] = u[k];
+      }
+      online.took();
+      if (changed && u.status.state === 'over' && !G.overSounded) { G.overSounded = true; sound('end'); }
+      return changed;
+    }
+    if (u.seq < G.state.seq) return false;
     if (u.events_from > G.events.length) { refetch(); return false; }
     const fresh = u.events.slice(G.events.length - u.events_from);
     const before = G.state.view;
@@ -161,18 +197,28 @@ export async function gamePage(id) {
     }
     el.announce.textContent = told.join('. ');
     G.state = u;
+    online.took();
     G.selected = null;
     G.choice = null;
     G.hint = null;
-    if (u.status.state === 'over') sound('end');
+    if (u.status.state === 'over' && !G.overSounded) { G.overSounded = true; sound('end'); }
     G.pending = { before, fresh };
     return true;
   }
 
+  // A whole state from the server (GET, or the WebSocket's `state`). The seat of the
+  // session's player (`you`) is taken from GET answers: the WebSocket's messages are the same
+  // for every connection, so theirs says nothing about this one.
+  function takeState(s0, fromGet) {
+    G.state = s0;
+    G.events = s0.events;
+    if (fromGet) G.you = s0.you == null ? null : s0.you;
+    online.took();
+  }
+
   async function refetch() {
     try {
-      G.state = await api('GET', '/api/games/' + id);
-      G.events = G.state.events;
+      takeState(await api('GET', '/api/games/' + id), true);
       render();
     } catch (e) { el.error.textContent = e.message; }
   }
@@ -183,7 +229,7 @@ export async function gamePage(id) {
     G.busy = true;
     G.squareTip = null;
     el.error.textContent = '';
-    const tok = mine(st().player);
+    const tok = token(st().player);
     if (kind === 'throw') {
       G.thrownAt = Date.now();
       if (!reducedMotion()) {
@@ -212,10 +258,13 @@ export async function gamePage(id) {
     else { G.selected = from; render(); }
   }
 
+  // No hints in a game on a clock or a rated one (from a seek, a pairing or a rematch).
+  const hints = () => !(G.state.clock || G.state.rated);
+
   async function hint() {
-    if (!(myTurn() && st().state === 'move')) return;
+    if (!(myTurn() && st().state === 'move' && hints())) return;
     try {
-      G.hint = await api('GET', `/api/games/${id}/hint`, undefined, mine(st().player));
+      G.hint = await api('GET', `/api/games/${id}/hint`, undefined, token(st().player));
       const m = G.state.legal.find((x) => x.move === G.hint.move);
       G.hint.from = m ? m.from : null;
       G.hint.to = m ? m.to : null;
@@ -238,7 +287,7 @@ export async function gamePage(id) {
     const mayMove = myTurn() && st().state === 'move' && !G.busy;
     const k = e.key;
     if (k === 't' || k === 'T') { if (!el.throwBtn.disabled && !el.throwBtn.hidden) { e.preventDefault(); act('throw'); } return; }
-    if (k === 'h' || k === 'H') { if (mayMove) { e.preventDefault(); hint(); } return; }
+    if (k === 'h' || k === 'H') { if (mayMove && hints()) { e.preventDefault(); hint(); } return; }
     if (k === 'Escape') { G.choice = null; G.selected = null; render(); return; }
     if (!mayMove || !S.legal.length) return;
     if (['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].includes(k)) {
@@ -261,8 +310,8 @@ export async function gamePage(id) {
   function renderInvite() {
     const S = G.state;
     const present = S.watchers && S.watchers.seats;
-    const creator = ['1', '2'].find((p) => mine(p));
-    if (S.mode !== 'online' || !creator || st().state === 'over') { el.invite.replaceChildren(); return; }
+    const creator = ['1', '2'].find((p) => token(p));
+    if (S.mode !== 'online' || !creator || st().state === 'over' || S.clock) { el.invite.replaceChildren(); return; }
     if (S.open_seat == null) {
       const other = 3 - Number(creator);
       const here = present && present[other - 1];
@@ -273,7 +322,7 @@ export async function gamePage(id) {
     const renew = h('button', { id: 'invite-new' }, 'New invite link');
     renew.addEventListener('click', async () => {
       try {
-        const r = await api('POST', `/api/games/${id}/invite`, undefined, mine(creator));
+        const r = await api('POST', `/api/games/${id}/invite`, undefined, token(creator));
         saved.put(id, { invite: r.invite });
         G.state.invite_open = true;
         renderInvite();
@@ -293,7 +342,7 @@ export async function gamePage(id) {
     const revoke = h('button', { id: 'invite-revoke' }, 'Revoke');
     revoke.addEventListener('click', async () => {
       try {
-        await api('DELETE', `/api/games/${id}/invite`, undefined, mine(creator));
+        await api('DELETE', `/api/games/${id}/invite`, undefined, token(creator));
         saved.put(id, { invite: null });
         G.state.invite_open = false;
         renderInvite();
@@ -306,6 +355,7 @@ export async function gamePage(id) {
 
   function statusText() {
     const s0 = st();
+    if (s0.state === 'over' && online.resultText()) return online.resultText();
     if (s0.state === 'over') {
       if (s0.winner == null) return 'The game is a draw' + (s0.capped ? ' (turn cap reached).' : '.');
       const w = name(s0.winner);
@@ -395,7 +445,7 @@ export async function gamePage(id) {
     const S = G.state;
     document.title = `Senet — ${S.rules_name}`;
     el.title.textContent = `${S.rules_name} · ${S.mode === 'bot' ? 'against a bot' : S.mode === 'hotseat' ? 'hot-seat' : 'online'}`;
-    el.status.textContent = statusText() + (Object.keys(tokens()).length ? '' : ' You are watching.');
+    el.status.textContent = statusText() + (seated() ? '' : ' You are watching.');
     el.status.dataset.state = st().state;
     el.status.dataset.seq = S.seq;
     renderInvite();
@@ -411,11 +461,12 @@ export async function gamePage(id) {
     if (!el.legend.firstChild) el.legend.replaceChildren(legend(S.sides, S.view));
     el.notes.replaceChildren(...(S.view.notes || []).map(([k, v]) => h('span', { class: 'note' }, h('b', {}, k + ': '), v)));
     el.throwBtn.disabled = !(myTurn() && st().state === 'throw') || G.busy;
-    el.throwBtn.hidden = st().state === 'over' || Object.keys(tokens()).length === 0;
+    el.throwBtn.hidden = st().state === 'over' || !seated();
     if (!el.throwBtn.firstChild) el.throwBtn.replaceChildren(h('span', {}, 'Throw (T)'));
     // Kept in place while unavailable, so that nothing moves (no layout shift).
-    el.hintBtn.classList.toggle('invisible', !mayMove);
-    el.hintBtn.disabled = !mayMove;
+    el.hintBtn.classList.toggle('invisible', !mayMove || !hints());
+    el.hintBtn.hidden = !hints();
+    el.hintBtn.disabled = !mayMove || !hints();
     renderThrow();
     // The move buttons are rebuilt only when they change: a redraw between a button's press
     // and its release would lose the click.
@@ -457,6 +508,7 @@ export async function gamePage(id) {
     el.log.replaceChildren(...turns(G.events).map((t) => h('li', {}, t)));
     el.log.scrollTop = el.log.scrollHeight;
     renderResult();
+    online.render();
     renderSeries(G, el.series, tokens());
   }
 
@@ -464,7 +516,7 @@ export async function gamePage(id) {
   // hot-seat (off by default); never in an online game.
   function renderBar() {
     const S = G.state;
-    if (S.mode === 'online') { el.barBox.replaceChildren(); el.bar.replaceChildren(); return; }
+    if (S.mode === 'online') { el.barBox.replaceChildren(); el.bar.replaceChildren(); el.bar.hidden = true; return; }
     if (!el.barBox.firstChild) {
       const cb = h('input', { type: 'checkbox', id: 'show-bar' });
       const pref = localStorage.getItem('senet.bar.' + S.mode);
@@ -504,14 +556,14 @@ export async function gamePage(id) {
   }
 
   function connect() {
-    const tok = mine(1) || mine(2);
+    const tok = token(1) || token(2);
     const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + `/api/games/${id}/ws` + (tok ? '?token=' + encodeURIComponent(tok) : '');
     const ws = new WebSocket(url);
     ws.onopen = () => { G.retry = 0; el.conn.textContent = '● live'; el.conn.className = 'conn live'; };
     ws.onmessage = (ev) => {
       let m;
       try { m = JSON.parse(ev.data); } catch (e) { return; }
-      if (m.type === 'state') { G.state = m; G.events = m.events; render(); }
+      if (m.type === 'state') { takeState(m); render(); }
       else if (m.type === 'update') { if (absorb(m)) render(); }
       else if (m.type === 'presence') { G.state.watchers = m.watchers; renderInvite(); }
       else if (m.type === 'invite') {
@@ -529,17 +581,20 @@ export async function gamePage(id) {
   }
 
   try {
-    G.state = await api('GET', '/api/games/' + id);
+    takeState(await api('GET', '/api/games/' + id), true);
   } catch (e) {
     app.replaceChildren(h('p', { class: 'error' }, e.message), h('a', { href: '/' }, 'Back to the lobby'));
     return;
   }
-  G.events = G.state.events;
+  G.overSounded = st().state === 'over';
   G.lastOutcomes = G.state.throws;
   $('#rules-link', app).setAttribute('href', '/rules/' + G.state.rules);
   paintSides(el.board, G.state.sides);
   paintSides(el.legend, G.state.sides);
+  paintSides(online.el.players, G.state.sides);
   if (!saved.get(id).seed_hash) saved.put(id, { seed_hash: G.state.seed_hash, rules: G.state.rules, mode: G.state.mode, created: saved.get(id).created || Date.now() });
+  // A seat of the session's player: the lobby lists the game among this browser's own.
+  if (G.you != null && saved.get(id).seat !== G.you) saved.put(id, { seat: G.you });
   catalogue().then((c) => {
     const r = c.rules.find((x) => x.id === G.state.rules);
     if (r) el.rules.replaceChildren(h('summary', {}, 'Rules summary'), rulesSummary(r));

@@ -1,10 +1,13 @@
-// The lobby: a new game (rule set, options, opponent, seat, single game or series) and this
-// browser's games.
+// The lobby: playing someone (issue 33: quick pairing, seeks, games being played now; seeks.js),
+// a new game (rule set, options, opponent, seat, single game or series) and this browser's
+// games.
 
 import { $, h } from './dom.js';
 import { api, saved, catalogue } from './api.js';
 import { rulesSummary, drawBoard, paintSides, legend, upright } from './board.js';
 import { seriesChoice } from './series.js';
+import { playSomeone } from './seeks.js';
+import { me } from './me.js';
 
 export async function lobby() {
   document.title = 'Senet';
@@ -94,7 +97,9 @@ export async function lobby() {
     }
   });
   const recent = h('div', { id: 'recent' }, h('p', { class: 'small' }, 'Loading your games…'));
-  app.replaceChildren(
+  const play = playSomeone(cat);
+  app.replaceChildren(h('div', { class: 'lobby' },
+    play.box,
     h('section', { class: 'panel' },
       h('h2', {}, 'New game'),
       h('p', { class: 'small' }, 'New to Senet? ', learn, ' plays the rule set chosen below against the beginner bot, pointing at the moves you can make and explaining each special square the first time a piece reaches it.'),
@@ -109,17 +114,21 @@ export async function lobby() {
       h('label', { class: 'row' }, h('span', {}, 'You play'), seatSel),
       series.box,
       create, msg, summary),
-    h('section', { class: 'panel' }, h('h2', {}, 'Your games'), recent));
+    h('section', { class: 'panel' }, h('h2', {}, 'Your games'), recent)));
   showOptions();
+  play.start();
   const mine = saved.all();
-  const ids = Object.keys(mine).sort((a, b) => (mine[b].created || 0) - (mine[a].created || 0)).slice(0, 50);
+  // The player's games under way on any browser (issue 33) first, then this browser's own.
+  const playing = (me() && me().playing) || [];
+  const ids = [...new Set(playing.concat(Object.keys(mine).sort((a, b) => (mine[b].created || 0) - (mine[a].created || 0))))].slice(0, 50);
   if (!ids.length) { recent.replaceChildren(h('p', { class: 'small' }, 'None yet.')); return; }
   try {
     const l = await api('GET', '/api/games?ids=' + ids.join(','));
     recent.replaceChildren(h('ul', { class: 'games' }, l.games.map((g) => {
       const over = g.state === 'over';
       const what = over ? (g.player ? `player ${g.player} won` : 'draw') : `player ${g.player} to ${g.state}`;
-      const role = Object.keys(mine[g.id].tokens || {}).length ? '' : ' (watching)';
+      const own = mine[g.id] || {};
+      const role = playing.includes(g.id) || Object.keys(own.tokens || {}).length || own.seat ? '' : ' (watching)';
       return h('li', {},
         h('a', { href: '/g/' + g.id }, `${g.rules}, ${g.mode}${role}`), ` ${g.moves} moves, ${what} `,
         over ? h('a', { href: `/g/${g.id}/review`, class: 'review-link' }, 'review') : null);

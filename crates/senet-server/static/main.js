@@ -1,7 +1,7 @@
 // senet web app: lobby, game page, review and rules pages, drawn from the server's JSON API
-// (/api/openapi.json). The page knows no rule: the board comes from the game's `view`, the
-// moves from `legal`, what happened from each event's `kinds`. Loaded as an ES module;
-// each page lives in its own module.
+// (/api/openapi.json); players' pages and the leaderboard (issue 33). The page knows no rule:
+// the board comes from the game's `view`, the moves from `legal`, what happened from each
+// event's `kinds`. Loaded as an ES module; each page lives in its own module.
 
 import { $, h } from './dom.js';
 import { lobby } from './lobby.js';
@@ -10,6 +10,8 @@ import { reviewPage } from './review.js';
 import { seriesPage } from './series.js';
 import { rulesPage } from './rules.js';
 import { soundPrefs, setSoundPrefs, play } from './sound.js';
+import { loadMe, renderHeader } from './me.js';
+import { playerPage, leaderboardPage } from './players.js';
 
 // The theme: the one chosen on this page (kept), else the system's.
 const THEME = 'senet.theme';
@@ -74,7 +76,11 @@ applyTheme();
 dark.addEventListener('change', applyTheme);
 settings();
 
-function route() {
+async function route() {
+  // Who this browser is (issue 33): before any page, whose writes carry the session's CSRF
+  // token. A server that cannot say leaves the page working without a name.
+  await loadMe();
+  renderHeader();
   const p = location.pathname;
   let m = p.match(/^\/g\/([A-Za-z0-9]+)\/review$/);
   const done = (x) => x.catch((e) => { $('#app').replaceChildren(h('p', { class: 'error' }, String(e.message || e))); });
@@ -85,6 +91,10 @@ function route() {
   if (m) return done(seriesPage(m[1]));
   m = p.match(/^\/rules\/([A-Za-z0-9_]+)$/);
   if (m) return done(rulesPage(m[1]));
+  m = p.match(/^\/p\/([^/]+)$/);
+  if (m) return done(playerPage(decodeURIComponent(m[1])));
+  m = p.match(/^\/leaderboard\/([A-Za-z0-9_]+)$/);
+  if (m) return done(leaderboardPage(m[1]));
   return done(lobby());
 }
 

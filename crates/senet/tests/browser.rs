@@ -1204,8 +1204,16 @@ fn on_a_phone_nothing_scrolls_sideways_and_every_target_is_44px() {
     let server = Server::start(&dir.join("g.sqlite"), 0);
     let driver = Driver::start();
     let s = driver.session(&dir.join("profile"), 360, 640);
+    // The lobby with open seeks and a game being played (issue 33).
+    let p1 = ApiPlayer::new(server.port, "Hatshepsut");
+    let p2 = ApiPlayer::new(server.port, "Thutmose");
+    let (live, _) = seek_game(&p1, &p2, "kendall5", true);
+    p1.seek("kendall5", true, json!({ "minutes": 5, "increment": 3 }));
+    p2.seek("kendall", false, json!({ "days": 3 }));
     s.goto(&format!("{}/", server.url));
     s.wait_for("#create", 20);
+    s.wait_for("#seeks li.seek + li.seek", 20);
+    s.wait_for("#live li.live-game", 20);
     assert_eq!(
         s.js("return window.innerWidth"),
         json!(360),
@@ -1213,6 +1221,24 @@ fn on_a_phone_nothing_scrolls_sideways_and_every_target_is_44px() {
         s.js("return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 361).slice(0, 8).map(e => e.tagName + '#' + e.id + '.' + e.getAttribute('class') + ' ' + e.getBoundingClientRect().right.toFixed(0))")
     );
     phone_checks(&s, "lobby");
+    s.js("document.querySelector('#play').scrollIntoView(); return 1");
+    s.screenshot(&screenshots().join("phone-lobby-seeks.png"));
+    s.click_css("#account-btn");
+    s.wait_for("#account-dialog[open] #rename-name", 10);
+    phone_checks(&s, "account dialog");
+    s.click_css("#account-close");
+    s.goto(&format!("{}/g/{live}", server.url));
+    s.wait_for("#clock-1", 20);
+    phone_checks(&s, "online game");
+    s.screenshot(&screenshots().join("phone-online-game.png"));
+    s.goto(&format!("{}/p/Hatshepsut", server.url));
+    s.wait_for("#player-name", 20);
+    phone_checks(&s, "player page");
+    s.goto(&format!("{}/leaderboard/kendall5", server.url));
+    s.wait_for(".switcher", 20);
+    phone_checks(&s, "leaderboard");
+    s.goto(&format!("{}/", server.url));
+    s.wait_for("#create", 20);
     set_select(&s, "#rules", "senat");
     set_select(&s, "#level", "beginner");
     s.click_css("#create");
@@ -1371,15 +1397,31 @@ fn axe_finds_nothing_serious_on_any_page_in_either_theme() {
     assert_eq!(k, "throw");
     s.click_css("#throw");
     wait_change(&s, seq);
+    // Online play (issue 33): two players with a rated game behind them (a player page with
+    // a rating graph), a game on a clock under way and an open seek in the lobby.
+    let p1 = ApiPlayer::new(server.port, "Ramses");
+    let p2 = ApiPlayer::new(server.port, "Nefertari");
+    let (done, seats) = seek_game(&p1, &p2, "kendall5", true);
+    play_by_api(&done, seats);
+    let (live, _) = seek_game(&p2, &p1, "kendall5", false);
+    p1.seek("kendall", true, json!({ "days": 3 }));
     let mut bad = vec![];
     for theme in ["light", "dark"] {
         s.js(&format!(
             "localStorage.setItem('senet.theme', '{theme}'); return 1"
         ));
         for (what, path, ready) in [
-            ("lobby", "/".to_string(), "#create"),
+            ("lobby", "/".to_string(), "#seeks li.seek"),
             ("game", format!("/g/{id}"), "#board"),
             ("rules", "/rules/houses".to_string(), ".demo-play"),
+            ("online game", format!("/g/{live}"), "#clock-1"),
+            ("online game over", format!("/g/{done}"), "#rating-change"),
+            ("player", "/p/Ramses".to_string(), "#rating-graph"),
+            (
+                "leaderboard",
+                "/leaderboard/kendall5".to_string(),
+                ".switcher",
+            ),
         ] {
             s.goto(&format!("{}{path}", server.url));
             s.wait_for(ready, 20);
@@ -1391,6 +1433,13 @@ fn axe_finds_nothing_serious_on_any_page_in_either_theme() {
             for v in axe(&s, &source) {
                 bad.push(format!("{what} ({theme}): {v}"));
             }
+        }
+        // The header's account dialog, open.
+        s.goto(&format!("{}/", server.url));
+        s.click_css("#account-btn");
+        s.wait_for("#account-dialog[open] #rename-name", 10);
+        for v in axe(&s, &source) {
+            bad.push(format!("account dialog ({theme}): {v}"));
         }
     }
     // Finish the game, then the review in both themes.
@@ -1608,4 +1657,680 @@ return 1"#);
         "the notice goes once the request went through"
     );
     assert_eq!(s.text("#error"), "");
+}
+
+// ---------------------------------------------------------------- online play (issue 33)
+
+/// One HTTP request with extra headers; returns the status, the `Set-Cookie` values and the
+/// body (the support client's `http` sends no headers of its own choosing).
+fn http_headers(
+    port: u16,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+    headers: &[(&str, &str)],
+) -> (u16, Vec<String>, String) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(120))).ok();
+    let b = body.unwrap_or("");
+    let mut req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
+        b.len()
+    );
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    req.push_str(b);
+    s.write_all(req.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    let raw = String::from_utf8_lossy(&raw).into_owned();
+    let (head, rest) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let lines: Vec<&str> = head.lines().collect();
+    let cookies = lines
+        .iter()
+        .filter_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case("set-cookie")
+                .then(|| v.trim().to_string())
+        })
+        .collect();
+    let chunked = lines.iter().any(|l| {
+        let l = l.to_ascii_lowercase();
+        l.starts_with("transfer-encoding:") && l.contains("chunked")
+    });
+    let body = if chunked {
+        let mut out = String::new();
+        let mut r = rest;
+        while let Some((size, tail)) = r.split_once("\r\n") {
+            let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+            if n == 0 || tail.len() < n {
+                break;
+            }
+            out.push_str(&tail[..n]);
+            r = tail[n..].trim_start_matches("\r\n");
+        }
+        out
+    } else {
+        rest.to_string()
+    };
+    (status, cookies, body)
+}
+
+/// A player of the site driven through its API: its session cookie and CSRF token.
+struct ApiPlayer {
+    port: u16,
+    cookie: String,
+    csrf: String,
+    id: String,
+    name: String,
+}
+
+impl ApiPlayer {
+    /// A new anonymous player (`POST /api/me`), renamed to `name`.
+    fn new(port: u16, name: &str) -> ApiPlayer {
+        let (status, cookies, body) = http_headers(port, "POST", "/api/me", Some("{}"), &[]);
+        assert_eq!(status, 201, "POST /api/me: {body}");
+        let cookie = cookies
+            .iter()
+            .find(|c| c.starts_with("senet_session="))
+            .and_then(|c| c.split(';').next())
+            .unwrap_or_else(|| panic!("no session cookie in {cookies:?}"))
+            .to_string();
+        let me: Value = serde_json::from_str(&body).unwrap();
+        let mut p = ApiPlayer {
+            port,
+            cookie,
+            csrf: me["csrf"].as_str().unwrap().to_string(),
+            id: me["id"].as_str().unwrap().to_string(),
+            name: me["name"].as_str().unwrap().to_string(),
+        };
+        let me = p.ok("PATCH", "/api/me", json!({ "name": name }));
+        p.name = me["name"].as_str().unwrap().to_string();
+        assert_eq!(p.name, name);
+        p
+    }
+
+    /// A request by cookie and CSRF token: the status and the JSON answer. The server's
+    /// rate limit (429) is waited out.
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+        let b = body.map(|b| b.to_string());
+        let t = Instant::now();
+        loop {
+            let (status, _, text) = http_headers(
+                self.port,
+                method,
+                path,
+                b.as_deref(),
+                &[("Cookie", &self.cookie), ("X-CSRF-Token", &self.csrf)],
+            );
+            if status == 429 && t.elapsed() < Duration::from_secs(60) {
+                std::thread::sleep(Duration::from_millis(250));
+                continue;
+            }
+            return (status, serde_json::from_str(&text).unwrap_or(Value::Null));
+        }
+    }
+
+    /// [`ApiPlayer::call`] that must succeed.
+    fn ok(&self, method: &str, path: &str, body: Value) -> Value {
+        let body = (method != "GET").then_some(body);
+        let (status, v) = self.call(method, path, body);
+        assert!(status < 300, "{method} {path}: {status} {v}");
+        v
+    }
+
+    /// Opens a seek of `rules` on `clock`.
+    fn seek(&self, rules: &str, rated: bool, clock: Value) -> Value {
+        self.ok(
+            "POST",
+            "/api/seeks",
+            json!({ "rules": rules, "options": [], "rated": rated, "clock": clock }),
+        )
+    }
+}
+
+/// A game between `a` and `b` from a seek of `a`'s that `b` accepts: its ID and the two
+/// players by seat.
+fn seek_game<'a>(
+    a: &'a ApiPlayer,
+    b: &'a ApiPlayer,
+    rules: &str,
+    rated: bool,
+) -> (String, [&'a ApiPlayer; 2]) {
+    let s = a.seek(rules, rated, json!({ "minutes": 10, "increment": 5 }));
+    assert_eq!(s["player"]["id"].as_str(), Some(a.id.as_str()));
+    let r = b.ok(
+        "POST",
+        &format!("/api/seeks/{}/accept", s["id"].as_str().unwrap()),
+        json!({}),
+    );
+    let game = r["game"].as_str().unwrap().to_string();
+    let seats = if r["seat"] == 1 { [b, a] } else { [a, b] };
+    (game, seats)
+}
+
+/// Plays a game to its end through the API, each seat by its player's cookie (the first
+/// legal move every time).
+fn play_by_api(game: &str, seats: [&ApiPlayer; 2]) {
+    let t = Instant::now();
+    loop {
+        let (_, st) = seats[0].call("GET", &format!("/api/games/{game}"), None);
+        if st["status"]["state"] == "over" {
+            return;
+        }
+        let p = seats[st["status"]["player"].as_u64().unwrap() as usize - 1];
+        let seq = &st["seq"];
+        let (status, v) = if st["status"]["state"] == "throw" {
+            p.call(
+                "POST",
+                &format!("/api/games/{game}/throw"),
+                Some(json!({ "seq": seq })),
+            )
+        } else {
+            let mv = &st["legal"][0]["move"];
+            p.call(
+                "POST",
+                &format!("/api/games/{game}/move"),
+                Some(json!({ "move": mv, "seq": seq })),
+            )
+        };
+        assert!(status < 300 || status == 409, "{status} {v}");
+        assert!(
+            t.elapsed() < Duration::from_secs(120),
+            "the game took too long"
+        );
+    }
+}
+
+/// Milliseconds of a clock as the page writes it: `4:59`, `0:09.4`, `1:02:03`.
+fn clock_ms(text: &str) -> u64 {
+    let (whole, tenths) = text.split_once('.').unwrap_or((text, "0"));
+    let secs = whole.split(':').fold(0u64, |acc, x| {
+        acc * 60 + x.trim().parse::<u64>().unwrap_or(0)
+    });
+    secs * 1000 + tenths.parse::<u64>().unwrap_or(0) * 100
+}
+
+/// The time shown on seat `seat`'s clock, and whether it runs.
+fn clock_of(s: &Session, seat: u8) -> (u64, bool) {
+    let v = s.js(&format!(
+        "const c = document.querySelector('#clock-{seat}'); return c ? [c.querySelector('.time').textContent, c.classList.contains('running')] : ['', false]"
+    ));
+    (clock_ms(v[0].as_str().unwrap()), v[1] == json!(true))
+}
+
+/// Renames the page's player through the header's account dialog.
+fn rename_in_page(s: &Session, name: &str) {
+    s.click_css("#account-btn");
+    s.wait_for("#account-dialog[open] #rename-name", 10);
+    s.js(&format!(
+        "document.querySelector('#rename-name').value = {name:?}; return 1"
+    ));
+    s.click_css("#rename-submit");
+    wait_text(s, "#me-link", name, 10);
+    wait_text(s, "#account-note", name, 10);
+    s.click_css("#account-close");
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn two_strangers_meet_in_the_lobby_play_on_a_clock_and_see_new_ratings() {
+    let dir = temp_dir("strangers");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let a = driver.session(&dir.join("a"), 1100, 850);
+    let b = driver.session(&dir.join("b"), 1000, 850);
+    let c = driver.session(&dir.join("c"), 1000, 800);
+    for s in [&a, &b, &c] {
+        s.goto(&format!("{}/", server.url));
+        s.wait_for("#me-link", 20);
+        s.wait_for("#seek-form", 20);
+    }
+    // Every visitor is a player with a generated name; two rename themselves.
+    rename_in_page(&a, "Alice33");
+    rename_in_page(&b, "Bob33");
+    wait_text(&b, "#lobby-conn", "live", 10);
+    assert!(
+        b.text("#seeks-empty").contains("No open seeks"),
+        "{}",
+        b.text("#seeks")
+    );
+
+    // A opens a rated kendall5 seek on 10+5 from the lobby's form.
+    set_select(&a, "#seek-rules", "kendall5");
+    a.click_css("#seek-rated-rated");
+    a.click_css("#seek-clock-live");
+    a.js("document.querySelector('#seek-minutes').value = '10'; document.querySelector('#seek-increment').value = '5'; return 1");
+    a.click_css("#seek-create");
+    let mine = wait_text(&a, "#seeks li.mine", "Alice33", 10);
+    assert!(a.find("#seeks li.mine .seek-cancel").is_some(), "{mine}");
+    assert!(a.find("#seeks li.mine .seek-accept").is_none());
+
+    // B's lobby shows it without a reload, with A's provisional rating, and B accepts.
+    let seen = wait_text(&b, "#seeks li", "Alice33", 10);
+    for part in ["1500?", "Kendall, five pieces", "10+5", "rated"] {
+        assert!(seen.contains(part), "{part}: {seen}");
+    }
+    b.click_css("#seeks li .seek-accept");
+
+    // Both pages open the game: B's from the accept, A's from the lobby's "paired".
+    let t = Instant::now();
+    while game_id_or_none(&a).is_none_or(|g| Some(g) != game_id_or_none(&b)) {
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "both open the game: {:?} {:?}",
+            a.js("return location.pathname"),
+            b.js("return location.pathname")
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let id = game_id(&a);
+    for s in [&a, &b] {
+        s.wait_for("#board", 20);
+        s.wait_for("#clock-1", 10);
+        let names = wait_text(s, "#players", "Alice33", 10);
+        assert!(
+            names.contains("Bob33") && names.contains("1500?"),
+            "{names}"
+        );
+        assert!(s.text("#game-kind").contains("Rated · 10+5"));
+        assert!(s.text("#status").contains("Your turn") || s.text("#status").contains("to throw"));
+        assert!(
+            s.find("#hint").is_none()
+                || s.js("return document.querySelector('#hint').hidden") == json!(true),
+            "no hints against a player"
+        );
+    }
+    // The clocks: 10 minutes each; the side to play's clock runs and counts down, the other
+    // stands still.
+    let st = api(server.port, "GET", &format!("/api/games/{id}"), None);
+    let to_play = st["status"]["player"].as_u64().unwrap() as u8;
+    let (run0, running) = clock_of(&a, to_play);
+    let (still0, other_running) = clock_of(&a, 3 - to_play);
+    assert!(running && !other_running, "the side to play's clock runs");
+    assert!(run0 <= 600_000 && run0 > 590_000, "{run0}");
+    assert_eq!(still0, 600_000);
+    std::thread::sleep(Duration::from_millis(1600));
+    let (run1, _) = clock_of(&a, to_play);
+    let (still1, _) = clock_of(&a, 3 - to_play);
+    assert!(
+        run0 - run1 >= 1000,
+        "the running clock counts down: {run0} then {run1}"
+    );
+    assert_eq!(still1, still0, "the other clock stands");
+    a.screenshot(&screenshots().join("online-clocks.png"));
+
+    // A third browser watches from the lobby's "Playing now".
+    c.wait_for(&format!("#live a.watch[href='/g/{id}']"), 20);
+    assert!(c.text("#live").contains("Alice33") && c.text("#live").contains("Bob33"));
+    c.click_css(&format!("#live a.watch[href='/g/{id}']"));
+    c.wait_for("#board", 20);
+    assert!(
+        c.text("#status").contains("watching"),
+        "{}",
+        c.text("#status")
+    );
+    assert!(c.find("#resign").is_none(), "a spectator cannot resign");
+
+    // They play it to its end through the page (A by clicks on the board at first).
+    let t = Instant::now();
+    let (mut by_a, mut by_b) = (0, 0);
+    let mut watched = 0;
+    loop {
+        let ka = act(&a, by_a < 10);
+        let kb = act(&b, false);
+        if ka == "over" && kb == "over" {
+            break;
+        }
+        by_a += (ka == "throw" || ka == "move") as u32;
+        by_b += (kb == "throw" || kb == "move") as u32;
+        if watched == 0 && by_a + by_b > 6 {
+            // The spectator sees the moves as they are played.
+            let n = c.js("return document.querySelectorAll('#events li').length");
+            watched = n.as_u64().unwrap();
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(400),
+            "the game took too long ({by_a}, {by_b}): {:?} {:?} / {:?} {:?} / {}",
+            a.text("#status"),
+            a.text("#error"),
+            b.text("#status"),
+            b.text("#error"),
+            api(server.port, "GET", &format!("/api/games/{id}"), None)["status"]
+        );
+    }
+    assert!(by_a > 3 && by_b > 3, "both played ({by_a}, {by_b})");
+    assert!(watched > 0, "the spectator saw moves during the game");
+    let events = |s: &Session| {
+        s.js("return [...document.querySelectorAll('#events li')].map(e => e.textContent)")
+    };
+    let t = Instant::now();
+    while c.find("#result-text").is_none() || events(&c) != events(&a) {
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "the spectator is behind"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(events(&a), events(&b));
+    let (ra, rb) = (a.text("#result-text"), b.text("#result-text"));
+    assert!(
+        ra.contains("You win") != rb.contains("You win"),
+        "one of them won: {ra} / {rb}"
+    );
+    assert_eq!(
+        a.js("return document.querySelectorAll('.clock.running').length"),
+        json!(0),
+        "the clocks stopped"
+    );
+
+    // Both see the new ratings: "1500 → 1662 (+162)" for the winner, a fall for the other.
+    let change = |s: &Session| {
+        wait_text(s, "#rating-change", "→", 20);
+        strings(s.js("return [...document.querySelectorAll('#rating-change li')].map((li) => li.textContent)")).join("\n")
+    };
+    let (ca, cb) = (change(&a), change(&b));
+    assert_eq!(ca, cb, "both pages show both changes");
+    assert_eq!(change(&c), ca, "and so does the spectator's");
+    let won = if ra.contains("You win") {
+        "Alice33"
+    } else {
+        "Bob33"
+    };
+    let line = |who: &str| {
+        ca.lines()
+            .find(|l| l.starts_with(who))
+            .unwrap_or_else(|| panic!("{who} in {ca}"))
+            .to_string()
+    };
+    let (lw, ll) = if won == "Alice33" {
+        (line("Alice33"), line("Bob33"))
+    } else {
+        (line("Bob33"), line("Alice33"))
+    };
+    assert!(lw.contains("1500 → ") && lw.contains("(+"), "{lw}");
+    assert!(ll.contains("1500 → ") && ll.contains("(−"), "{ll}");
+    a.screenshot(&screenshots().join("online-over.png"));
+
+    // A's page: the kendall5 rating, the graph with its line, the game with a link to its
+    // review.
+    a.goto(&format!("{}/p/Alice33", server.url));
+    a.wait_for("#player-name", 20);
+    assert!(
+        a.text("#ratings").contains("Kendall, five pieces"),
+        "{}",
+        a.text("#ratings")
+    );
+    a.wait_for("#rating-graph polyline.rline[data-rules='kendall5']", 5);
+    a.wait_for(&format!("#player-games a[href='/g/{id}/review']"), 5);
+    let g = a.text("#player-games");
+    assert!(
+        g.contains("Bob33") && (g.contains("Won") || g.contains("Lost")),
+        "{g}"
+    );
+    a.screenshot(&screenshots().join("player-page.png"));
+}
+
+/// The game ID in the page's address, if it is a game page.
+fn game_id_or_none(s: &Session) -> Option<String> {
+    let p = s.js("return location.pathname");
+    let p = p.as_str().unwrap_or("");
+    p.strip_prefix("/g/")
+        .filter(|g| !g.contains('/') && !g.is_empty())
+        .map(String::from)
+}
+
+/// Waits until the page's address is a game other than `not`, and returns its ID.
+fn wait_game(s: &Session, not: Option<&str>) -> String {
+    let t = Instant::now();
+    loop {
+        if let Some(g) = game_id_or_none(s).filter(|g| Some(g.as_str()) != not) {
+            s.wait_for("#board", 20);
+            return g;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "no game opened: {:?}",
+            s.js("return location.pathname")
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Offers a rematch on `a`'s page, accepts it on `b`'s; returns the new game's ID, which
+/// both pages open.
+fn rematch(a: &Session, b: &Session, old: &str) -> String {
+    a.click_css("#rematch");
+    wait_text(a, "#rematch-text", "Waiting for your opponent", 10);
+    wait_text(b, "#rematch", "Accept the rematch", 10);
+    b.click_css("#rematch");
+    let g = wait_game(b, Some(old));
+    assert_eq!(wait_game(a, Some(old)), g, "both pages follow the rematch");
+    g
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn quick_pairing_then_abort_resign_rematch_and_a_claimed_win() {
+    let dir = temp_dir("quick");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let a = driver.session(&dir.join("a"), 1000, 850);
+    let b = driver.session(&dir.join("b"), 1000, 850);
+    for s in [&a, &b] {
+        s.goto(&format!("{}/", server.url));
+        s.wait_for("#me-link", 20);
+    }
+    rename_in_page(&a, "Khufu33");
+    rename_in_page(&b, "Khafre33");
+    wait_text(&b, "#lobby-conn", "live", 10);
+    // A waits in quick pairing, cancels, waits again; B asks for the same game and is paired
+    // with A at once.
+    let quick = ".quick-btn[data-clock='5+3']";
+    a.click_css(quick);
+    wait_text(&a, "#pairing", "Looking for an opponent", 10);
+    a.click_css("#pairing-cancel");
+    let t = Instant::now();
+    while !a.text("#pairing").is_empty() {
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "the wait is cancelled"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    a.click_css(quick);
+    wait_text(&a, "#pairing", "5+3, rated", 10);
+    b.click_css(quick);
+    let g1 = wait_game(&b, None);
+    assert_eq!(wait_game(&a, None), g1, "A's page follows the pairing");
+    wait_text(&a, "#game-kind", "Rated · 5+3", 10);
+
+    // Nobody has moved: either may abort; the game ends unrated.
+    b.wait_for("#abort", 10);
+    b.click_css("#abort");
+    for s in [&a, &b] {
+        wait_text(s, "#result-text", "aborted", 10);
+    }
+    assert!(a.find("#resign").is_none());
+
+    // A rematch, offered by A and accepted by B.
+    let g2 = rematch(&a, &b, &g1);
+    // Resigning asks first; "Keep playing" keeps playing.
+    a.click_css("#resign");
+    a.click_css("#resign-no");
+    a.wait_for("#resign", 5);
+    assert!(a.find("#result-text").is_none(), "still playing");
+    a.click_css("#resign");
+    a.click_css("#resign-yes");
+    let rb = wait_text(&b, "#result-text", "resigned", 10);
+    assert!(
+        rb.contains("You win: Khufu33 (") && rb.contains(") resigned"),
+        "{rb}"
+    );
+    let ra = wait_text(&a, "#result-text", "resigned", 10);
+    assert!(
+        ra.contains("Khafre33 (") && ra.contains("you resigned"),
+        "{ra}"
+    );
+    wait_text(&a, "#rating-change", "→", 20);
+
+    // Another rematch; B leaves it: A sees the countdown, then claims the win.
+    let g3 = rematch(&b, &a, &g2);
+    assert!(g3 != g1);
+    wait_text(&a, "#players", "Khafre33", 10);
+    b.goto(&format!("{}/", server.url));
+    // B's lobby offers the way back to the game under way.
+    b.wait_for(&format!("#my-games a[href='/g/{g3}']"), 20);
+    let away = wait_text(&a, "#away", "left the game", 15);
+    assert!(
+        away.contains("Khafre33") && away.contains("claimed in 0:"),
+        "{away}"
+    );
+    assert!(a.find("#claim-win").is_none());
+    let t = Instant::now();
+    while a.find("#claim-win").is_none() {
+        assert!(t.elapsed() < Duration::from_secs(75), "{}", a.text("#away"));
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    a.click_css("#claim-win");
+    let r = wait_text(&a, "#result-text", "left the game", 10);
+    assert!(r.starts_with("You win: Khafre33"), "{r}");
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn an_account_made_in_the_page_signs_in_elsewhere_and_signs_out_everywhere() {
+    let dir = temp_dir("account");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let a = driver.session(&dir.join("a"), 1000, 850);
+    let b = driver.session(&dir.join("b"), 1000, 850);
+    for s in [&a, &b] {
+        s.goto(&format!("{}/", server.url));
+        s.wait_for("#me-link", 20);
+    }
+    let anon_b = b.text("#me-link");
+    // A refused name is refused in words.
+    a.click_css("#account-btn");
+    a.wait_for("#account-dialog[open] #rename-name", 10);
+    a.js("document.querySelector('#rename-name').value = 'x'; return 1");
+    a.click_css("#rename-submit");
+    let e = wait_text(&a, "#rename-error", "3", 10);
+    assert!(e.len() > 10, "{e}");
+    // A signs up with a name and a password.
+    let set = |s: &Session, css: &str, v: &str| {
+        s.js(&format!(
+            "document.querySelector({css:?}).value = {v:?}; return 1"
+        ));
+    };
+    set(&a, "#signup-name", "Sobek33");
+    set(&a, "#signup-password", "crocodile-of-the-nile");
+    a.click_css("#signup-submit");
+    wait_text(&a, "#account-note", "Signed up", 20);
+    wait_text(&a, "#me-link", "Sobek33", 5);
+    assert!(a.find("#signup-name").is_none() && a.find("#password-old").is_some());
+    a.click_css("#account-close");
+
+    // B: a wrong password, then the right one; B is now Sobek33 too.
+    b.click_css("#account-btn");
+    b.wait_for("#account-dialog[open] #signin-name", 10);
+    set(&b, "#signin-name", "Sobek33");
+    set(&b, "#signin-password", "not-the-password");
+    b.click_css("#signin-submit");
+    wait_text(&b, "#signin-error", "wrong name or password", 20);
+    set(&b, "#signin-password", "crocodile-of-the-nile");
+    b.click_css("#signin-submit");
+    wait_text(&b, "#me-link", "Sobek33", 20);
+    b.wait_for("#seek-form", 20);
+
+    // The player page says it is an account.
+    b.click_css("#me-link");
+    wait_text(&b, "#player-name", "Sobek33", 20);
+    assert!(b.text("#app").contains("Account since"));
+
+    // A changes the password, which signs B out; then A signs out everywhere.
+    a.click_css("#account-btn");
+    a.wait_for("#account-dialog[open] #password-old", 10);
+    set(&a, "#password-old", "crocodile-of-the-nile");
+    set(&a, "#password-new", "horus-the-falcon-god");
+    a.click_css("#password-submit");
+    wait_text(&a, "#account-note", "password was changed", 20);
+    b.goto(&format!("{}/", server.url));
+    b.wait_for("#me-link", 20);
+    let now_b = b.text("#me-link");
+    assert!(
+        now_b != "Sobek33" && now_b != anon_b,
+        "B's session ended: a new anonymous player ({now_b})"
+    );
+    a.click_css("#signout-all");
+    a.wait_for("#me-link", 20);
+    let t = Instant::now();
+    while a.text("#me-link") == "Sobek33" {
+        assert!(t.elapsed() < Duration::from_secs(10), "A signed out");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The new password signs in again.
+    a.click_css("#account-btn");
+    a.wait_for("#account-dialog[open] #signin-name", 10);
+    set(&a, "#signin-name", "Sobek33");
+    set(&a, "#signin-password", "horus-the-falcon-god");
+    a.click_css("#signin-submit");
+    wait_text(&a, "#me-link", "Sobek33", 20);
+}
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn clocks_are_written_as_players_read_them_and_low_time_is_marked() {
+    let dir = temp_dir("clocktext");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let s = driver.session(&dir.join("profile"), 800, 600);
+    s.goto(&format!("{}/", server.url));
+    s.wait_for("#me-link", 20);
+    let v = s.js_async(
+        "const done = arguments[arguments.length - 1];
+         import('/static/clock.js').then((m) => {
+           const live = { minutes: 10, increment: 5 }, corr = { days: 3 };
+           done([
+             m.clockText(600000, live), m.clockText(599999, live), m.clockText(9400, live),
+             m.clockText(-5, live), m.clockText(3723000, { minutes: 60, increment: 0 }),
+             m.clockText(2 * 86400000 + 5 * 3600000 + 999, corr), m.clockText(5 * 3600000 + 12 * 60000, corr),
+             m.clockText(30 * 60000, corr), m.clockWords(61000, live), m.clockWords(90000000, corr),
+             m.clockSpecText({ minutes: 5, increment: 3 }), m.clockSpecText({ days: 1 }),
+             m.lowAt(live), m.lowAt({ minutes: 1, increment: 0 }), m.lowAt({ minutes: 60, increment: 0 }), m.lowAt(corr),
+             m.warnings({ minutes: 1, increment: 0 }), m.warnings(live),
+           ]);
+         }).catch((e) => done(String(e)));",
+    );
+    assert_eq!(
+        v,
+        json!([
+            "10:00",
+            "9:59",
+            "0:09.4",
+            "0:00.0",
+            "1:02:03",
+            "2 d 5 h",
+            "5 h 12 min",
+            "30:00",
+            "1 minute 1 second",
+            "1 day 1 hour",
+            "5+3",
+            "1 day",
+            30000,
+            10000,
+            30000,
+            3600000,
+            [30000, 10000],
+            [60000, 30000, 10000]
+        ])
+    );
 }
