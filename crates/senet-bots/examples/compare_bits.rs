@@ -69,7 +69,7 @@ fn main() {
                 acc.0 += 1;
                 if va[ia].0 != vb[ib].0 {
                     acc.1 += 1;
-                    acc.2 += vb.iter().filter(|m| m.1 == vb[ib].1).count().ge(&2) as u64;
+                    acc.2 += (vb.iter().filter(|m| m.1 == vb[ib].1).count() >= 2) as u64;
                     let lost = va[ia].1 - va[ib].1;
                     acc.3 += lost;
                     acc.4 = acc.4.max(lost);

@@ -8,7 +8,11 @@
 //!   [`Game::play_unchecked`] and [`Game::status`] only. A move that bears off leads to a
 //!   smaller level, solved before; within a level captures, swaps and backward moves make
 //!   cycles, so each level (with its mirror, the same counts with the sides exchanged) is
-//!   solved by Gauss-Seidel sweeps until no value changes by more than [`TOLERANCE`].
+//!   solved by Gauss-Seidel sweeps until no value changes by more than [`TOLERANCE`]; on
+//!   several threads ([`BuildOptions::threads`]) the sweeps are asynchronous, over values
+//!   in `AtomicU64`, with the same stop rule.
+//! - Values are kept in 32 bits (f32) or 16 (fixed point, [`BuildOptions::bits`]);
+//!   [`Table::bellman_residual`] checks a finished table through the game API.
 //! - The turn cap (ruling C5) is ignored: values are those of the game without a cap.
 //! - A table is indexed by the side to throw: the value of (own pieces, opposing pieces) is
 //!   the chance that the side to throw wins. The rules of these sheets past the opening do
