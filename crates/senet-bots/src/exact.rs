@@ -8,7 +8,11 @@
 //!   [`Game::play_unchecked`] and [`Game::status`] only. A move that bears off leads to a
 //!   smaller level, solved before; within a level captures, swaps and backward moves make
 //!   cycles, so each level (with its mirror, the same counts with the sides exchanged) is
-//!   solved by Gauss-Seidel sweeps until no value changes by more than [`TOLERANCE`].
+//!   solved by Gauss-Seidel sweeps until no value changes by more than [`TOLERANCE`]; on
+//!   several threads ([`BuildOptions::threads`]) the sweeps are asynchronous, over values
+//!   in `AtomicU64`, with the same stop rule.
+//! - Values are kept in 32 bits (f32) or 16 (fixed point, [`BuildOptions::bits`]);
+//!   [`Table::bellman_residual`] checks a finished table through the game API.
 //! - The turn cap (ruling C5) is ignored: values are those of the game without a cap.
 //! - A table is indexed by the side to throw: the value of (own pieces, opposing pieces) is
 //!   the chance that the side to throw wins. The rules of these sheets past the opening do
@@ -22,10 +26,12 @@
 //! - Files: [`Table::write`] / [`Table::read`], named by [`file_name`], in [`default_dir`].
 
 use crate::eval::{terminal_value, Evaluator};
+use rayon::prelude::*;
 use senet_rules::{AnyGame, Game, Houses, Kendall, Kendall5, Move, MoveList, Player, RuleSet};
 use senet_rules::{Effect, Outcome, Senat, Status};
 use std::any::Any;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::OnceLock;
 use std::time::Instant;
 
@@ -55,10 +61,103 @@ const MAGIC: &[u8; 8] = b"SENETEXT";
 pub const FORMAT_VERSION: u32 = 1;
 /// Value encoding in a file: little-endian f32, NaN for an index that is no position.
 const VALUES_F32: u8 = 1;
+/// Value encoding in a file: little-endian u16 fixed point, `round(v * 65535)`; every index
+/// must be a position.
+const VALUES_U16: u8 = 2;
+
+/// The largest error of a 16-bit value: half a step of 1/65535.
+pub const U16_ERROR: f64 = 0.5 / 65535.0;
+
+/// How [`Table::build_with`] solves and stores a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildOptions {
+    /// Threads for the successor graphs, the sweeps and the Bellman residual: 1 (the
+    /// default) is the sequential Gauss-Seidel solver; 0 is rayon's default
+    /// (`RAYON_NUM_THREADS`, else one per core); more than 1 sweeps asynchronously, each
+    /// thread taking the next block of positions in the sweep's order.
+    pub threads: usize,
+    /// Bits per value kept, in memory and in the file: 32 (f32, the default) or 16 (fixed
+    /// point, error at most [`U16_ERROR`]).
+    pub bits: u32,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            threads: 1,
+            bits: 32,
+        }
+    }
+}
+
+impl BuildOptions {
+    /// The number of threads these options run on (0 resolved to rayon's default).
+    pub fn resolved_threads(&self) -> usize {
+        match self.threads {
+            0 => rayon::current_num_threads(),
+            n => n,
+        }
+    }
+}
+
+/// A table's values in the width it was built or read with.
+#[derive(Clone, Debug)]
+enum Values {
+    /// f32, NaN where the index is no position.
+    F32(Vec<f32>),
+    /// Fixed point, `round(v * 65535)`; every index is a position.
+    U16(Vec<u16>),
+}
+
+impl Values {
+    fn encode(values: &[f64], bits: u32) -> Result<Values, String> {
+        match bits {
+            32 => Ok(Values::F32(values.iter().map(|&v| v as f32).collect())),
+            16 => values
+                .iter()
+                .map(|&v| {
+                    (!v.is_nan())
+                        .then(|| (v.clamp(0.0, 1.0) * 65535.0).round() as u16)
+                        .ok_or_else(|| {
+                            "16-bit values need every index to be a position (these options leave gaps): use --bits 32".to_string()
+                        })
+                })
+                .collect::<Result<_, _>>()
+                .map(Values::U16),
+            b => Err(format!("values are kept in 32 or 16 bits, not {b}")),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Values::F32(v) => v.len(),
+            Values::U16(v) => v.len(),
+        }
+    }
+
+    fn bits(&self) -> u32 {
+        match self {
+            Values::F32(_) => 32,
+            Values::U16(_) => 16,
+        }
+    }
+
+    /// The value at index `i`, `None` where the index is no position.
+    #[inline]
+    fn get(&self, i: usize) -> Option<f64> {
+        match self {
+            Values::F32(v) => {
+                let x = v[i];
+                (!x.is_nan()).then_some(x as f64)
+            }
+            Values::U16(v) => Some(v[i] as f64 / 65535.0),
+        }
+    }
+}
 
 /// A rule set whose endgames the solver can enumerate: the `endgame` constructor and the
 /// accessors that `senet-rules` gives the four stick rule sets.
-pub trait Solvable: Game {
+pub trait Solvable: Game + Sync {
     /// This game's options with these masks, awaiting `turn`'s throw, past the opening.
     fn endgame(&self, men: [u32; 2], turn: Player) -> Result<Self, senet_rules::Error>;
     /// The piece masks, first player first.
@@ -306,6 +405,9 @@ pub struct LevelReport {
     pub last_change: f64,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// Of those, the seconds spent listing the positions and writing out their successors
+    /// (the rest is the sweeps).
+    pub graph_seconds: f64,
 }
 
 /// An exact table of one rule set, options and piece count.
@@ -314,8 +416,8 @@ pub struct Table {
     rules: RuleSet,
     options: String,
     layout: Layout,
-    /// The side to throw's win chance per index; NaN where the index is no position.
-    values: Vec<f32>,
+    /// The side to throw's win chance per index.
+    values: Values,
 }
 
 /// The default game (default options) of a solvable rule set.
@@ -331,9 +433,20 @@ fn base_game(rules: RuleSet) -> Result<AnyGame, String> {
 impl Table {
     /// Solves every position of `rules` (default options) with 1 to `pieces` pieces of each
     /// side on the board; `progress` hears about each level as it is done.
+    /// Sequentially, in 32 bits ([`BuildOptions::default`]).
     pub fn build(
         rules: RuleSet,
         pieces: usize,
+        progress: &mut dyn FnMut(&LevelReport),
+    ) -> Result<(Table, Vec<LevelReport>), String> {
+        Self::build_with(rules, pieces, BuildOptions::default(), progress)
+    }
+
+    /// [`Table::build`] on `opts.threads` threads, keeping `opts.bits` bits per value.
+    pub fn build_with(
+        rules: RuleSet,
+        pieces: usize,
+        opts: BuildOptions,
         progress: &mut dyn FnMut(&LevelReport),
     ) -> Result<(Table, Vec<LevelReport>), String> {
         if !(1..=MAX_PIECES).contains(&pieces) {
@@ -342,43 +455,54 @@ impl Table {
             ));
         }
         match base_game(rules)? {
-            AnyGame::Kendall(g) => Ok(Self::build_for(&g, pieces, progress)),
-            AnyGame::Kendall5(g) => Ok(Self::build_for(&g, pieces, progress)),
-            AnyGame::Senat(g) => Ok(Self::build_for(&g, pieces, progress)),
-            AnyGame::Houses(g) => Ok(Self::build_for(&g, pieces, progress)),
+            AnyGame::Kendall(g) => Self::build_for_with(&g, pieces, opts, progress),
+            AnyGame::Kendall5(g) => Self::build_for_with(&g, pieces, opts, progress),
+            AnyGame::Senat(g) => Self::build_for_with(&g, pieces, opts, progress),
+            AnyGame::Houses(g) => Self::build_for_with(&g, pieces, opts, progress),
             g => Err(format!("no exact tables for {}", g.rules())),
         }
     }
 
-    /// The solver, for any options of a solvable rule set (`base` gives them).
+    /// The solver, for any options of a solvable rule set (`base` gives them); sequential,
+    /// 32 bits.
     pub fn build_for<G: Solvable>(
         base: &G,
         pieces: usize,
         progress: &mut dyn FnMut(&LevelReport),
     ) -> (Table, Vec<LevelReport>) {
+        Self::build_for_with(base, pieces, BuildOptions::default(), progress)
+            .expect("32-bit values encode every table")
+    }
+
+    /// [`Table::build_for`] with [`BuildOptions`]; an error only for 16 bits where some
+    /// index is no position, or bits other than 16 and 32.
+    pub fn build_for_with<G: Solvable>(
+        base: &G,
+        pieces: usize,
+        opts: BuildOptions,
+        progress: &mut dyn FnMut(&LevelReport),
+    ) -> Result<(Table, Vec<LevelReport>), String> {
+        if opts.bits != 16 && opts.bits != 32 {
+            return Err(format!(
+                "values are kept in 32 or 16 bits, not {}",
+                opts.bits
+            ));
+        }
         let pieces = pieces.clamp(1, MAX_PIECES);
         let layout = Layout::new(probe_squares(base), pieces);
-        let mut values = vec![f64::NAN; layout.total as usize];
-        let mut reports = Vec::new();
-        // Levels by total pieces on the board: bearing off leads to a smaller total.
-        for t in 2..=2 * pieces {
-            for a in 1..t.min(pieces + 1) {
-                let b = t - a;
-                if b < a || b > pieces {
-                    continue;
-                }
-                let r = solve_pair(base, &layout, &mut values, a, b);
-                progress(&r);
-                reports.push(r);
-            }
-        }
+        let (values, reports) = solve_levels(base, &layout, 2 * pieces, opts.threads, progress);
         let table = Table {
             rules: base.rules(),
             options: options_key(base),
             layout,
-            values: values.iter().map(|&v| v as f32).collect(),
+            values: Values::encode(&values, opts.bits)?,
         };
-        (table, reports)
+        Ok((table, reports))
+    }
+
+    /// Bits per value kept: 32 (f32) or 16 (fixed point).
+    pub fn bits(&self) -> u32 {
+        self.values.bits()
     }
 
     /// The rule set.
@@ -398,15 +522,16 @@ impl Table {
 
     /// The number of positions (indices that are positions).
     pub fn states(&self) -> usize {
-        self.values.iter().filter(|v| !v.is_nan()).count()
+        (0..self.values.len())
+            .filter(|&i| self.values.get(i).is_some())
+            .count()
     }
 
     /// The chance that the side to throw wins, with its pieces on `own` and the other side's
     /// on `opp` (bit `s` for square `s`), if the table covers it.
     pub fn side_to_throw(&self, own: u32, opp: u32) -> Option<f64> {
         let i = self.layout.index(own, opp)?;
-        let v = self.values[i as usize];
-        (!v.is_nan()).then_some(v as f64)
+        self.values.get(i as usize)
     }
 
     /// The first player's win chance of `g`, a position awaiting a throw of this table's
@@ -443,12 +568,18 @@ impl Table {
 
     /// The file's bytes: the header (magic, format version, rule set, options, pieces, the
     /// squares of the index, value encoding, state count, FNV-1a 64 checksum of the values)
-    /// then the values as little-endian f32.
+    /// then the values as little-endian f32 (encoding 1) or u16 fixed point (encoding 2).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut body = Vec::with_capacity(self.values.len() * 4);
-        for v in &self.values {
-            body.extend_from_slice(&v.to_le_bytes());
-        }
+        let (body, encoding) = match &self.values {
+            Values::F32(v) => (
+                v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>(),
+                VALUES_F32,
+            ),
+            Values::U16(v) => (
+                v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>(),
+                VALUES_U16,
+            ),
+        };
         let mut out = Vec::with_capacity(body.len() + 128);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -460,7 +591,7 @@ impl Table {
         out.push(self.layout.pieces as u8);
         out.push(self.layout.squares.len() as u8);
         out.extend_from_slice(&self.layout.squares);
-        out.push(VALUES_F32);
+        out.push(encoding);
         out.extend_from_slice(&(self.values.len() as u64).to_le_bytes());
         out.extend_from_slice(&fnv1a(&body).to_le_bytes());
         out.extend_from_slice(&body);
@@ -504,9 +635,11 @@ impl Table {
             return Err(format!("{what} has a corrupt square list"));
         }
         let encoding = r.take(1)?[0];
-        if encoding != VALUES_F32 {
-            return Err(format!("{what} has unknown value encoding {encoding}"));
-        }
+        let width = match encoding {
+            VALUES_F32 => 4,
+            VALUES_U16 => 2,
+            _ => return Err(format!("{what} has unknown value encoding {encoding}")),
+        };
         let count = u64::from_le_bytes(r.take(8)?.try_into().expect("8 bytes"));
         let sum = u64::from_le_bytes(r.take(8)?.try_into().expect("8 bytes"));
         let layout = Layout::new(squares, pieces);
@@ -517,11 +650,11 @@ impl Table {
             ));
         }
         let body = &bytes[r.at..];
-        if body.len() as u64 != count * 4 {
+        if body.len() as u64 != count * width {
             return Err(format!(
                 "{what} is {} bytes long; its header promises {} (truncated or padded)",
                 bytes.len(),
-                r.at as u64 + count * 4
+                r.at as u64 + count * width
             ));
         }
         if fnv1a(body) != sum {
@@ -529,16 +662,25 @@ impl Table {
                 "{what} is corrupt: the checksum of its values does not match its header"
             ));
         }
-        let values: Vec<f32> = body
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
-            .collect();
-        if let Some(v) = values
-            .iter()
-            .find(|v| !v.is_nan() && !(0.0..=1.0).contains(*v))
-        {
-            return Err(format!("{what} holds a value {v} outside 0-1"));
-        }
+        let values = if encoding == VALUES_U16 {
+            Values::U16(
+                body.chunks_exact(2)
+                    .map(|c| u16::from_le_bytes(c.try_into().expect("2 bytes")))
+                    .collect(),
+            )
+        } else {
+            let values: Vec<f32> = body
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
+                .collect();
+            if let Some(v) = values
+                .iter()
+                .find(|v| !v.is_nan() && !(0.0..=1.0).contains(*v))
+            {
+                return Err(format!("{what} holds a value {v} outside 0-1"));
+            }
+            Values::F32(values)
+        };
         let t = Table {
             rules,
             options,
@@ -637,15 +779,81 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     h
 }
 
+/// The values of a table being solved, shared by the sweeping threads: f64 bits per index
+/// (NaN where the index is no position or not solved yet).
+type Shared = [AtomicU64];
+
+#[inline]
+fn load(values: &Shared, i: usize) -> f64 {
+    f64::from_bits(values[i].load(Relaxed))
+}
+
+#[inline]
+fn store(values: &Shared, i: usize, v: f64) {
+    values[i].store(v.to_bits(), Relaxed);
+}
+
+/// Gives `f` a pool of `threads` threads (0: rayon's default) for its parallel parts, or
+/// none for 1 (all on this thread).
+fn with_pool<R>(threads: usize, f: impl FnOnce(Option<&rayon::ThreadPool>) -> R) -> R {
+    if threads == 1 {
+        return f(None);
+    }
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => f(Some(&pool)),
+        // No threads to be had: solve on this one.
+        Err(_) => f(None),
+    }
+}
+
+/// Solves every level pair with at most `max_total` pieces on the board, smaller totals
+/// first (bearing off leads to a smaller total); the values per index.
+fn solve_levels<G: Solvable>(
+    base: &G,
+    layout: &Layout,
+    max_total: usize,
+    threads: usize,
+    progress: &mut dyn FnMut(&LevelReport),
+) -> (Vec<f64>, Vec<LevelReport>) {
+    let values: Vec<AtomicU64> = (0..layout.total)
+        .map(|_| AtomicU64::new(f64::NAN.to_bits()))
+        .collect();
+    let pieces = layout.pieces;
+    let reports = with_pool(threads, |pool| {
+        let mut reports = Vec::new();
+        for t in 2..=max_total.min(2 * pieces) {
+            for a in 1..t.min(pieces + 1) {
+                let b = t - a;
+                if b < a || b > pieces {
+                    continue;
+                }
+                let r = solve_pair(base, layout, &values, a, b, pool);
+                progress(&r);
+                reports.push(r);
+            }
+        }
+        reports
+    });
+    let values = values
+        .into_iter()
+        .map(|v| f64::from_bits(v.into_inner()))
+        .collect();
+    (values, reports)
+}
+
 /// Solves level (a, b) with its mirror (b, a): Gauss-Seidel sweeps over both, most advanced
 /// positions first (the sum of both sides' squares, descending), so that a sweep sees the
-/// new values of most successors.
+/// new values of most successors. With a pool, the successors are written out in parallel
+/// and the sweeps are asynchronous: each thread takes the next block of positions in that
+/// order and reads whatever values are there (the previous sweep's or this one's); the stop
+/// rule is the same (a sweep in which no value changed by more than [`TOLERANCE`]).
 fn solve_pair<G: Solvable>(
     base: &G,
     layout: &Layout,
-    values: &mut [f64],
+    values: &Shared,
     a: usize,
     b: usize,
+    pool: Option<&rayon::ThreadPool>,
 ) -> LevelReport {
     let start = Instant::now();
     let mut states: Vec<(u32, u32, u32)> = Vec::new();
@@ -660,15 +868,27 @@ fn solve_pair<G: Solvable>(
     }
     let key =
         |&(_, own, opp): &(u32, u32, u32)| std::cmp::Reverse(squares_sum(own) + squares_sum(opp));
-    states.sort_by_key(key);
+    // Both sorts are stable: the same order either way.
+    match pool {
+        Some(pool) => pool.install(|| states.par_sort_by_key(key)),
+        None => states.sort_by_key(key),
+    }
     for &(i, _, _) in &states {
-        values[i as usize] = 0.5;
+        store(values, i as usize, 0.5);
     }
     let mut sweeps = 0;
     let mut change = f64::INFINITY;
-    if let Some(graph) = Graph::build(base, layout, &states) {
+    let graph = match pool {
+        Some(pool) => pool.install(|| Graph::build(base, layout, &states, true)),
+        None => Graph::build(base, layout, &states, false),
+    };
+    let graph_seconds = start.elapsed().as_secs_f64();
+    if let Some(graph) = graph {
         while change > TOLERANCE && sweeps < MAX_SWEEPS {
-            change = graph.sweep(&states, values);
+            change = match pool {
+                None => graph.sweep(&states, values),
+                Some(pool) => graph.sweep_parallel(&states, values, pool),
+            };
             sweeps += 1;
         }
     }
@@ -678,16 +898,18 @@ fn solve_pair<G: Solvable>(
             let g = base
                 .endgame([own, opp], Player::First)
                 .expect("checked when listed");
-            let vals = &*values;
             let mut look = |c: &G, p: Player| -> Option<f64> {
                 let m = c.masks();
-                let w = vals[layout.index(m[p.index()], m[1 - p.index()])? as usize];
+                let w = load(
+                    values,
+                    layout.index(m[p.index()], m[1 - p.index()])? as usize,
+                );
                 Some(if p == Player::First { w } else { 1.0 - w })
             };
             let v = chance(&g, &mut look).expect("every successor is solved");
-            let old = values[i as usize];
+            let old = load(values, i as usize);
             change = change.max((v - old).abs());
-            values[i as usize] = v;
+            store(values, i as usize, v);
         }
         sweeps += 1;
     }
@@ -697,6 +919,7 @@ fn solve_pair<G: Solvable>(
         sweeps,
         last_change: change,
         seconds: start.elapsed().as_secs_f64(),
+        graph_seconds,
     }
 }
 
@@ -707,11 +930,19 @@ const FLIP: u32 = 1 << 31;
 
 /// The successors of every position of a level pair, written out once so that the sweeps
 /// only read values: per position and throw, the results of every way to play the turn
-/// (the side to throw picks the best of them).
+/// (the side to throw picks the best of them). Kept in blocks of consecutive positions (in
+/// the sweep's order), built and swept one block at a time by each thread.
 struct Graph {
     /// Throw weights, as `throw_dist` gives them for every position of the pair.
     weights: Vec<f64>,
     total: f64,
+    /// Positions per block (the last may hold fewer).
+    block: usize,
+    blocks: Vec<Block>,
+}
+
+/// The successors of one block of positions.
+struct Block {
     /// Per position, where its leaves start.
     start: Vec<u32>,
     /// Per position and throw, how many leaves.
@@ -723,32 +954,53 @@ struct Graph {
 impl Graph {
     /// `None` if some position does not fit this form (a throw distribution that differs
     /// between positions, a decision of the other side within a turn, a draw, or too many
-    /// leaves): the solver then backs up through the game API at every sweep.
-    fn build<G: Solvable>(base: &G, layout: &Layout, states: &[(u32, u32, u32)]) -> Option<Graph> {
+    /// leaves): the solver then backs up through the game API at every sweep. `parallel`:
+    /// the blocks are built on the current rayon pool.
+    fn build<G: Solvable>(
+        base: &G,
+        layout: &Layout,
+        states: &[(u32, u32, u32)],
+        parallel: bool,
+    ) -> Option<Graph> {
         let d = base.throw_dist();
-        let nt = d.outcomes.len();
-        let mut g = Graph {
+        // Small blocks for small levels, so that every thread has some; the sequential
+        // sweep visits the blocks in order, so its order does not depend on the size.
+        let block = (states.len() / 64).clamp(64, 4096);
+        let make = |chunk: &[(u32, u32, u32)]| -> Option<Block> {
+            let nt = d.outcomes.len();
+            let mut g = Block {
+                start: Vec::with_capacity(chunk.len()),
+                counts: Vec::with_capacity(chunk.len() * nt),
+                leaves: Vec::with_capacity(chunk.len() * nt * 3),
+            };
+            for &(_, own, opp) in chunk {
+                let p = base.endgame([own, opp], Player::First).ok()?;
+                if p.throw_dist() != d {
+                    return None;
+                }
+                g.start.push(u32::try_from(g.leaves.len()).ok()?);
+                for &(t, _) in d.outcomes {
+                    let mut h = p;
+                    h.set_throw_unchecked(t);
+                    let before = g.leaves.len();
+                    Self::turn(&h, layout, &mut g.leaves)?;
+                    g.counts.push(u8::try_from(g.leaves.len() - before).ok()?);
+                }
+            }
+            g.leaves.shrink_to_fit();
+            Some(g)
+        };
+        let blocks: Option<Vec<Block>> = if parallel {
+            states.par_chunks(block).map(make).collect()
+        } else {
+            states.chunks(block).map(make).collect()
+        };
+        Some(Graph {
             weights: d.outcomes.iter().map(|&(_, w)| w as f64).collect(),
             total: d.total as f64,
-            start: Vec::with_capacity(states.len() + 1),
-            counts: Vec::with_capacity(states.len() * nt),
-            leaves: Vec::with_capacity(states.len() * nt * 3),
-        };
-        for &(_, own, opp) in states {
-            let p = base.endgame([own, opp], Player::First).ok()?;
-            if p.throw_dist() != d {
-                return None;
-            }
-            g.start.push(u32::try_from(g.leaves.len()).ok()?);
-            for &(t, _) in d.outcomes {
-                let mut h = p;
-                h.set_throw_unchecked(t);
-                let before = g.leaves.len();
-                Self::turn(&h, layout, &mut g.leaves)?;
-                g.counts.push(u8::try_from(g.leaves.len() - before).ok()?);
-            }
-        }
-        Some(g)
+            block,
+            blocks: blocks?,
+        })
     }
 
     /// The leaves of the first player's decision `h`.
@@ -787,29 +1039,66 @@ impl Graph {
         Some(())
     }
 
-    /// One Gauss-Seidel sweep; the largest change.
-    fn sweep(&self, states: &[(u32, u32, u32)], values: &mut [f64]) -> f64 {
+    /// One Gauss-Seidel sweep of block `k`; the largest change.
+    fn sweep_block(&self, k: usize, states: &[(u32, u32, u32)], values: &Shared) -> f64 {
         let nt = self.weights.len();
+        let g = &self.blocks[k];
+        let first = k * self.block;
+        let states = &states[first..first + g.start.len()];
         let mut change: f64 = 0.0;
         for (k, &(i, _, _)) in states.iter().enumerate() {
-            let mut at = self.start[k] as usize;
+            let mut at = g.start[k] as usize;
             let mut v = 0.0;
             for t in 0..nt {
-                let n = self.counts[k * nt + t] as usize;
+                let n = g.counts[k * nt + t] as usize;
                 let mut best = f64::NEG_INFINITY;
-                for &leaf in &self.leaves[at..at + n] {
+                for &leaf in &g.leaves[at..at + n] {
                     let j = leaf & !FLIP;
-                    let w = if j == WIN { 1.0 } else { values[j as usize] };
+                    let w = if j == WIN {
+                        1.0
+                    } else {
+                        load(values, j as usize)
+                    };
                     best = best.max(if leaf & FLIP != 0 { 1.0 - w } else { w });
                 }
                 at += n;
                 v += self.weights[t] * best;
             }
             v /= self.total;
-            change = change.max((v - values[i as usize]).abs());
-            values[i as usize] = v;
+            change = change.max((v - load(values, i as usize)).abs());
+            store(values, i as usize, v);
         }
         change
+    }
+
+    /// One Gauss-Seidel sweep, block after block; the largest change.
+    fn sweep(&self, states: &[(u32, u32, u32)], values: &Shared) -> f64 {
+        (0..self.blocks.len())
+            .map(|k| self.sweep_block(k, states, values))
+            .fold(0.0, f64::max)
+    }
+
+    /// One asynchronous sweep on every thread of `pool`: each takes the next block not yet
+    /// taken, so the blocks are swept nearly in order; the largest change.
+    fn sweep_parallel(
+        &self,
+        states: &[(u32, u32, u32)],
+        values: &Shared,
+        pool: &rayon::ThreadPool,
+    ) -> f64 {
+        let next = AtomicUsize::new(0);
+        pool.broadcast(|_| {
+            let mut change: f64 = 0.0;
+            loop {
+                let k = next.fetch_add(1, Relaxed);
+                if k >= self.blocks.len() {
+                    return change;
+                }
+                change = change.max(self.sweep_block(k, states, values));
+            }
+        })
+        .into_iter()
+        .fold(0.0, f64::max)
     }
 }
 
@@ -1079,9 +1368,8 @@ impl Table {
             return;
         }
         self.layout.level_states(a, b, |i, own, opp| {
-            let v = self.values[i as usize];
-            if !v.is_nan() {
-                f(own, opp, v as f64);
+            if let Some(v) = self.values.get(i as usize) {
+                f(own, opp, v);
             }
         });
     }
@@ -1114,6 +1402,53 @@ impl Table {
             _ => {}
         }
         s
+    }
+
+    /// The Bellman residual of the table's values: the largest |T(V) - V| over every
+    /// position, where T is one backup through the game API (the throws' weighted mean of
+    /// the best decision, [`Table::lookup`] giving the values after it) from the values as
+    /// kept (f32 or 16-bit, so it includes their rounding). Infinite if some position's
+    /// successor is not covered. For tables of default options (as `senet solve` builds);
+    /// `threads` as in [`BuildOptions`].
+    pub fn bellman_residual(&self, threads: usize) -> f64 {
+        let Ok(base) = base_game(self.rules) else {
+            return f64::INFINITY;
+        };
+        match base {
+            AnyGame::Kendall(g) => self.residual_for(&g, threads),
+            AnyGame::Kendall5(g) => self.residual_for(&g, threads),
+            AnyGame::Senat(g) => self.residual_for(&g, threads),
+            AnyGame::Houses(g) => self.residual_for(&g, threads),
+            _ => f64::INFINITY,
+        }
+    }
+
+    fn residual_for<G: Solvable>(&self, base: &G, threads: usize) -> f64 {
+        let one = |&(own, opp, v): &(u32, u32, f64)| -> f64 {
+            let Ok(g) = base.endgame([own, opp], Player::First) else {
+                return f64::INFINITY;
+            };
+            let mut look = |c: &G, _p: Player| self.lookup(c);
+            // The side to throw is the first player: `chance` is its value.
+            chance(&g, &mut look).map_or(f64::INFINITY, |t| (t - v).abs())
+        };
+        with_pool(threads, |pool| {
+            let mut worst: f64 = 0.0;
+            for a in 1..=self.pieces() {
+                for b in 1..=self.pieces() {
+                    let mut level = Vec::new();
+                    self.for_each_state(a, b, |own, opp, v| level.push((own, opp, v)));
+                    let r = match pool {
+                        Some(pool) => {
+                            pool.install(|| level.par_iter().map(one).reduce(|| 0.0, f64::max))
+                        }
+                        None => level.iter().map(one).fold(0.0, f64::max),
+                    };
+                    worst = worst.max(r);
+                }
+            }
+            worst
+        })
     }
 
     fn count_choices<G: Solvable>(&self, base: &G, s: &mut TableStats) {
@@ -1158,5 +1493,82 @@ impl Table {
                 });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Solves the levels of up to `max_total` pieces of a `pieces` layout sequentially and
+    /// on three threads (more than the development machine's cores, so that the sweeps
+    /// interleave), and compares every value.
+    fn compare<G: Solvable>(base: &G, pieces: usize, max_total: usize) -> usize {
+        let layout = Layout::new(probe_squares(base), pieces);
+        let (seq, r1) = solve_levels(base, &layout, max_total, 1, &mut |_| {});
+        let (par, r2) = solve_levels(base, &layout, max_total, 3, &mut |_| {});
+        assert_eq!(r1.len(), r2.len());
+        for r in r1.iter().chain(&r2) {
+            assert!(r.last_change <= TOLERANCE, "{r:?}");
+            assert!(r.sweeps > 1, "{r:?}");
+        }
+        let mut n = 0;
+        for (i, (x, y)) in seq.iter().zip(&par).enumerate() {
+            assert_eq!(x.is_nan(), y.is_nan(), "index {i}");
+            if !x.is_nan() {
+                assert!(
+                    (x - y).abs() < 1e-9,
+                    "index {i}: {x} sequential, {y} parallel"
+                );
+                n += 1;
+            }
+        }
+        n
+    }
+
+    fn each_rule_set(f: &mut dyn FnMut(RuleSet, usize)) {
+        for rules in RULE_SETS {
+            let n = match base_game(rules).unwrap() {
+                AnyGame::Kendall(g) => compare(&g, 2, 4),
+                AnyGame::Kendall5(g) => compare(&g, 2, 4),
+                AnyGame::Senat(g) => compare(&g, 2, 4),
+                AnyGame::Houses(g) => compare(&g, 2, 4),
+                _ => unreachable!(),
+            };
+            f(rules, n);
+        }
+    }
+
+    #[test]
+    fn parallel_sweeps_match_the_sequential_solver_on_every_2_piece_level() {
+        each_rule_set(&mut |rules, n| assert_eq!(n, 165_242, "{rules}"));
+    }
+
+    #[test]
+    fn parallel_sweeps_match_the_sequential_solver_on_3_piece_levels() {
+        // Levels 1v3 + 3v1 and 2v2 of the 3-piece layout (and the smaller ones).
+        let AnyGame::Kendall5(g) = base_game(RuleSet::Kendall5).unwrap() else {
+            unreachable!()
+        };
+        assert_eq!(compare(&g, 3, 4), 812 + 21_924 + 190_008 + 142_506);
+        let AnyGame::Houses(g) = base_game(RuleSet::Houses).unwrap() else {
+            unreachable!()
+        };
+        assert_eq!(compare(&g, 3, 4), 812 + 21_924 + 190_008 + 142_506);
+    }
+
+    #[test]
+    fn the_bellman_residual_sees_a_wrong_value() {
+        let (mut t, _) = Table::build(RuleSet::Senat, 2, &mut |_| {}).unwrap();
+        let r = t.bellman_residual(2);
+        assert!(r < 1e-6, "{r}");
+        assert_eq!(r, t.bellman_residual(1));
+        let Values::F32(v) = &mut t.values else {
+            panic!("32 bits by default")
+        };
+        let i = v.iter().position(|x| (0.2..0.8).contains(x)).unwrap();
+        v[i] += 0.01;
+        let r = t.bellman_residual(2);
+        assert!(r > 0.005, "{r}");
     }
 }

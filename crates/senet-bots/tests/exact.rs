@@ -3,7 +3,7 @@
 //! format and its errors, and the search's use of the tables.
 
 use senet_bots::eval::Evaluator;
-use senet_bots::exact::{self, Table, Tables, WithTables};
+use senet_bots::exact::{self, BuildOptions, Table, Tables, WithTables};
 use senet_bots::search::{SearchOptions, Searcher};
 use senet_bots::BotSpec;
 use senet_rules::Notation;
@@ -417,6 +417,92 @@ fn table_files_round_trip_and_bad_files_explain() {
     let tables = Tables::new(Some(dir.join("none")), 0);
     assert!(tables.table(RuleSet::Senat).is_none());
     assert!(tables.errors().is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sixteen_bit_values_stay_within_their_bound() {
+    let sixteen = BuildOptions {
+        threads: 1,
+        bits: 16,
+    };
+    for rules in exact::RULE_SETS {
+        let t32 = build(rules, 2);
+        let (t16, _) = Table::build_with(rules, 2, sixteen, &mut |_| {}).unwrap();
+        assert_eq!((t32.bits(), t16.bits()), (32, 16));
+        assert_eq!(t16.states(), t32.states());
+        let (mut n, mut worst) = (0, 0.0f64);
+        for a in 1..=2 {
+            for b in 1..=2 {
+                t32.for_each_state(a, b, |own, opp, v| {
+                    let w = t16.side_to_throw(own, opp).unwrap();
+                    // The 16-bit rounding of the exact value, plus the f32 rounding of the
+                    // 32-bit one (under 6e-8).
+                    let d = (w - v).abs();
+                    assert!(
+                        d <= exact::U16_ERROR + 6e-8,
+                        "{rules}: {own:x} {opp:x}: {v} {w}"
+                    );
+                    worst = worst.max(d);
+                    n += 1;
+                });
+            }
+        }
+        assert_eq!(n, 165_242, "{rules}");
+        // Really rounded to 16 bits: some value is off by nearly half a step.
+        assert!(worst > 0.9 * exact::U16_ERROR, "{rules}: {worst}");
+        // The residual of the values as kept: within their rounding (T does not expand).
+        let r16 = t16.bellman_residual(2);
+        assert!(
+            r16 > 1e-7 && r16 <= 2.0 * exact::U16_ERROR + 1e-12,
+            "{rules}: {r16}"
+        );
+        assert!(t32.bellman_residual(2) < 1e-6, "{rules}");
+    }
+
+    // A 16-bit file: encoding 2, two bytes a value, read back value for value.
+    let t32 = build(RuleSet::Houses, 2);
+    let (t16, _) = Table::build_with(RuleSet::Houses, 2, sixteen, &mut |_| {}).unwrap();
+    let dir = temp_dir("bits");
+    let (p32, p16) = (dir.join("h32"), dir.join("h16"));
+    t32.write(&p32).unwrap();
+    t16.write(&p16).unwrap();
+    let (b32, b16) = (std::fs::read(&p32).unwrap(), std::fs::read(&p16).unwrap());
+    assert_eq!(b32.len() - b16.len(), 2 * 165_242);
+    // The header's encoding byte (after magic, version, rule set, options, pieces, squares):
+    // 1 for f32, as files were before 16-bit values (so they still read), 2 for 16 bits.
+    let at = 8 + 4 + 1 + "houses".len() + 2 + 1;
+    let at = at + 1 + b32[at] as usize;
+    assert_eq!((b32[at], b16[at]), (1, 2));
+    assert_eq!(u32::from_le_bytes(b16[8..12].try_into().unwrap()), 1);
+    let back = Table::read(&p16, RuleSet::Houses).unwrap();
+    assert_eq!(back.bits(), 16);
+    for a in 1..=2 {
+        for b in 1..=2 {
+            t16.for_each_state(a, b, |own, opp, v| {
+                assert_eq!(back.side_to_throw(own, opp), Some(v));
+            });
+        }
+    }
+    // A truncated 16-bit file says so; an unknown encoding too.
+    let e = Table::from_bytes(&b16[..b16.len() - 2], "x").unwrap_err();
+    assert!(e.contains("truncated or padded"), "{e}");
+    let mut b = b16.clone();
+    b[at] = 7;
+    let e = Table::from_bytes(&b, "x").unwrap_err();
+    assert!(e.contains("unknown value encoding 7"), "{e}");
+    // Only 16 and 32 bits.
+    let e = Table::build_with(
+        RuleSet::Houses,
+        1,
+        BuildOptions {
+            threads: 1,
+            bits: 8,
+        },
+        &mut |_| {},
+    )
+    .unwrap_err();
+    assert!(e.contains("32 or 16 bits"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -1,7 +1,7 @@
 //! `senet solve`: builds the exact endgame tables of the stick rule sets
 //! (`senet_bots::exact`, `docs/solve.md`).
 
-use senet_bots::exact::{self, Table};
+use senet_bots::exact::{self, BuildOptions, Table};
 use senet_rules::RuleSet;
 use serde_json::json;
 use std::io::Write;
@@ -28,6 +28,13 @@ pub struct SolveArgs {
     /// Print JSON.
     #[arg(long)]
     json: bool,
+    /// Threads for the solve and the residual check: 1 is the sequential Gauss-Seidel
+    /// solver; 0 (the default) means $RAYON_NUM_THREADS, else one per core.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Bits per value in the file: 32 (f32) or 16 (fixed point, error at most 1/131070).
+    #[arg(long, default_value_t = 32)]
+    bits: u32,
 }
 
 /// Builds and writes the tables; returns the process exit code.
@@ -76,16 +83,24 @@ fn solve(args: &SolveArgs) -> Result<String, String> {
         .clone()
         .or_else(exact::default_dir)
         .ok_or("no directory for the tables: give --dir or set SENET_TABLES".to_string())?;
+    if args.bits != 16 && args.bits != 32 {
+        return Err(format!("--bits must be 16 or 32, got {}", args.bits));
+    }
+    let opts = BuildOptions {
+        threads: args.threads,
+        bits: args.bits,
+    };
+    let threads = opts.resolved_threads();
     let mut text = Vec::new();
     let mut out = Vec::new();
     for r in rules {
         let start = Instant::now();
         let cpu = cpu_time::ProcessTime::now();
         let mut levels = Vec::new();
-        let (table, _) = Table::build(r, args.pieces, &mut |l| {
+        let (table, _) = Table::build_with(r, args.pieces, opts, &mut |l| {
             eprintln!(
-                "senet solve {r}: level {}v{}: {} positions, {} sweeps, last change {:.1e}, {:.1} s",
-                l.pieces.0, l.pieces.1, l.states, l.sweeps, l.last_change, l.seconds
+                "senet solve {r}: level {}v{}: {} positions, {} sweeps, last change {:.1e}, {:.1} s ({:.1} s listing and successors)",
+                l.pieces.0, l.pieces.1, l.states, l.sweeps, l.last_change, l.seconds, l.graph_seconds
             );
             levels.push(json!({
                 "pieces": [l.pieces.0, l.pieces.1],
@@ -93,10 +108,15 @@ fn solve(args: &SolveArgs) -> Result<String, String> {
                 "sweeps": l.sweeps,
                 "last_change": l.last_change,
                 "seconds": l.seconds,
+                "graph_seconds": l.graph_seconds,
             }));
         })?;
         let seconds = start.elapsed().as_secs_f64();
         let cpu_seconds = cpu.elapsed().as_secs_f64();
+        // One more pass: how far the values as kept are from their own Bellman update.
+        let check = Instant::now();
+        let residual = table.bellman_residual(args.threads);
+        let residual_seconds = check.elapsed().as_secs_f64();
         let path = dir.join(exact::file_name(r, args.pieces));
         table.write(&path)?;
         let bytes = std::fs::metadata(&path)
@@ -105,10 +125,12 @@ fn solve(args: &SolveArgs) -> Result<String, String> {
         // Read it back as a user would, so that a bad file is caught here.
         Table::read(&path, r)?;
         text.push(format!(
-            "{r}: {} positions with 1-{} pieces per side, built in {seconds:.1} s ({cpu_seconds:.1} s CPU), {} written to {}",
+            "{r}: {} positions with 1-{} pieces per side, built in {seconds:.1} s ({cpu_seconds:.1} s CPU) on {threads} thread{}, {} ({}-bit values) written to {}; Bellman residual {residual:.2e} ({residual_seconds:.1} s)",
             table.states(),
             args.pieces,
+            if threads == 1 { "" } else { "s" },
             size(bytes),
+            args.bits,
             path.display()
         ));
         let mut o = json!({
@@ -117,6 +139,10 @@ fn solve(args: &SolveArgs) -> Result<String, String> {
             "states": table.states(),
             "seconds": seconds,
             "cpu_seconds": cpu_seconds,
+            "threads": threads,
+            "bits": args.bits,
+            "bellman_residual": residual,
+            "residual_seconds": residual_seconds,
             "bytes": bytes,
             "path": path.display().to_string(),
             "levels": levels,

@@ -290,6 +290,38 @@ fn solve_builds_a_table_the_bots_read() {
     let mean = t["stats"]["mean_side_to_throw"][0].as_f64().unwrap();
     assert!((0.5..0.6).contains(&mean), "{mean}");
     assert!(err.contains("level 1v1: 812 positions"), "{err}");
+    // The residual of the values as kept: f32 rounding only.
+    let residual = t["bellman_residual"].as_f64().unwrap();
+    assert!(residual < 1e-6, "{residual}");
+    assert_eq!(t["bits"], 32);
+    assert!(t["threads"].as_u64().unwrap() >= 1);
+    // 16-bit values on two threads: half the values' bytes, a residual within their
+    // rounding, and a table the bots read.
+    let d16 = dir.join("b16");
+    let (code, out, err) = senet(&[
+        "solve",
+        "kendall5",
+        "--pieces",
+        "1",
+        "--dir",
+        d16.to_str().unwrap(),
+        "--json",
+        "--bits",
+        "16",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let t16 = &v["tables"][0];
+    assert_eq!(t16["bits"], 16);
+    assert_eq!(t16["threads"], 2);
+    let residual = t16["bellman_residual"].as_f64().unwrap();
+    assert!(residual > 1e-7 && residual <= 1.0 / 65535.0, "{residual}");
+    assert_eq!(
+        t["bytes"].as_u64().unwrap() - t16["bytes"].as_u64().unwrap(),
+        812 * 2
+    );
     // The text report.
     let (code, out, err) = senet(&["solve", "senat", "--pieces", "1", "--dir", d]);
     assert_eq!(code, 0, "{err}");
@@ -307,6 +339,9 @@ fn solve_builds_a_table_the_bots_read() {
     let (code, _, err) = senet(&["solve", "kendall", "--pieces", "4", "--dir", d]);
     assert_eq!(code, 1);
     assert!(err.contains("--pieces must be from 1 to 3"), "{err}");
+    let (code, _, err) = senet(&["solve", "kendall", "--bits", "8", "--dir", d]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--bits must be 16 or 32, got 8"), "{err}");
     // A corrupt table is reported by the ladder's error measurement, which then uses the
     // in-memory tables.
     let mut bytes = std::fs::read(&path).unwrap();
