@@ -1893,6 +1893,9 @@ fn two_strangers_meet_in_the_lobby_play_on_a_clock_and_see_new_ratings() {
         s.goto(&format!("{}/", server.url));
         s.wait_for("#me-link", 20);
         s.wait_for("#seek-form", 20);
+        // Motion off: this test is about online play (the animations have tests of their
+        // own), and a whole game's moves travelling square by square would take minutes.
+        s.js("localStorage.setItem('senet.motion', 'off'); return 1");
     }
     // Every visitor is a player with a generated name; two rename themselves.
     rename_in_page(&a, "Alice33");
@@ -2128,6 +2131,7 @@ fn quick_pairing_then_abort_resign_rematch_and_a_claimed_win() {
     for s in [&a, &b] {
         s.goto(&format!("{}/", server.url));
         s.wait_for("#me-link", 20);
+        s.js("localStorage.setItem('senet.motion', 'off'); return 1");
     }
     rename_in_page(&a, "Khufu33");
     rename_in_page(&b, "Khafre33");
