@@ -214,6 +214,23 @@ struct AppState {
 struct WsPlace(Arc<AtomicUsize>);
 
 impl WsPlace {
+    /// A place for a new WebSocket of the app, or the 503 (Retry-After) refusal when the
+    /// server has its most live connections open.
+    fn for_app(s: &AppState) -> Result<WsPlace, Box<Response>> {
+        WsPlace::take(&s.websockets, s.max_websockets).ok_or_else(|| {
+            let mut r = error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "the server has its most live connections open ({}); try again later",
+                    s.max_websockets
+                ),
+            );
+            r.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("10"));
+            Box::new(r)
+        })
+    }
+
     fn take(count: &Arc<AtomicUsize>, max: usize) -> Option<WsPlace> {
         count
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
@@ -1052,17 +1069,9 @@ async fn ws(
         Err(e) => return Ok(error(e.status(), e.body_text())),
     };
     let Query(q) = q.map_err(|e| Failure::BadRequest(e.body_text()))?;
-    let Some(place) = WsPlace::take(&s.websockets, s.max_websockets) else {
-        let mut r = error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "the server has its most live connections open ({}); try again later",
-                s.max_websockets
-            ),
-        );
-        r.headers_mut()
-            .insert(header::RETRY_AFTER, HeaderValue::from_static("10"));
-        return Ok(r);
+    let place = match WsPlace::for_app(&s) {
+        Ok(p) => p,
+        Err(full) => return Ok(*full),
     };
     let caller = online::Caller::of(&s, &h, false).await?;
     let who = Who {

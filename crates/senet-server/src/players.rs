@@ -8,6 +8,73 @@ use crate::online::{ClockSpec, ClockState, Rating};
 use crate::sql::{Row, Tx};
 use crate::store::{Store, StoreError};
 
+/// Issue 33's migration, the same text on SQLite and PostgreSQL (`BIGINT` and `DOUBLE
+/// PRECISION` read as SQLite's integer and real); each store lists it among its migrations.
+pub(crate) const MIGRATION: &str = "
+-- Issue 33: players, sessions, ratings, seeks; games between players on a clock.
+CREATE TABLE players (
+    id       TEXT PRIMARY KEY,
+    name     TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,   -- the name in lower case: names are unique without case
+    password TEXT,                   -- Argon2id PHC string; NULL for an anonymous player
+    created  BIGINT NOT NULL
+);
+CREATE TABLE sessions (
+    token   TEXT PRIMARY KEY,        -- SHA-256 of the session's secret (the cookie)
+    player  TEXT NOT NULL REFERENCES players(id),
+    created BIGINT NOT NULL
+);
+CREATE INDEX sessions_player ON sessions(player);
+CREATE TABLE ratings (
+    player TEXT NOT NULL REFERENCES players(id),
+    rules  TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    rd     DOUBLE PRECISION NOT NULL,
+    vol    DOUBLE PRECISION NOT NULL,
+    games  BIGINT NOT NULL,
+    PRIMARY KEY (player, rules)
+);
+CREATE TABLE rating_history (
+    player TEXT NOT NULL REFERENCES players(id),
+    rules  TEXT NOT NULL,
+    game   TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,  -- after the game
+    rd     DOUBLE PRECISION NOT NULL,
+    delta  DOUBLE PRECISION NOT NULL,  -- the change the game made
+    at     BIGINT NOT NULL,
+    PRIMARY KEY (player, game)
+);
+CREATE TABLE seeks (
+    id      TEXT PRIMARY KEY,
+    player  TEXT NOT NULL REFERENCES players(id),
+    rules   TEXT NOT NULL,
+    options TEXT NOT NULL,
+    rated   BIGINT NOT NULL,
+    clock   TEXT NOT NULL,
+    pool    BIGINT NOT NULL,           -- 1: quick pairing's waiting player
+    rating  DOUBLE PRECISION NOT NULL, -- the seeker's rating when seeking
+    created BIGINT NOT NULL,           -- ms
+    game    TEXT                       -- set once, when taken
+);
+CREATE INDEX seeks_open ON seeks(created) WHERE game IS NULL;
+ALTER TABLE games ADD COLUMN player1 TEXT;
+ALTER TABLE games ADD COLUMN player2 TEXT;
+ALTER TABLE games ADD COLUMN clock TEXT;
+ALTER TABLE games ADD COLUMN clock_state TEXT;
+ALTER TABLE games ADD COLUMN deadline BIGINT;
+ALTER TABLE games ADD COLUMN rated BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN result TEXT;
+ALTER TABLE games ADD COLUMN rated_done BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN rating_change TEXT;
+ALTER TABLE games ADD COLUMN away1 BIGINT;
+ALTER TABLE games ADD COLUMN away2 BIGINT;
+ALTER TABLE games ADD COLUMN rematch_offer BIGINT;
+ALTER TABLE games ADD COLUMN rematch_game TEXT;
+CREATE INDEX games_deadline ON games(deadline) WHERE deadline IS NOT NULL;
+CREATE INDEX games_player1 ON games(player1) WHERE player1 IS NOT NULL;
+CREATE INDEX games_player2 ON games(player2) WHERE player2 IS NOT NULL;
+";
+
 /// Runs `f` in one transaction of `store` and returns what it returned.
 pub fn run<T>(
     store: &dyn Store,
@@ -202,6 +269,17 @@ pub fn end_session(store: &dyn Store, session: &str) -> Result<(), StoreError> {
     })
 }
 
+/// A rating from the columns `rating, rd, vol, games` (the start's values where null).
+fn rating_of_row(r: &[crate::sql::Val]) -> Rating {
+    let d = Rating::default();
+    Rating {
+        rating: r[0].real().unwrap_or(d.rating),
+        rd: r[1].real().unwrap_or(d.rd),
+        vol: r[2].real().unwrap_or(d.vol),
+        games: r[3].int().unwrap_or(d.games),
+    }
+}
+
 /// A player's rating in one rule set (the starting rating when it has none).
 pub fn rating(
     tx: &mut dyn Tx,
@@ -215,12 +293,7 @@ pub fn rating(
     );
     Ok(
         match tx.rows(&sql, &[player.into(), rules.into()])?.first() {
-            Some(r) => Rating {
-                rating: r[0].real().unwrap_or(1500.0),
-                rd: r[1].real().unwrap_or(350.0),
-                vol: r[2].real().unwrap_or(0.06),
-                games: r[3].int().unwrap_or(0),
-            },
+            Some(r) => rating_of_row(r),
             None => Rating::default(),
         },
     )
@@ -237,12 +310,7 @@ pub fn ratings_of(store: &dyn Store, player: &str) -> Result<Vec<(String, Rating
         .map(|r| {
             Ok((
                 r[0].need_text("ratings.rules")?,
-                Rating {
-                    rating: r[1].real().unwrap_or(1500.0),
-                    rd: r[2].real().unwrap_or(350.0),
-                    vol: r[3].real().unwrap_or(0.06),
-                    games: r[4].int().unwrap_or(0),
-                },
+                rating_of_row(&r[1..]),
             ))
         })
         .collect()
@@ -304,12 +372,7 @@ pub fn leaderboard(
         .map(|r| {
             Ok((
                 r[0].need_text("players.name")?,
-                Rating {
-                    rating: r[1].real().unwrap_or(1500.0),
-                    rd: r[2].real().unwrap_or(350.0),
-                    vol: r[3].real().unwrap_or(0.06),
-                    games: r[4].int().unwrap_or(0),
-                },
+                rating_of_row(&r[1..]),
             ))
         })
         .collect()

@@ -78,70 +78,7 @@ CREATE TABLE analyses (
     created INTEGER NOT NULL
 ) WITHOUT ROWID;
 ",
-    "
--- Issue 33: players, sessions, ratings, seeks; games between players on a clock.
-CREATE TABLE players (
-    id       TEXT PRIMARY KEY,
-    name     TEXT NOT NULL,
-    name_key TEXT NOT NULL UNIQUE,   -- the name in lower case: names are unique without case
-    password TEXT,                   -- Argon2id PHC string; NULL for an anonymous player
-    created  BIGINT NOT NULL
-);
-CREATE TABLE sessions (
-    token   TEXT PRIMARY KEY,        -- SHA-256 of the session's secret (the cookie)
-    player  TEXT NOT NULL REFERENCES players(id),
-    created BIGINT NOT NULL
-);
-CREATE INDEX sessions_player ON sessions(player);
-CREATE TABLE ratings (
-    player TEXT NOT NULL REFERENCES players(id),
-    rules  TEXT NOT NULL,
-    rating DOUBLE PRECISION NOT NULL,
-    rd     DOUBLE PRECISION NOT NULL,
-    vol    DOUBLE PRECISION NOT NULL,
-    games  BIGINT NOT NULL,
-    PRIMARY KEY (player, rules)
-);
-CREATE TABLE rating_history (
-    player TEXT NOT NULL REFERENCES players(id),
-    rules  TEXT NOT NULL,
-    game   TEXT NOT NULL,
-    rating DOUBLE PRECISION NOT NULL,  -- after the game
-    rd     DOUBLE PRECISION NOT NULL,
-    delta  DOUBLE PRECISION NOT NULL,  -- the change the game made
-    at     BIGINT NOT NULL,
-    PRIMARY KEY (player, game)
-);
-CREATE TABLE seeks (
-    id      TEXT PRIMARY KEY,
-    player  TEXT NOT NULL REFERENCES players(id),
-    rules   TEXT NOT NULL,
-    options TEXT NOT NULL,
-    rated   BIGINT NOT NULL,
-    clock   TEXT NOT NULL,
-    pool    BIGINT NOT NULL,           -- 1: quick pairing's waiting player
-    rating  DOUBLE PRECISION NOT NULL, -- the seeker's rating when seeking
-    created BIGINT NOT NULL,           -- ms
-    game    TEXT                       -- set once, when taken
-);
-CREATE INDEX seeks_open ON seeks(created) WHERE game IS NULL;
-ALTER TABLE games ADD COLUMN player1 TEXT;
-ALTER TABLE games ADD COLUMN player2 TEXT;
-ALTER TABLE games ADD COLUMN clock TEXT;
-ALTER TABLE games ADD COLUMN clock_state TEXT;
-ALTER TABLE games ADD COLUMN deadline BIGINT;
-ALTER TABLE games ADD COLUMN rated BIGINT NOT NULL DEFAULT 0;
-ALTER TABLE games ADD COLUMN result TEXT;
-ALTER TABLE games ADD COLUMN rated_done BIGINT NOT NULL DEFAULT 0;
-ALTER TABLE games ADD COLUMN rating_change TEXT;
-ALTER TABLE games ADD COLUMN away1 BIGINT;
-ALTER TABLE games ADD COLUMN away2 BIGINT;
-ALTER TABLE games ADD COLUMN rematch_offer BIGINT;
-ALTER TABLE games ADD COLUMN rematch_game TEXT;
-CREATE INDEX games_deadline ON games(deadline) WHERE deadline IS NOT NULL;
-CREATE INDEX games_player1 ON games(player1) WHERE player1 IS NOT NULL;
-CREATE INDEX games_player2 ON games(player2) WHERE player2 IS NOT NULL;
-",
+    crate::players::MIGRATION,
 ];
 
 /// [`crate::sql::Tx`] on a SQLite transaction.

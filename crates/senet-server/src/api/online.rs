@@ -106,19 +106,12 @@ impl Caller {
     }
 }
 
-fn set_cookie(r: &mut Response, secret: &str, https: bool) {
+/// Sets the session cookie to `secret` for a year, or (`None`) clears it.
+fn set_cookie(r: &mut Response, secret: Option<&str>, https: bool) {
     let v = format!(
-        "{COOKIE}={secret}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000{}",
-        if https { "; Secure" } else { "" }
-    );
-    if let Ok(v) = HeaderValue::from_str(&v) {
-        r.headers_mut().append(header::SET_COOKIE, v);
-    }
-}
-
-fn clear_cookie(r: &mut Response, https: bool) {
-    let v = format!(
-        "{COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0{}",
+        "{COOKIE}={}; Path=/; HttpOnly; SameSite=Lax; Max-Age={}{}",
+        secret.unwrap_or(""),
+        if secret.is_some() { 31_536_000 } else { 0 },
         if https { "; Secure" } else { "" }
     );
     if let Ok(v) = HeaderValue::from_str(&v) {
@@ -186,7 +179,7 @@ pub(super) async fn new_me(
     }
     let (p, secret) = s.svc.new_player().await?;
     let mut r = created(s.svc.me(&p, &secret).await?);
-    set_cookie(&mut r, &secret, https);
+    set_cookie(&mut r, Some(&secret), https);
     Ok(r)
 }
 
@@ -276,7 +269,7 @@ pub(super) async fn login(
     let req: Credentials = secret_body(b, r#"{"name": TEXT, "password": TEXT}"#)?;
     let (p, secret) = s.svc.login(ip, &req.name, &req.password).await?;
     let mut r = ok_json(s.svc.me(&p, &secret).await?)?;
-    set_cookie(&mut r, &secret, https);
+    set_cookie(&mut r, Some(&secret), https);
     Ok(r)
 }
 
@@ -307,7 +300,7 @@ pub(super) async fn logout(
     let req: Logout = body(b)?;
     s.svc.logout(p, secret, req.everywhere).await?;
     let mut r = ok_json(Empty {})?;
-    clear_cookie(&mut r, https);
+    set_cookie(&mut r, None, https);
     Ok(r)
 }
 
@@ -506,17 +499,9 @@ pub(super) async fn lobby_ws(
         Ok(u) => u,
         Err(e) => return Ok(error(e.status(), e.body_text())),
     };
-    let Some(place) = WsPlace::take(&s.websockets, s.max_websockets) else {
-        let mut r = error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "the server has its most live connections open ({}); try again later",
-                s.max_websockets
-            ),
-        );
-        r.headers_mut()
-            .insert(header::RETRY_AFTER, HeaderValue::from_static("10"));
-        return Ok(r);
+    let place = match WsPlace::for_app(&s) {
+        Ok(p) => p,
+        Err(full) => return Ok(*full),
     };
     let (first, rx) = s.svc.lobby_subscribe().await;
     let ping = s.ws_ping;

@@ -843,40 +843,31 @@ impl Service {
         let Ok(seeks) = self.seeks().await else {
             return;
         };
-        let Ok(text) = serde_json::to_string(&LobbyMessage::Seeks { seeks }) else {
-            return;
-        };
-        let changed = {
-            let mut cur = lock(&self.lobby.seeks);
-            let changed = **cur != *text;
-            if changed {
-                *cur = Arc::from(text.as_str());
-            }
-            changed
-        };
-        if changed {
-            let _ = self.lobby.tx.send(Arc::from(text));
-        }
+        self.lobby_keep(&self.lobby.seeks, &LobbyMessage::Seeks { seeks });
     }
 
     async fn games_refresh(&self) {
         let Ok(games) = self.live_games().await else {
             return;
         };
-        let Ok(text) = serde_json::to_string(&LobbyMessage::Games { games }) else {
+        self.lobby_keep(&self.lobby.games, &LobbyMessage::Games { games });
+    }
+
+    /// Keeps `msg` as the lobby's current list in `slot` (what a new connection is sent
+    /// first) and tells the lobby, when it changed.
+    fn lobby_keep(&self, slot: &Mutex<Arc<str>>, msg: &LobbyMessage) {
+        let Ok(text) = serde_json::to_string(msg) else {
             return;
         };
-        let changed = {
-            let mut cur = lock(&self.lobby.games);
-            let changed = **cur != *text;
-            if changed {
-                *cur = Arc::from(text.as_str());
+        let text: Arc<str> = Arc::from(text);
+        {
+            let mut cur = lock(slot);
+            if *cur == text {
+                return;
             }
-            changed
-        };
-        if changed {
-            let _ = self.lobby.tx.send(Arc::from(text));
+            *cur = text.clone();
         }
+        let _ = self.lobby.tx.send(text);
     }
 
     /// Another server's lobby change (`!lobby`, `!paired:GAME:P1:P2`).
