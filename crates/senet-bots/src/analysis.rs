@@ -408,6 +408,15 @@ fn as_first(p: Player, v: f64) -> f64 {
 /// values with it; the calibration of the bands (`senet_coach::calibrate`) measures the bots'
 /// losses against it.
 pub fn analyser(depth: u32, budget: Option<u64>) -> Box<dyn Bot> {
+    analyser_with(depth, budget, crate::exact::Tables::global())
+}
+
+/// [`analyser`] with `tables` instead of the process's ([`BotSpec::build_with_tables`]).
+pub fn analyser_with(
+    depth: u32,
+    budget: Option<u64>,
+    tables: &'static crate::exact::Tables,
+) -> Box<dyn Bot> {
     BotSpec {
         kind: BotKind::Expectimax(depth),
         eval: Level::Expert.spec().1,
@@ -416,7 +425,7 @@ pub fn analyser(depth: u32, budget: Option<u64>) -> Box<dyn Bot> {
         budget: Some(budget.unwrap_or(crate::MAX_BUDGET)),
         points: false,
     }
-    .build()
+    .build_with_tables(tables)
 }
 
 /// The value of the throw actually made and its search (exact scores).

@@ -539,6 +539,14 @@ impl Table {
     /// board; `None` otherwise. The options are not checked here (see [`Tables::table_for`]).
     #[inline]
     pub fn lookup<G: Game>(&self, g: &G) -> Option<f64> {
+        self.lookup_within(g, MAX_PIECES)
+    }
+
+    /// [`Table::lookup`], but only for positions with at most `limit` pieces of each side on
+    /// the board (a table read as if it were a smaller one: the measurement of the bots with
+    /// the tables they had before, `senet ladder --exact`).
+    #[inline]
+    pub fn lookup_within<G: Game>(&self, g: &G, limit: usize) -> Option<f64> {
         if g.rules() != self.rules {
             return None;
         }
@@ -552,14 +560,14 @@ impl Table {
         } else if let Some(k) = any.downcast_ref::<Houses>() {
             (k.masks(), Solvable::past_opening(k))
         } else if let Some(a) = any.downcast_ref::<AnyGame>() {
-            return senet_rules::with_game!(a, x => self.lookup(x));
+            return senet_rules::with_game!(a, x => self.lookup_within(x, limit));
         } else {
             return None;
         };
         let Status::Throw(p) = g.status() else {
             return None;
         };
-        if !open {
+        if !open || men.iter().any(|m| m.count_ones() as usize > limit) {
             return None;
         }
         let w = self.side_to_throw(men[p.index()], men[1 - p.index()])?;
@@ -1152,6 +1160,8 @@ struct Slot {
 pub struct Tables {
     dir: Option<PathBuf>,
     builtin: usize,
+    /// The most pieces per side of a position answered ([`Tables::with_limit`]).
+    limit: usize,
     slots: [OnceLock<Slot>; 4],
 }
 
@@ -1162,8 +1172,23 @@ impl Tables {
         Tables {
             dir,
             builtin: builtin.min(MAX_PIECES),
+            limit: MAX_PIECES,
             slots: Default::default(),
         }
+    }
+
+    /// These tables answering only positions with at most `limit` pieces of each side on the
+    /// board, as if their files were of `limit` pieces: the bots as they played before a
+    /// bigger table was built (`senet ladder --exact` measures both).
+    pub fn with_limit(mut self, limit: usize) -> Tables {
+        self.limit = limit.min(MAX_PIECES);
+        self
+    }
+
+    /// The most pieces per side of a position these tables answer ([`Tables::with_limit`];
+    /// the tables' own pieces may be fewer).
+    pub fn limit(&self) -> usize {
+        self.limit
     }
 
     /// Tables holding exactly `tables` (at most one per rule set; later ones are ignored).
@@ -1265,7 +1290,7 @@ impl Tables {
             return Some(terminal_value(&o));
         }
         let t = self.table_for(g)?;
-        let mut look = |c: &G, _p: Player| t.lookup(c);
+        let mut look = |c: &G, _p: Player| t.lookup_within(c, self.limit);
         after(g, &mut look)
     }
 
@@ -1276,7 +1301,7 @@ impl Tables {
             return None;
         }
         let t = self.table_for(g)?;
-        let mut look = |c: &G, _p: Player| t.lookup(c);
+        let mut look = |c: &G, _p: Player| t.lookup_within(c, self.limit);
         let mut ms = MoveList::new();
         g.legal_moves(&mut ms);
         ms.iter()
@@ -1298,12 +1323,14 @@ pub struct WithTables<'a, E> {
     pub inner: &'a E,
     /// The table.
     pub table: &'a Table,
+    /// The most pieces per side of a position the table answers ([`Tables::limit`]).
+    pub limit: usize,
 }
 
 impl<G: Game, E: Evaluator<G>> Evaluator<G> for WithTables<'_, E> {
     #[inline]
     fn eval(&self, g: &G) -> f64 {
-        match self.table.lookup(g) {
+        match self.table.lookup_within(g, self.limit) {
             // Strictly inside (0, 1), as evaluations are.
             Some(v) => v.clamp(1e-9, 1.0 - 1e-9),
             None => self.inner.eval(g),
@@ -1312,7 +1339,7 @@ impl<G: Game, E: Evaluator<G>> Evaluator<G> for WithTables<'_, E> {
 
     #[inline]
     fn exact(&self, g: &G) -> Option<f64> {
-        self.table.lookup(g)
+        self.table.lookup_within(g, self.limit)
     }
 
     fn name(&self) -> &'static str {

@@ -485,11 +485,19 @@ impl BotSpec {
         }
     }
 
-    /// Builds the bot.
+    /// Builds the bot; the `expert` level reads [`exact::Tables::global`].
     pub fn build(self) -> Box<dyn Bot> {
+        self.build_with_tables(exact::Tables::global())
+    }
+
+    /// Builds the bot with `tables` as the `expert` level's exact tables (the measurement of
+    /// the bots with the tables they had before a bigger one was built, `senet ladder
+    /// --exact`).
+    pub fn build_with_tables(self, tables: &'static exact::Tables) -> Box<dyn Bot> {
         Box::new(Engine {
             spec: self,
             cache: None,
+            tables,
         })
     }
 
@@ -515,6 +523,8 @@ impl BotSpec {
 struct Engine {
     spec: BotSpec,
     cache: Option<Box<dyn Any + Send>>,
+    /// The exact tables of the `expert` level.
+    tables: &'static exact::Tables,
 }
 
 impl Engine {
@@ -615,7 +625,7 @@ impl Bot for Engine {
         let points = self.spec.points;
         // The expert level stops at positions the exact tables cover (`exact`).
         let table = if self.spec.level == Some(Level::Expert) && !points {
-            exact::Tables::global().table_for(g)
+            self.tables.table_for(g)
         } else {
             None
         };
@@ -629,7 +639,8 @@ impl Bot for Engine {
         dispatch!(g, eval, gg, e => match eval::max_points(gg).filter(|_| points) {
             None if table.is_some() => {
                 let t = table.expect("checked");
-                self.run(kind, gg, &exact::WithTables { inner: e, table: t }, seed, exact_scores)
+                let limit = self.tables.limit();
+                self.run(kind, gg, &exact::WithTables { inner: e, table: t, limit }, seed, exact_scores)
             }
             Some(max) => {
                 let p = eval::Points { inner: e, weight: eval::POINTS_WEIGHT, max };

@@ -587,6 +587,7 @@ fn the_search_stops_at_covered_positions_with_their_exact_values() {
         let e = WithTables {
             inner: &inner,
             table: t,
+            limit: t.pieces(),
         };
         let r = Searcher::<Senat>::new(10).search(&s, &e, &SearchOptions::new(3));
         for ((m, v), (m2, x)) in r.values.iter().zip(&exact) {
@@ -600,6 +601,7 @@ fn the_search_stops_at_covered_positions_with_their_exact_values() {
     let e = WithTables {
         inner: &senet_bots::eval::Census,
         table: t,
+        limit: t.pieces(),
     };
     let r = Searcher::<Senat>::new(10).search(&s, &e, &SearchOptions::new(4));
     assert!(
@@ -640,4 +642,43 @@ fn the_expert_level_plays_the_exact_best_move_in_covered_endgames() {
             n += 1;
         }
     }
+}
+
+#[test]
+fn tables_with_a_limit_answer_only_up_to_it() {
+    // The measurement of the bots as they were before a bigger table (`senet ladder
+    // --exact`) reads a table as if it held fewer pieces.
+    let AnyGame::Kendall5(base) = AnyGame::new(RuleSet::Kendall5, &[] as &[&str]).unwrap() else {
+        unreachable!()
+    };
+    let two: AnyGame = base
+        .endgame([1 << 20 | 1 << 24, 1 << 21 | 1 << 25], Player::First)
+        .unwrap()
+        .into();
+    let one: AnyGame = base
+        .endgame([1 << 20, 1 << 25], Player::First)
+        .unwrap()
+        .into();
+    let whole = Tables::new(None, 2);
+    let cut = Tables::new(None, 2).with_limit(1);
+    assert_eq!((whole.limit(), cut.limit()), (exact::MAX_PIECES, 1));
+    assert!(whole.value(&two).is_some());
+    assert_eq!(cut.value(&two), None);
+    assert_eq!(cut.value(&one), whole.value(&one));
+    let t = whole.table(RuleSet::Kendall5).unwrap();
+    assert_eq!(t.lookup_within(&two, 1), None);
+    assert_eq!(t.lookup_within(&two, 2), t.lookup(&two));
+    // The expert level reads the tables it is built with: with the cut ones it searches
+    // the 2-v-2 position instead of answering it.
+    let mut g = two;
+    g.set_throw(senet_rules::Throw::single(2)).unwrap();
+    let whole: &'static Tables = Box::leak(Box::new(whole));
+    let cut: &'static Tables = Box::leak(Box::new(cut));
+    let spec: BotSpec = "expert".parse().unwrap();
+    let exact_nodes = spec.clone().build_with_tables(whole).choose(&g, 1).nodes;
+    let searched_nodes = spec.build_with_tables(cut).choose(&g, 1).nodes;
+    assert!(
+        searched_nodes > 10 * exact_nodes.max(1),
+        "{exact_nodes} nodes with the 2-piece table, {searched_nodes} without"
+    );
 }

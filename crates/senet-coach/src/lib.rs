@@ -7,6 +7,8 @@
 //! - [`duel`]: duplicate matches (and duplicate series) run in parallel, with confidence
 //!   intervals; a bot game and its record.
 //! - [`ladder`]: the ladder of `docs/bots.md` and the bots' error rates on the exact endgames.
+//! - [`exactset`]: held-out exact test sets and the bots and the analysis measured on them
+//!   (`senet exactset`, `senet ladder --exact`).
 //! - [`train`]: TD(λ) training of the linear evaluators and of the networks, and supervised
 //!   training of the endgame networks on the exact tables (`senet train`).
 //! - [`speed`]: time per move over self-play positions and every opening (`senet botspeed`).
@@ -33,6 +35,7 @@
 
 pub mod calibrate;
 pub mod duel;
+pub mod exactset;
 pub mod ladder;
 pub mod speed;
 pub mod train;

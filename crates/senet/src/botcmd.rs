@@ -118,6 +118,52 @@ pub enum BotCommand {
         /// its document is docs/levels.md.
         #[arg(long)]
         levels: bool,
+        /// Measure the bots and the analysis on held-out exact test sets (files of `senet
+        /// exactset`, comma-separated) and print their tables: per bot and tag, decisions,
+        /// mean loss, error rate and worst loss, the table-reading bots with the tables cut
+        /// to one piece fewer than the set's (as they were) and whole; no matches.
+        #[arg(long, value_name = "SETS", conflicts_with_all = ["errors_only", "levels"])]
+        exact: Option<String>,
+        /// With --exact: the bots (comma-separated; default the levels).
+        #[arg(long, requires = "exact")]
+        exact_bots: Option<String>,
+        /// With --exact: leave the analysis out.
+        #[arg(long, requires = "exact")]
+        no_analysis: bool,
+        /// With --exact: where the tables are (default as for `senet solve`).
+        #[arg(long, requires = "exact")]
+        dir: Option<std::path::PathBuf>,
+        /// With --exact: print JSON instead of Markdown.
+        #[arg(long, requires = "exact")]
+        json: bool,
+    },
+    /// Make a held-out exact test set: decisions (two or more legal moves) with exactly
+    /// --pieces pieces of each side on the board, from games of --player against itself and
+    /// of it exploring (a random move a third of the time), each with every legal move's
+    /// exact value from the tables (which must hold --pieces pieces per side) and its tags
+    /// (water, water-best, backward, blockade, bear-off, near-tie, typical). Writes JSON
+    /// Lines for `senet ladder --exact`.
+    Exactset {
+        /// Rule set: kendall, kendall5, senat or houses (default options).
+        rules: String,
+        /// Pieces of each side on the board (default: the table's).
+        #[arg(long)]
+        pieces: Option<usize>,
+        /// Decisions in the set.
+        #[arg(long, default_value_t = 1000)]
+        decisions: usize,
+        /// The player of the games.
+        #[arg(long, default_value = "expert")]
+        player: String,
+        /// Seed of the games.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Where the tables are (default as for `senet solve`).
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+        /// The file to write (- for standard output).
+        #[arg(long, short = 'o')]
+        out: String,
     },
     /// Time bots per move on one thread over many positions (seeded greedy and random
     /// self-play, plus every opening): median, 99th percentile and slowest move.
@@ -295,7 +341,23 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             errors_only,
             error_bots,
             levels,
+            exact,
+            exact_bots,
+            no_analysis,
+            dir,
+            json,
         } => {
+            if let Some(sets) = exact {
+                let md = exact_sets(&sets, exact_bots.as_deref(), !no_analysis, dir, json)?;
+                return match out {
+                    Some(path) if path != "-" => {
+                        std::fs::write(&path, &md)
+                            .map_err(|e| bad(format!("cannot write {path}: {e}")))?;
+                        Ok(format!("wrote {path}"))
+                    }
+                    _ => Ok(md),
+                };
+            }
             let pairs_for = pairs_for
                 .iter()
                 .map(|p| {
@@ -406,6 +468,15 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
                 Ok(ladder::markdown(&cfg, &res) + &errors_md)
             }
         }
+        BotCommand::Exactset {
+            rules,
+            pieces,
+            decisions,
+            player,
+            seed,
+            dir,
+            out,
+        } => exactset(&rules, pieces, decisions, &player, seed, dir, &out),
         BotCommand::Botspeed {
             rules,
             bots,
@@ -825,4 +896,131 @@ fn exact_errors(
         eprintln!("warning: {e}");
     }
     Ok(ladder::errors_markdown(&rates, starts, seed))
+}
+
+/// The tables of `senet exactset` and `senet ladder --exact`: from `dir`, else the default
+/// directory, else the 2-piece ones built in memory; kept for the rest of the process (the
+/// bots hold them).
+fn exact_tables(
+    dir: Option<std::path::PathBuf>,
+    limit: usize,
+) -> &'static senet_bots::exact::Tables {
+    use senet_bots::exact::{default_dir, Tables, BUILTIN_PIECES};
+    Box::leak(Box::new(
+        Tables::new(dir.or_else(default_dir), BUILTIN_PIECES).with_limit(limit),
+    ))
+}
+
+/// `senet exactset`.
+fn exactset(
+    rules: &str,
+    pieces: Option<usize>,
+    decisions: usize,
+    player: &str,
+    seed: u64,
+    dir: Option<std::path::PathBuf>,
+    out: &str,
+) -> Result<String, Error> {
+    use senet_coach::exactset::{make_set, SetConfig};
+    let rules: RuleSet = rules.parse()?;
+    if !senet_bots::exact::RULE_SETS.contains(&rules) {
+        return Err(bad(format!(
+            "exact sets exist for kendall, kendall5, senat and houses, not {rules}"
+        )));
+    }
+    if decisions == 0 {
+        return Err(bad("--decisions must be at least 1".into()));
+    }
+    spec(player)?;
+    let tables = exact_tables(dir, senet_bots::exact::MAX_PIECES);
+    let pieces = match pieces {
+        Some(p) => p,
+        None => tables.table(rules).map(|t| t.pieces()).ok_or_else(|| {
+            bad(format!(
+                "no exact table for {rules}: build one with senet solve {rules}"
+            ))
+        })?,
+    };
+    let cfg = SetConfig {
+        rules,
+        pieces,
+        decisions,
+        player: player.to_string(),
+        seed,
+    };
+    let bar = progress_bar(
+        decisions as u64,
+        &format!("{rules}: decisions with {pieces} a side"),
+    );
+    let t = Instant::now();
+    let set = make_set(&cfg, tables, &|n| bar.set_position(n as u64)).map_err(bad)?;
+    bar.finish_and_clear();
+    let text = set.to_jsonl();
+    let summary = format!(
+        "{} decisions of {rules} with {pieces} pieces a side from {} games ({:.1} s), table {}",
+        set.decisions.len(),
+        set.header.games,
+        t.elapsed().as_secs_f64(),
+        tables.source(rules)
+    );
+    if out == "-" {
+        eprintln!("{summary}");
+        return Ok(text.trim_end().to_string());
+    }
+    std::fs::write(out, text).map_err(|e| bad(format!("cannot write {out}: {e}")))?;
+    Ok(format!("wrote {out}: {summary}"))
+}
+
+/// `senet ladder --exact SETS`.
+fn exact_sets(
+    sets: &str,
+    bots: Option<&str>,
+    with_analysis: bool,
+    dir: Option<std::path::PathBuf>,
+    json: bool,
+) -> Result<String, Error> {
+    use senet_coach::exactset::{measure, report_markdown, ExactSet};
+    let bots: Vec<String> = match bots {
+        Some(list) => list
+            .split(',')
+            .map(|b| spec(b.trim()).map(|s| s.to_string()))
+            .collect::<Result<_, _>>()?,
+        None => ["beginner", "casual", "strong", "expert"]
+            .iter()
+            .map(|b| b.to_string())
+            .collect(),
+    };
+    let whole = exact_tables(dir.clone(), senet_bots::exact::MAX_PIECES);
+    let mut reports = Vec::new();
+    let mut md = String::new();
+    for path in sets.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let set = ExactSet::read(std::path::Path::new(path)).map_err(bad)?;
+        let rules = set.rules();
+        let table = whole.table(rules).ok_or_else(|| {
+            bad(format!(
+                "no exact table for {rules}: build one with senet solve {rules} --pieces {}",
+                set.header.pieces
+            ))
+        })?;
+        if table.pieces() < set.header.pieces {
+            return Err(bad(format!(
+                "{path} has {} pieces a side, but the {rules} table holds {}: the bots would be measured without it",
+                set.header.pieces,
+                table.pieces()
+            )));
+        }
+        let before = exact_tables(dir.clone(), set.header.pieces.saturating_sub(1));
+        let t = Instant::now();
+        let r = measure(&set, &bots, with_analysis, before, whole, &|what| {
+            eprintln!("{rules}: {what} ({:.0} s)", t.elapsed().as_secs_f64())
+        })
+        .map_err(bad)?;
+        md.push_str(&report_markdown(&r));
+        md.push('\n');
+        reports.push(r);
+    }
+    if json {
+        return Ok(serde_json::to_string_pretty(&reports).expect("json"));
+    }
+    Ok(md.trim_end().to_string())
 }

@@ -550,3 +550,89 @@ fn train_net_searched_exports_positions_valued_by_search() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn exactset_and_ladder_exact_measure_the_bots_on_exact_decisions() {
+    let dir = std::env::temp_dir().join(format!("senet-exactset-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let set = dir.join("k5.jsonl");
+    let s = set.to_str().unwrap();
+    // No table files there: the 2-piece tables built in memory.
+    let tables = dir.join("tables");
+    let t = tables.to_str().unwrap();
+    let (code, out, err) = senet(&[
+        "exactset",
+        "kendall5",
+        "--decisions",
+        "12",
+        "--player",
+        "greedy",
+        "--dir",
+        t,
+        "-o",
+        s,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("12 decisions of kendall5 with 2 pieces a side"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&set).unwrap();
+    assert_eq!(text.lines().count(), 13);
+    let (code, out, err) = senet(&[
+        "ladder",
+        "--exact",
+        s,
+        "--exact-bots",
+        "random,expert",
+        "--dir",
+        t,
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let subjects = v[0]["subjects"].as_array().unwrap();
+    let names: Vec<String> = subjects
+        .iter()
+        .map(|s| format!("{}@{}", s["bot"].as_str().unwrap(), s["tables"]))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "random@1",
+            "expert@1",
+            "expert@2",
+            "analysis@1",
+            "analysis@2"
+        ]
+    );
+    assert_eq!(subjects[2]["tags"][0]["error_rate"], 0.0);
+    assert_eq!(subjects[4]["tags"][0]["best_exact"], 1.0);
+    // A set of more pieces than the tables hold, and a broken file, are refused in words.
+    let (code, _, err) = senet(&[
+        "exactset",
+        "kendall5",
+        "--pieces",
+        "3",
+        "--decisions",
+        "2",
+        "--dir",
+        t,
+        "-o",
+        s,
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("senet solve kendall5 --pieces 3"), "{err}");
+    std::fs::write(&set, text.replacen("\"value\":0.", "\"value\":7.", 1)).unwrap();
+    let (code, _, err) = senet(&["ladder", "--exact", s, "--dir", t]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("line 2") && err.contains("not a win chance"),
+        "{err}"
+    );
+    let (code, _, err) = senet(&["exactset", "pyramid", "-o", s]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not pyramid"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
