@@ -675,7 +675,7 @@ fn tables_with_a_limit_answer_only_up_to_it() {
     let whole: &'static Tables = Box::leak(Box::new(whole));
     let cut: &'static Tables = Box::leak(Box::new(cut));
     let spec: BotSpec = "expert".parse().unwrap();
-    let exact_nodes = spec.clone().build_with_tables(whole).choose(&g, 1).nodes;
+    let exact_nodes = spec.build_with_tables(whole).choose(&g, 1).nodes;
     let searched_nodes = spec.build_with_tables(cut).choose(&g, 1).nodes;
     assert!(
         searched_nodes > 10 * exact_nodes.max(1),

@@ -222,7 +222,7 @@ fn exact_moves(g: &AnyGame, tables: &Tables) -> Option<(MoveList, Vec<f64>)> {
 fn play_game(cfg: &SetConfig, tables: &'static Tables, bot: &BotSpec, i: usize) -> Vec<Decision> {
     let explore = i % 2 == 1;
     let mut rng = Pcg64Mcg::seed_from_u64(mix(cfg.seed, i as u64));
-    let mut player = bot.clone().build_with_tables(tables);
+    let mut player = bot.build_with_tables(tables);
     let Ok(mut g) = AnyGame::new(cfg.rules, &[] as &[&str]) else {
         return Vec::new();
     };
@@ -588,7 +588,7 @@ pub fn measure(
             let scored: Vec<Scored> = (0..set.decisions.len())
                 .into_par_iter()
                 .map_init(
-                    || spec.clone().build_with_tables(tables),
+                    || spec.build_with_tables(tables),
                     |b, i| {
                         let g = &set.games[i];
                         let m = b.choose(g, mix(set.header.seed, i as u64)).best;
