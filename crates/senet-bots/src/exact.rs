@@ -43,8 +43,8 @@ pub const RULE_SETS: [RuleSet; 4] = [
     RuleSet::Houses,
 ];
 
-/// The most pieces per side a table may hold (a 4-per-side table has 421 million
-/// positions: 1.7 GB as f32, 0.8 GB in 16 bits).
+/// The most pieces per side a table may hold (a 4-per-side table has 437 million
+/// positions: 1.7 GB as f32, 0.9 GB in 16 bits).
 pub const MAX_PIECES: usize = 4;
 
 /// Value iteration stops when a sweep changes no value by more than this (32-bit values).
@@ -501,6 +501,11 @@ pub struct LevelReport {
     pub graph_seconds: f64,
     /// Bytes of the successor graph kept for the sweeps.
     pub graph_bytes: u64,
+    /// Leaves (results of a turn) in the graph kept, and of those the near ones (stored in
+    /// 16 bits: the other side throws next, its pieces where they were).
+    pub graph_leaves: u64,
+    /// See [`LevelReport::graph_leaves`].
+    pub near_leaves: u64,
     /// Positions whose successors did not fit the budget (or the graph's form), backed up
     /// through the game API at every sweep.
     pub recomputed: u64,
@@ -1021,6 +1026,8 @@ fn solve_pair<G: Solvable>(
         seconds: start.elapsed().as_secs_f64(),
         graph_seconds,
         graph_bytes: graph.bytes,
+        graph_leaves: graph.leaves,
+        near_leaves: graph.near,
         recomputed: graph.recomputed(states.len()) as u64,
     }
 }
@@ -1070,6 +1077,9 @@ struct Graph {
     blocks: Vec<Option<Block>>,
     /// Bytes the blocks take.
     bytes: u64,
+    /// Leaves in the blocks kept, and of those the near ones (one word).
+    leaves: u64,
+    near: u64,
 }
 
 /// The successors of one block of positions.
@@ -1080,6 +1090,8 @@ struct Block {
     counts: Vec<u8>,
     /// The encoded leaves ([`CODE_FAR`]).
     leaves: Vec<u16>,
+    /// How many leaves, and of those near ones.
+    count: (u64, u64),
 }
 
 impl Block {
@@ -1112,6 +1124,7 @@ impl Graph {
                 rows: Vec::with_capacity(chunk.len()),
                 counts: Vec::with_capacity(chunk.len() * nt),
                 leaves: Vec::with_capacity(chunk.len() * nt * 3),
+                count: (0, 0),
             };
             let mut turn = Vec::new();
             for &i in chunk {
@@ -1130,6 +1143,7 @@ impl Graph {
                     turn.clear();
                     Self::turn(&h, layout, &mut turn)?;
                     g.counts.push(u8::try_from(turn.len()).ok()?);
+                    g.count.0 += turn.len() as u64;
                     for &leaf in &turn {
                         let j = leaf & !FLIP;
                         if leaf == WIN {
@@ -1138,6 +1152,7 @@ impl Graph {
                             g.leaves.push(CODE_LOSS);
                         } else if leaf & FLIP != 0 && j >= row && j - row < len {
                             g.leaves.push((j - row) as u16);
+                            g.count.1 += 1;
                         } else {
                             g.leaves.push(CODE_FAR | (leaf >> 16) as u16);
                             g.leaves.push(leaf as u16);
@@ -1155,6 +1170,8 @@ impl Graph {
             block,
             blocks: Vec::with_capacity(n),
             bytes: 0,
+            leaves: 0,
+            near: 0,
         };
         // A few blocks per thread at a time, so that the budget is checked as they come.
         let wave = if threads > 1 { 4 * threads } else { 1 };
@@ -1183,6 +1200,10 @@ impl Graph {
                     graph.blocks.push(None);
                 } else {
                     graph.bytes += size;
+                    if let Some(b) = &b {
+                        graph.leaves += b.count.0;
+                        graph.near += b.count.1;
+                    }
                     graph.blocks.push(b);
                 }
             }
@@ -1778,6 +1799,97 @@ mod tests {
             unreachable!()
         };
         assert_eq!(compare(&g, 3, 4), 812 + 21_924 + 190_008 + 142_506);
+    }
+
+    /// Solves the levels of up to `max_total` pieces of a `pieces` layout on `threads`
+    /// threads with the compact graph (default budget) and with a graph budget of `budget`
+    /// bytes per level pair (0: every position backed up through the game API), compares
+    /// every value and returns (positions, positions recomputed with the budget).
+    fn compare_budget<G: Solvable>(
+        base: &G,
+        pieces: usize,
+        max_total: usize,
+        threads: usize,
+        budget: u64,
+    ) -> (usize, u64) {
+        let layout = Layout::new(probe_squares(base), pieces);
+        let p = BuildOptions::default().params();
+        let q = SolveParams {
+            graph_budget: budget,
+            ..p
+        };
+        let (full, r1) = solve_levels(base, &layout, max_total, threads, p, &mut |_| {});
+        let (part, r2) = solve_levels(base, &layout, max_total, threads, q, &mut |_| {});
+        assert!(r1.iter().all(|r| r.recomputed == 0 && r.graph_bytes > 0));
+        for r in r1.iter().chain(&r2) {
+            assert!(r.last_change <= TOLERANCE, "{r:?}");
+        }
+        let mut n = 0;
+        for (i, (x, y)) in full.iter().zip(&part).enumerate() {
+            assert_eq!(x.is_nan(), y.is_nan(), "index {i}");
+            if !x.is_nan() {
+                assert!((x - y).abs() < 1e-9, "index {i}: {x} graph, {y} budget");
+                n += 1;
+            }
+        }
+        (n, r2.iter().map(|r| r.recomputed).sum())
+    }
+
+    #[test]
+    fn the_compact_graph_matches_the_game_api_on_every_2_piece_level() {
+        for rules in RULE_SETS {
+            let r = match base_game(rules).unwrap() {
+                AnyGame::Kendall(g) => compare_budget(&g, 2, 4, 1, 0),
+                AnyGame::Kendall5(g) => compare_budget(&g, 2, 4, 1, 0),
+                AnyGame::Senat(g) => compare_budget(&g, 2, 4, 1, 0),
+                AnyGame::Houses(g) => compare_budget(&g, 2, 4, 1, 0),
+                _ => unreachable!(),
+            };
+            // With no budget, every position goes through the game API.
+            assert_eq!(r, (165_242, 165_242), "{rules}");
+        }
+    }
+
+    #[test]
+    fn a_partial_graph_gives_the_values_of_the_full_one() {
+        // kendall5 and houses, the levels up to 1v3 + 3v1 and 2v2 of the 3-piece layout,
+        // on three threads, with a budget that keeps some of the blocks of the larger
+        // levels; and every 2-piece level through the API on three threads.
+        let AnyGame::Kendall5(g) = base_game(RuleSet::Kendall5).unwrap() else {
+            unreachable!()
+        };
+        let (n, rec) = compare_budget(&g, 3, 4, 3, 1 << 20);
+        assert_eq!(n, 812 + 21_924 + 190_008 + 142_506);
+        assert!(rec > 100_000 && rec < 330_000, "{rec}");
+        let AnyGame::Houses(g) = base_game(RuleSet::Houses).unwrap() else {
+            unreachable!()
+        };
+        let (n, rec) = compare_budget(&g, 3, 4, 3, 1 << 20);
+        assert_eq!(n, 812 + 21_924 + 190_008 + 142_506);
+        assert!(rec > 100_000 && rec < 330_000, "{rec}");
+        let AnyGame::Senat(g) = base_game(RuleSet::Senat).unwrap() else {
+            unreachable!()
+        };
+        assert_eq!(compare_budget(&g, 2, 4, 3, 0), (165_242, 165_242));
+    }
+
+    #[test]
+    fn masks_invert_the_index() {
+        let AnyGame::Kendall(g) = base_game(RuleSet::Kendall).unwrap() else {
+            unreachable!()
+        };
+        for pieces in 1..=MAX_PIECES {
+            let layout = Layout::new(probe_squares(&g), pieces);
+            let step = (layout.total / 200_000).max(1);
+            for i in (0..layout.total).step_by(step as usize) {
+                let (own, opp) = layout.masks(i);
+                assert_eq!(layout.index(own, opp), Some(i), "{pieces} pieces, index {i}");
+                let (row, len) = layout.row(own, opp).unwrap();
+                assert!(row <= i && i < row + len);
+            }
+        }
+        // 29 squares (never 27): C(29,a)·C(29-a,b) over a, b = 1..=4.
+        assert_eq!(Layout::new(probe_squares(&g), 4).total, 437_373_650);
     }
 
     #[test]

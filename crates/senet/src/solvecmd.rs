@@ -122,6 +122,8 @@ fn solve(args: &SolveArgs) -> Result<String, String> {
                 "seconds": l.seconds,
                 "graph_seconds": l.graph_seconds,
                 "graph_bytes": l.graph_bytes,
+                "graph_leaves": l.graph_leaves,
+                "near_leaves": l.near_leaves,
                 "recomputed": l.recomputed,
             }));
         })?;
