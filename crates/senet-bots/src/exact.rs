@@ -999,7 +999,15 @@ fn solve_pair<G: Solvable>(
         store(values, i as usize, 0.5);
     }
     let graph = match pool {
-        Some(pool) => pool.install(|| Graph::build(base, layout, &states, pool.current_num_threads(), params.graph_budget)),
+        Some(pool) => pool.install(|| {
+            Graph::build(
+                base,
+                layout,
+                &states,
+                pool.current_num_threads(),
+                params.graph_budget,
+            )
+        }),
         None => Graph::build(base, layout, &states, 1, params.graph_budget),
     };
     let graph_seconds = start.elapsed().as_secs_f64();
@@ -1883,7 +1891,11 @@ mod tests {
             let step = (layout.total / 200_000).max(1);
             for i in (0..layout.total).step_by(step as usize) {
                 let (own, opp) = layout.masks(i);
-                assert_eq!(layout.index(own, opp), Some(i), "{pieces} pieces, index {i}");
+                assert_eq!(
+                    layout.index(own, opp),
+                    Some(i),
+                    "{pieces} pieces, index {i}"
+                );
                 let (row, len) = layout.row(own, opp).unwrap();
                 assert!(row <= i && i < row + len);
             }
