@@ -8,9 +8,15 @@
 //!   [`Game::play_unchecked`] and [`Game::status`] only. A move that bears off leads to a
 //!   smaller level, solved before; within a level captures, swaps and backward moves make
 //!   cycles, so each level (with its mirror, the same counts with the sides exchanged) is
-//!   solved by Gauss-Seidel sweeps until no value changes by more than [`TOLERANCE`]; on
-//!   several threads ([`BuildOptions::threads`]) the sweeps are asynchronous, over values
-//!   in `AtomicU64`, with the same stop rule.
+//!   solved by Gauss-Seidel sweeps until no value changes by more than [`TOLERANCE`]
+//!   ([`TOLERANCE_16`] for 16-bit values); on several threads ([`BuildOptions::threads`])
+//!   the sweeps are asynchronous, over values in `AtomicU64`, with the same stop rule.
+//! - The sweeps read a level pair's successors from a compact graph written out once (a
+//!   leaf where the other side throws next with its pieces unmoved is 16 bits, an offset in
+//!   the row of the index that all such leaves of the position share; others 32); the
+//!   graph of a level pair is kept up to a budget ([`BuildOptions::memory`], default
+//!   [`DEFAULT_GRAPH_MEMORY`]) and the positions past it are backed up through the game
+//!   API at every sweep, so 4 pieces a side ([`MAX_PIECES`]) fit in a few GiB.
 //! - Values are kept in 32 bits (f32) or 16 (fixed point, [`BuildOptions::bits`]);
 //!   [`Table::bellman_residual`] checks a finished table through the game API.
 //! - The turn cap (ruling C5) is ignored: values are those of the game without a cap.
@@ -1394,7 +1400,7 @@ struct Slot {
 }
 
 /// The exact tables of the four stick rule sets, loaded on first use per rule set: the file
-/// with the most pieces per side found in the directory ([`file_name`]: 3, then 2, then 1),
+/// with the most pieces per side found in the directory ([`file_name`]: 4, then 3, 2, 1),
 /// else, if allowed, a table of [`BUILTIN_PIECES`] built in memory (about 0.3 s of CPU in a
 /// release build). A missing table is no error (callers fall back to search); a corrupt or
 /// mismatched file is skipped and its error kept ([`Tables::errors`]).
