@@ -8,9 +8,15 @@
 //!   [`Game::play_unchecked`] and [`Game::status`] only. A move that bears off leads to a
 //!   smaller level, solved before; within a level captures, swaps and backward moves make
 //!   cycles, so each level (with its mirror, the same counts with the sides exchanged) is
-//!   solved by Gauss-Seidel sweeps until no value changes by more than [`TOLERANCE`]; on
-//!   several threads ([`BuildOptions::threads`]) the sweeps are asynchronous, over values
-//!   in `AtomicU64`, with the same stop rule.
+//!   solved by Gauss-Seidel sweeps until no value changes by more than [`TOLERANCE`]
+//!   ([`TOLERANCE_16`] for 16-bit values); on several threads ([`BuildOptions::threads`])
+//!   the sweeps are asynchronous, over values in `AtomicU64`, with the same stop rule.
+//! - The sweeps read a level pair's successors from a compact graph written out once (a
+//!   leaf where the other side throws next with its pieces unmoved is 16 bits, an offset in
+//!   the row of the index that all such leaves of the position share; others 32); the
+//!   graph of a level pair is kept up to a budget ([`BuildOptions::memory`], default
+//!   [`DEFAULT_GRAPH_MEMORY`]) and the positions past it are backed up through the game
+//!   API at every sweep, so 4 pieces a side ([`MAX_PIECES`]) fit in a few GiB.
 //! - Values are kept in 32 bits (f32) or 16 (fixed point, [`BuildOptions::bits`]);
 //!   [`Table::bellman_residual`] checks a finished table through the game API.
 //! - The turn cap (ruling C5) is ignored: values are those of the game without a cap.
@@ -43,12 +49,19 @@ pub const RULE_SETS: [RuleSet; 4] = [
     RuleSet::Houses,
 ];
 
-/// The most pieces per side a table may hold (a 4-per-side table would have about 500
-/// million states).
-pub const MAX_PIECES: usize = 3;
+/// The most pieces per side a table may hold (a 4-per-side table has 437 million
+/// positions: 1.7 GB as f32, 0.9 GB in 16 bits).
+pub const MAX_PIECES: usize = 4;
 
-/// Value iteration stops when a sweep changes no value by more than this.
+/// Value iteration stops when a sweep changes no value by more than this (32-bit values).
 pub const TOLERANCE: f64 = 1e-12;
+
+/// The stop rule for 16-bit values, whose rounding ([`U16_ERROR`]) is four orders of
+/// magnitude above it.
+pub const TOLERANCE_16: f64 = 1e-9;
+
+/// The default budget of one level pair's successor graph ([`BuildOptions::memory`]).
+pub const DEFAULT_GRAPH_MEMORY: u64 = 12 << 30;
 
 /// The most sweeps over one level before the solver gives up (never reached in practice).
 const MAX_SWEEPS: usize = 100_000;
@@ -79,6 +92,10 @@ pub struct BuildOptions {
     /// Bits per value kept, in memory and in the file: 32 (f32, the default) or 16 (fixed
     /// point, error at most [`U16_ERROR`]).
     pub bits: u32,
+    /// Bytes the successor graph of one level pair may take; 0 (the default) is
+    /// [`DEFAULT_GRAPH_MEMORY`]. The positions whose successors do not fit are backed up
+    /// through the game API at every sweep (slower, the same values).
+    pub memory: u64,
 }
 
 impl Default for BuildOptions {
@@ -86,6 +103,7 @@ impl Default for BuildOptions {
         BuildOptions {
             threads: 1,
             bits: 32,
+            memory: 0,
         }
     }
 }
@@ -96,6 +114,30 @@ impl BuildOptions {
         match self.threads {
             0 => rayon::current_num_threads(),
             n => n,
+        }
+    }
+
+    /// The stop rule: [`TOLERANCE`] for 32-bit values, [`TOLERANCE_16`] for 16.
+    pub fn tolerance(&self) -> f64 {
+        if self.bits == 16 {
+            TOLERANCE_16
+        } else {
+            TOLERANCE
+        }
+    }
+
+    /// The graph's budget in bytes ([`BuildOptions::memory`], 0 resolved).
+    pub fn graph_budget(&self) -> u64 {
+        match self.memory {
+            0 => DEFAULT_GRAPH_MEMORY,
+            m => m,
+        }
+    }
+
+    fn params(&self) -> SolveParams {
+        SolveParams {
+            tolerance: self.tolerance(),
+            graph_budget: self.graph_budget(),
         }
     }
 }
@@ -307,6 +349,60 @@ impl Layout {
         }
     }
 
+    /// The level of index `i`: (pieces of the side to throw, of the other).
+    fn level_of(&self, i: u64) -> (usize, usize) {
+        let mut at = (1, 1);
+        for a in 1..=self.pieces {
+            for b in 1..=self.pieces {
+                if self.offset[a][b] <= i {
+                    at = (a, b);
+                }
+            }
+        }
+        at
+    }
+
+    /// The squares (side to throw's, other side's) of index `i` of the table.
+    fn masks(&self, i: u64) -> (u32, u32) {
+        let (a, b) = self.level_of(i);
+        let n = self.squares.len();
+        let per = self.binom[n - a][b];
+        let r = i - self.offset[a][b];
+        let (mut own_d, mut rel) = ([0u8; MAX_PIECES], [0u8; MAX_PIECES]);
+        self.unrank(r / per, a, &mut own_d);
+        self.unrank(r % per, b, &mut rel);
+        let own = own_d[..a]
+            .iter()
+            .fold(0u32, |m, &d| m | 1 << self.squares[d as usize]);
+        let (mut opp, mut q, mut d) = (0u32, 0, 0u8);
+        // The rel[j]-th free square (not in own), ascending.
+        for &want in &rel[..b] {
+            loop {
+                if !own_d[..a].contains(&d) {
+                    if q == want {
+                        opp |= 1 << self.squares[d as usize];
+                        q += 1;
+                        d += 1;
+                        break;
+                    }
+                    q += 1;
+                }
+                d += 1;
+            }
+        }
+        (own, opp)
+    }
+
+    /// The row of (own to throw, opp) in the index: where the positions with the side to
+    /// throw on `own` and as many opposing pieces as `opp` has start, and how many there are.
+    fn row(&self, own: u32, opp: u32) -> Option<(u64, u64)> {
+        let i = self.index(own, opp)?;
+        let (a, b) = (own.count_ones() as usize, opp.count_ones() as usize);
+        let per = self.binom[self.squares.len() - a][b];
+        let start = i - (i - self.offset[a][b]) % per;
+        Some((start, per))
+    }
+
     /// Every (index, own, opp) of level (a, b).
     fn level_states(&self, a: usize, b: usize, mut f: impl FnMut(u64, u32, u32)) {
         let n = self.squares.len();
@@ -399,7 +495,8 @@ pub struct LevelReport {
     pub pieces: (usize, usize),
     /// Positions of the level (and of its mirror, when different).
     pub states: u64,
-    /// Gauss-Seidel sweeps until no value changed by more than [`TOLERANCE`].
+    /// Gauss-Seidel sweeps until no value changed by more than the tolerance
+    /// ([`BuildOptions::tolerance`]).
     pub sweeps: usize,
     /// The largest change in the last sweep.
     pub last_change: f64,
@@ -408,6 +505,16 @@ pub struct LevelReport {
     /// Of those, the seconds spent listing the positions and writing out their successors
     /// (the rest is the sweeps).
     pub graph_seconds: f64,
+    /// Bytes of the successor graph kept for the sweeps.
+    pub graph_bytes: u64,
+    /// Leaves (results of a turn) in the graph kept, and of those the near ones (stored in
+    /// 16 bits: the other side throws next, its pieces where they were).
+    pub graph_leaves: u64,
+    /// See [`LevelReport::graph_leaves`].
+    pub near_leaves: u64,
+    /// Positions whose successors did not fit the budget (or the graph's form), backed up
+    /// through the game API at every sweep.
+    pub recomputed: u64,
 }
 
 /// An exact table of one rule set, options and piece count.
@@ -490,7 +597,14 @@ impl Table {
         }
         let pieces = pieces.clamp(1, MAX_PIECES);
         let layout = Layout::new(probe_squares(base), pieces);
-        let (values, reports) = solve_levels(base, &layout, 2 * pieces, opts.threads, progress);
+        let (values, reports) = solve_levels(
+            base,
+            &layout,
+            2 * pieces,
+            opts.threads,
+            opts.params(),
+            progress,
+        );
         let table = Table {
             rules: base.rules(),
             options: options_key(base),
@@ -814,6 +928,14 @@ fn with_pool<R>(threads: usize, f: impl FnOnce(Option<&rayon::ThreadPool>) -> R)
     }
 }
 
+/// How one level pair is solved: threads, stop rule, graph budget (from [`BuildOptions`]).
+#[derive(Clone, Copy, Debug)]
+struct SolveParams {
+    tolerance: f64,
+    /// Bytes the successor graph of one level pair may take.
+    graph_budget: u64,
+}
+
 /// Solves every level pair with at most `max_total` pieces on the board, smaller totals
 /// first (bearing off leads to a smaller total); the values per index.
 fn solve_levels<G: Solvable>(
@@ -821,6 +943,7 @@ fn solve_levels<G: Solvable>(
     layout: &Layout,
     max_total: usize,
     threads: usize,
+    params: SolveParams,
     progress: &mut dyn FnMut(&LevelReport),
 ) -> (Vec<f64>, Vec<LevelReport>) {
     let values: Vec<AtomicU64> = (0..layout.total)
@@ -835,7 +958,7 @@ fn solve_levels<G: Solvable>(
                 if b < a || b > pieces {
                     continue;
                 }
-                let r = solve_pair(base, layout, &values, a, b, pool);
+                let r = solve_pair(base, layout, &values, a, b, pool, params);
                 progress(&r);
                 reports.push(r);
             }
@@ -854,7 +977,9 @@ fn solve_levels<G: Solvable>(
 /// new values of most successors. With a pool, the successors are written out in parallel
 /// and the sweeps are asynchronous: each thread takes the next block of positions in that
 /// order and reads whatever values are there (the previous sweep's or this one's); the stop
-/// rule is the same (a sweep in which no value changed by more than [`TOLERANCE`]).
+/// rule is the same (a sweep in which no value changed by more than the tolerance). Blocks
+/// whose successors do not fit the graph's budget are backed up through the game API at
+/// every sweep.
 fn solve_pair<G: Solvable>(
     base: &G,
     layout: &Layout,
@@ -862,63 +987,57 @@ fn solve_pair<G: Solvable>(
     a: usize,
     b: usize,
     pool: Option<&rayon::ThreadPool>,
+    params: SolveParams,
 ) -> LevelReport {
     let start = Instant::now();
-    let mut states: Vec<(u32, u32, u32)> = Vec::new();
+    // (Reverse(sum of squares), index): sorted, the sweep's order (by index among equal sums,
+    // which is the order the positions are listed in).
+    let mut keyed: Vec<u64> = Vec::new();
     let mut collect = |i: u64, own: u32, opp: u32| {
         if base.endgame([own, opp], Player::First).is_ok() {
-            states.push((i as u32, own, opp));
+            let key = 1024 - (squares_sum(own) + squares_sum(opp)) as u64;
+            keyed.push(key << 32 | i);
         }
     };
     layout.level_states(a, b, &mut collect);
     if a != b {
         layout.level_states(b, a, &mut collect);
     }
-    let key =
-        |&(_, own, opp): &(u32, u32, u32)| std::cmp::Reverse(squares_sum(own) + squares_sum(opp));
-    // Both sorts are stable: the same order either way.
     match pool {
-        Some(pool) => pool.install(|| states.par_sort_by_key(key)),
-        None => states.sort_by_key(key),
+        Some(pool) => pool.install(|| keyed.par_sort_unstable()),
+        None => keyed.sort_unstable(),
     }
-    for &(i, _, _) in &states {
+    let states: Vec<u32> = keyed.iter().map(|&k| k as u32).collect();
+    drop(keyed);
+    for &i in &states {
         store(values, i as usize, 0.5);
     }
-    let mut sweeps = 0;
-    let mut change = f64::INFINITY;
     let graph = match pool {
-        Some(pool) => pool.install(|| Graph::build(base, layout, &states, true)),
-        None => Graph::build(base, layout, &states, false),
+        Some(pool) => pool.install(|| {
+            Graph::build(
+                base,
+                layout,
+                &states,
+                pool.current_num_threads(),
+                params.graph_budget,
+            )
+        }),
+        None => Graph::build(base, layout, &states, 1, params.graph_budget),
     };
     let graph_seconds = start.elapsed().as_secs_f64();
-    if let Some(graph) = graph {
-        while change > TOLERANCE && sweeps < MAX_SWEEPS {
-            change = match pool {
-                None => graph.sweep(&states, values),
-                Some(pool) => graph.sweep_parallel(&states, values, pool),
-            };
-            sweeps += 1;
-        }
-    }
-    while change > TOLERANCE && sweeps < MAX_SWEEPS {
-        change = 0.0;
-        for &(i, own, opp) in &states {
-            let g = base
-                .endgame([own, opp], Player::First)
-                .expect("checked when listed");
-            let mut look = |c: &G, p: Player| -> Option<f64> {
-                let m = c.masks();
-                let w = load(
-                    values,
-                    layout.index(m[p.index()], m[1 - p.index()])? as usize,
-                );
-                Some(if p == Player::First { w } else { 1.0 - w })
-            };
-            let v = chance(&g, &mut look).expect("every successor is solved");
-            let old = load(values, i as usize);
-            change = change.max((v - old).abs());
-            store(values, i as usize, v);
-        }
+    let mut sweeps = 0;
+    let mut change = f64::INFINITY;
+    let ctx = Sweep {
+        base,
+        layout,
+        states: &states,
+        values,
+    };
+    while change > params.tolerance && sweeps < MAX_SWEEPS {
+        change = match pool {
+            None => graph.sweep(&ctx),
+            Some(pool) => graph.sweep_parallel(&ctx, pool),
+        };
         sweeps += 1;
     }
     LevelReport {
@@ -928,91 +1047,202 @@ fn solve_pair<G: Solvable>(
         last_change: change,
         seconds: start.elapsed().as_secs_f64(),
         graph_seconds,
+        graph_bytes: graph.bytes,
+        graph_leaves: graph.leaves,
+        near_leaves: graph.near,
+        recomputed: graph.recomputed(states.len()) as u64,
     }
 }
 
-/// A leaf of [`Graph`] that is a won game for the side to throw (with [`FLIP`]: a lost one).
-const WIN: u32 = 0x7FFF_FFFF;
+/// What a sweep reads and writes.
+struct Sweep<'a, G> {
+    base: &'a G,
+    layout: &'a Layout,
+    /// The level pair's positions (table indices) in the sweep's order.
+    states: &'a [u32],
+    values: &'a Shared,
+}
+
+/// A leaf of a position's turn (before encoding): a won game for the side to throw, with
+/// [`FLIP`] a lost one.
+const WIN: u32 = 0x3FFF_FFFF;
 /// The leaf's value is one minus the value at its index (the other side throws next).
-const FLIP: u32 = 1 << 31;
+const FLIP: u32 = 1 << 30;
+/// Encoded leaf: a won game.
+const CODE_WIN: u16 = 0xFFFF;
+/// Encoded leaf: a lost game.
+const CODE_LOSS: u16 = 0xFFFE;
+/// Encoded leaves below this are *near*: the other side throws next, at the position's
+/// mirror row plus the code. From here up to [`CODE_LOSS`] (excluded), a *far* leaf: the
+/// code's low 15 bits and the next word make the 31-bit leaf (index, [`FLIP`]).
+const CODE_FAR: u16 = 0x8000;
 
 /// The successors of every position of a level pair, written out once so that the sweeps
 /// only read values: per position and throw, the results of every way to play the turn
 /// (the side to throw picks the best of them). Kept in blocks of consecutive positions (in
-/// the sweep's order), built and swept one block at a time by each thread.
+/// the sweep's order), built and swept one block at a time by each thread. A block past the
+/// memory budget (or every block, where some position does not fit this form) is not
+/// written out: its positions are backed up through the game API at every sweep.
+///
+/// The encoding: a leaf where the other side throws next with its pieces where they were
+/// (no capture, swap or bear-off: most leaves of a throw without a bonus) is a position of
+/// the mirror level in the same row of the index as every other such leaf of this position
+/// (the row of the other side's squares, [`Layout::index`]), so it is one `u16`, its offset
+/// in that row (rows hold at most C(28, 4) = 20,475 < 2^15 positions); any other leaf is
+/// two `u16`s (31 bits: the index and [`FLIP`]) or one for a finished game.
 struct Graph {
     /// Throw weights, as `throw_dist` gives them for every position of the pair.
     weights: Vec<f64>,
     total: f64,
     /// Positions per block (the last may hold fewer).
     block: usize,
-    blocks: Vec<Block>,
+    blocks: Vec<Option<Block>>,
+    /// Bytes the blocks take.
+    bytes: u64,
+    /// Leaves in the blocks kept, and of those the near ones (one word).
+    leaves: u64,
+    near: u64,
 }
 
 /// The successors of one block of positions.
 struct Block {
-    /// Per position, where its leaves start.
-    start: Vec<u32>,
+    /// Per position, the index where its row of near leaves starts.
+    rows: Vec<u32>,
     /// Per position and throw, how many leaves.
     counts: Vec<u8>,
-    /// Table indices, with [`FLIP`], or [`WIN`].
-    leaves: Vec<u32>,
+    /// The encoded leaves ([`CODE_FAR`]).
+    leaves: Vec<u16>,
+    /// How many leaves, and of those near ones.
+    count: (u64, u64),
+}
+
+impl Block {
+    fn bytes(&self) -> u64 {
+        (self.rows.capacity() * 4 + self.counts.capacity() + self.leaves.capacity() * 2) as u64
+    }
 }
 
 impl Graph {
-    /// `None` if some position does not fit this form (a throw distribution that differs
-    /// between positions, a decision of the other side within a turn, a draw, or too many
-    /// leaves): the solver then backs up through the game API at every sweep. `parallel`:
-    /// the blocks are built on the current rayon pool.
+    /// The graph of `states` in blocks, as many as fit in `budget` bytes (the first ones);
+    /// built on the current rayon pool when `threads` > 1. No block at all where some
+    /// position does not fit this form (a throw distribution that differs between positions,
+    /// a decision of the other side within a turn, a draw, or too many leaves).
     fn build<G: Solvable>(
         base: &G,
         layout: &Layout,
-        states: &[(u32, u32, u32)],
-        parallel: bool,
-    ) -> Option<Graph> {
+        states: &[u32],
+        threads: usize,
+        budget: u64,
+    ) -> Graph {
         let d = base.throw_dist();
         // Small blocks for small levels, so that every thread has some; the sequential
         // sweep visits the blocks in order, so its order does not depend on the size.
         let block = (states.len() / 64).clamp(64, 4096);
-        let make = |chunk: &[(u32, u32, u32)]| -> Option<Block> {
+        let n = states.len().div_ceil(block);
+        let make = |k: usize| -> Option<Block> {
+            let chunk = &states[k * block..((k + 1) * block).min(states.len())];
             let nt = d.outcomes.len();
             let mut g = Block {
-                start: Vec::with_capacity(chunk.len()),
+                rows: Vec::with_capacity(chunk.len()),
                 counts: Vec::with_capacity(chunk.len() * nt),
                 leaves: Vec::with_capacity(chunk.len() * nt * 3),
+                count: (0, 0),
             };
-            for &(_, own, opp) in chunk {
+            let mut turn = Vec::new();
+            for &i in chunk {
+                let (own, opp) = layout.masks(i as u64);
                 let p = base.endgame([own, opp], Player::First).ok()?;
                 if p.throw_dist() != d {
                     return None;
                 }
-                g.start.push(u32::try_from(g.leaves.len()).ok()?);
+                // The mirror row: (opp to throw, own' among the squares opp leaves free).
+                let (row, len) = layout.row(opp, own)?;
+                let (row, len) = (u32::try_from(row).ok()?, len.min(CODE_FAR as u64) as u32);
+                g.rows.push(row);
                 for &(t, _) in d.outcomes {
                     let mut h = p;
                     h.set_throw_unchecked(t);
-                    let before = g.leaves.len();
-                    Self::turn(&h, layout, &mut g.leaves)?;
-                    g.counts.push(u8::try_from(g.leaves.len() - before).ok()?);
+                    turn.clear();
+                    Self::turn(&h, layout, &mut turn)?;
+                    g.counts.push(u8::try_from(turn.len()).ok()?);
+                    g.count.0 += turn.len() as u64;
+                    for &leaf in &turn {
+                        let j = leaf & !FLIP;
+                        if leaf == WIN {
+                            g.leaves.push(CODE_WIN);
+                        } else if leaf == WIN | FLIP {
+                            g.leaves.push(CODE_LOSS);
+                        } else if leaf & FLIP != 0 && j >= row && j - row < len {
+                            g.leaves.push((j - row) as u16);
+                            g.count.1 += 1;
+                        } else {
+                            g.leaves.push(CODE_FAR | (leaf >> 16) as u16);
+                            g.leaves.push(leaf as u16);
+                        }
+                    }
                 }
             }
             g.leaves.shrink_to_fit();
             Some(g)
         };
-        let blocks: Option<Vec<Block>> = if parallel {
-            states.par_chunks(block).map(make).collect()
-        } else {
-            states.chunks(block).map(make).collect()
-        };
-        Some(Graph {
-            weights: d.outcomes.iter().map(|&(_, w)| w as f64).collect(),
+        let d_weights = d.outcomes.iter().map(|&(_, w)| w as f64).collect();
+        let mut graph = Graph {
+            weights: d_weights,
             total: d.total as f64,
             block,
-            blocks: blocks?,
-        })
+            blocks: Vec::with_capacity(n),
+            bytes: 0,
+            leaves: 0,
+            near: 0,
+        };
+        // A few blocks per thread at a time, so that the budget is checked as they come.
+        let wave = if threads > 1 { 4 * threads } else { 1 };
+        let mut full = false;
+        for w in (0..n).step_by(wave) {
+            let end = (w + wave).min(n);
+            if full {
+                graph.blocks.extend((w..end).map(|_| None));
+                continue;
+            }
+            let built: Vec<Option<Block>> = if threads > 1 {
+                (w..end).into_par_iter().map(make).collect()
+            } else {
+                (w..end).map(make).collect()
+            };
+            if built.iter().any(Option::is_none) {
+                // Some position does not fit: the whole level through the game API.
+                graph.blocks = (0..n).map(|_| None).collect();
+                graph.bytes = 0;
+                return graph;
+            }
+            for b in built {
+                let size = b.as_ref().map_or(0, Block::bytes);
+                if full || graph.bytes + size > budget {
+                    full = true;
+                    graph.blocks.push(None);
+                } else {
+                    graph.bytes += size;
+                    if let Some(b) = &b {
+                        graph.leaves += b.count.0;
+                        graph.near += b.count.1;
+                    }
+                    graph.blocks.push(b);
+                }
+            }
+        }
+        graph
+    }
+
+    /// How many of `len` positions are backed up through the game API at every sweep.
+    fn recomputed(&self, len: usize) -> usize {
+        (0..self.blocks.len())
+            .filter(|&k| self.blocks[k].is_none())
+            .map(|k| ((k + 1) * self.block).min(len) - k * self.block)
+            .sum()
     }
 
     /// The leaves of the first player's decision `h`.
-    fn turn<G: Game>(h: &G, layout: &Layout, out: &mut Vec<u32>) -> Option<()> {
+    fn turn<G: Solvable>(h: &G, layout: &Layout, out: &mut Vec<u32>) -> Option<()> {
         let mut ms = MoveList::new();
         h.legal_moves(&mut ms);
         for &m in &ms {
@@ -1025,18 +1255,9 @@ impl Graph {
                     None => return None,
                 },
                 Status::Throw(p) => {
-                    let any = &c as &dyn Any;
-                    let men = if let Some(k) = any.downcast_ref::<Kendall5>() {
-                        k.masks()
-                    } else if let Some(k) = any.downcast_ref::<Kendall>() {
-                        k.masks()
-                    } else if let Some(k) = any.downcast_ref::<Senat>() {
-                        k.masks()
-                    } else {
-                        any.downcast_ref::<Houses>()?.masks()
-                    };
+                    let men = c.masks();
                     let i = layout.index(men[p.index()], men[1 - p.index()])?;
-                    let i = u32::try_from(i).ok().filter(|&i| i < WIN)?;
+                    let i = u32::try_from(i).ok().filter(|&i| i < 1 << 29)?;
                     out.push(if p == Player::First { i } else { i | FLIP });
                 }
                 // The same side's next decision in this turn: its leaves join this one's.
@@ -1048,28 +1269,43 @@ impl Graph {
     }
 
     /// One Gauss-Seidel sweep of block `k`; the largest change.
-    fn sweep_block(&self, k: usize, states: &[(u32, u32, u32)], values: &Shared) -> f64 {
-        let nt = self.weights.len();
-        let g = &self.blocks[k];
+    fn sweep_block<G: Solvable>(&self, k: usize, s: &Sweep<'_, G>) -> f64 {
         let first = k * self.block;
-        let states = &states[first..first + g.start.len()];
+        let states = &s.states[first..(first + self.block).min(s.states.len())];
+        let values = s.values;
+        let Some(g) = &self.blocks[k] else {
+            return Self::sweep_api(states, s);
+        };
+        let nt = self.weights.len();
         let mut change: f64 = 0.0;
-        for (k, &(i, _, _)) in states.iter().enumerate() {
-            let mut at = g.start[k] as usize;
+        let mut at = 0;
+        for (k, &i) in states.iter().enumerate() {
+            let row = g.rows[k] as usize;
             let mut v = 0.0;
             for t in 0..nt {
-                let n = g.counts[k * nt + t] as usize;
+                let n = g.counts[k * nt + t];
                 let mut best = f64::NEG_INFINITY;
-                for &leaf in &g.leaves[at..at + n] {
-                    let j = leaf & !FLIP;
-                    let w = if j == WIN {
+                for _ in 0..n {
+                    let code = g.leaves[at];
+                    at += 1;
+                    let w = if code < CODE_FAR {
+                        1.0 - load(values, row + code as usize)
+                    } else if code == CODE_WIN {
                         1.0
+                    } else if code == CODE_LOSS {
+                        0.0
                     } else {
-                        load(values, j as usize)
+                        let leaf = ((code & !CODE_FAR) as u32) << 16 | g.leaves[at] as u32;
+                        at += 1;
+                        let w = load(values, (leaf & !FLIP) as usize);
+                        if leaf & FLIP != 0 {
+                            1.0 - w
+                        } else {
+                            w
+                        }
                     };
-                    best = best.max(if leaf & FLIP != 0 { 1.0 - w } else { w });
+                    best = best.max(w);
                 }
-                at += n;
                 v += self.weights[t] * best;
             }
             v /= self.total;
@@ -1079,21 +1315,41 @@ impl Graph {
         change
     }
 
+    /// One Gauss-Seidel sweep of `states` through the game API (no graph); the largest
+    /// change.
+    fn sweep_api<G: Solvable>(states: &[u32], s: &Sweep<'_, G>) -> f64 {
+        let mut change: f64 = 0.0;
+        for &i in states {
+            let (own, opp) = s.layout.masks(i as u64);
+            let g = s
+                .base
+                .endgame([own, opp], Player::First)
+                .expect("checked when listed");
+            let mut look = |c: &G, p: Player| -> Option<f64> {
+                let m = c.masks();
+                let w = load(
+                    s.values,
+                    s.layout.index(m[p.index()], m[1 - p.index()])? as usize,
+                );
+                Some(if p == Player::First { w } else { 1.0 - w })
+            };
+            let v = chance(&g, &mut look).expect("every successor is solved");
+            change = change.max((v - load(s.values, i as usize)).abs());
+            store(s.values, i as usize, v);
+        }
+        change
+    }
+
     /// One Gauss-Seidel sweep, block after block; the largest change.
-    fn sweep(&self, states: &[(u32, u32, u32)], values: &Shared) -> f64 {
+    fn sweep<G: Solvable>(&self, s: &Sweep<'_, G>) -> f64 {
         (0..self.blocks.len())
-            .map(|k| self.sweep_block(k, states, values))
+            .map(|k| self.sweep_block(k, s))
             .fold(0.0, f64::max)
     }
 
     /// One asynchronous sweep on every thread of `pool`: each takes the next block not yet
     /// taken, so the blocks are swept nearly in order; the largest change.
-    fn sweep_parallel(
-        &self,
-        states: &[(u32, u32, u32)],
-        values: &Shared,
-        pool: &rayon::ThreadPool,
-    ) -> f64 {
+    fn sweep_parallel<G: Solvable>(&self, s: &Sweep<'_, G>, pool: &rayon::ThreadPool) -> f64 {
         let next = AtomicUsize::new(0);
         pool.broadcast(|_| {
             let mut change: f64 = 0.0;
@@ -1102,7 +1358,7 @@ impl Graph {
                 if k >= self.blocks.len() {
                     return change;
                 }
-                change = change.max(self.sweep_block(k, states, values));
+                change = change.max(self.sweep_block(k, s));
             }
         })
         .into_iter()
@@ -1152,7 +1408,7 @@ struct Slot {
 }
 
 /// The exact tables of the four stick rule sets, loaded on first use per rule set: the file
-/// with the most pieces per side found in the directory ([`file_name`]: 3, then 2, then 1),
+/// with the most pieces per side found in the directory ([`file_name`]: 4, then 3, 2, 1),
 /// else, if allowed, a table of [`BUILTIN_PIECES`] built in memory (about 0.3 s of CPU in a
 /// release build). A missing table is no error (callers fall back to search); a corrupt or
 /// mismatched file is skipped and its error kept ([`Tables::errors`]).
@@ -1359,8 +1615,9 @@ pub struct TableStats {
     /// this is the average value of throwing first).
     pub mean_first: Vec<f64>,
     /// Typical races, per k = 1..=pieces: the side to throw's win chance with its pieces on
-    /// the first k of 20, 22, 24 and the other side's on the first k of 21, 23, 25 (the
-    /// side to throw a step behind), then with the sides' squares exchanged (a step ahead).
+    /// the first k of 20, 22, 24, 18 and the other side's on the first k of 21, 23, 25, 19
+    /// (the side to throw a step behind), then with the sides' squares exchanged (a step
+    /// ahead).
     pub races: Vec<(f64, f64)>,
     /// Throws with more than one legal move, over every position and throw.
     pub choices: u64,
@@ -1411,7 +1668,7 @@ impl Table {
                 n += 1;
             });
             s.mean_first.push(sum / n.max(1) as f64);
-            let behind = [20, 22, 24][..k].iter().fold(0u32, |m, &q| m | 1 << q);
+            let behind = [20, 22, 24, 18][..k].iter().fold(0u32, |m, &q| m | 1 << q);
             let ahead = behind << 1;
             s.races.push((
                 self.side_to_throw(behind, ahead).unwrap_or(f64::NAN),
@@ -1532,8 +1789,9 @@ mod tests {
     /// interleave), and compares every value.
     fn compare<G: Solvable>(base: &G, pieces: usize, max_total: usize) -> usize {
         let layout = Layout::new(probe_squares(base), pieces);
-        let (seq, r1) = solve_levels(base, &layout, max_total, 1, &mut |_| {});
-        let (par, r2) = solve_levels(base, &layout, max_total, 3, &mut |_| {});
+        let p = BuildOptions::default().params();
+        let (seq, r1) = solve_levels(base, &layout, max_total, 1, p, &mut |_| {});
+        let (par, r2) = solve_levels(base, &layout, max_total, 3, p, &mut |_| {});
         assert_eq!(r1.len(), r2.len());
         for r in r1.iter().chain(&r2) {
             assert!(r.last_change <= TOLERANCE, "{r:?}");
@@ -1582,6 +1840,101 @@ mod tests {
             unreachable!()
         };
         assert_eq!(compare(&g, 3, 4), 812 + 21_924 + 190_008 + 142_506);
+    }
+
+    /// Solves the levels of up to `max_total` pieces of a `pieces` layout on `threads`
+    /// threads with the compact graph (default budget) and with a graph budget of `budget`
+    /// bytes per level pair (0: every position backed up through the game API), compares
+    /// every value and returns (positions, positions recomputed with the budget).
+    fn compare_budget<G: Solvable>(
+        base: &G,
+        pieces: usize,
+        max_total: usize,
+        threads: usize,
+        budget: u64,
+    ) -> (usize, u64) {
+        let layout = Layout::new(probe_squares(base), pieces);
+        let p = BuildOptions::default().params();
+        let q = SolveParams {
+            graph_budget: budget,
+            ..p
+        };
+        let (full, r1) = solve_levels(base, &layout, max_total, threads, p, &mut |_| {});
+        let (part, r2) = solve_levels(base, &layout, max_total, threads, q, &mut |_| {});
+        assert!(r1.iter().all(|r| r.recomputed == 0 && r.graph_bytes > 0));
+        for r in r1.iter().chain(&r2) {
+            assert!(r.last_change <= TOLERANCE, "{r:?}");
+        }
+        let mut n = 0;
+        for (i, (x, y)) in full.iter().zip(&part).enumerate() {
+            assert_eq!(x.is_nan(), y.is_nan(), "index {i}");
+            if !x.is_nan() {
+                assert!((x - y).abs() < 1e-9, "index {i}: {x} graph, {y} budget");
+                n += 1;
+            }
+        }
+        (n, r2.iter().map(|r| r.recomputed).sum())
+    }
+
+    #[test]
+    fn the_compact_graph_matches_the_game_api_on_every_2_piece_level() {
+        for rules in RULE_SETS {
+            let r = match base_game(rules).unwrap() {
+                AnyGame::Kendall(g) => compare_budget(&g, 2, 4, 1, 0),
+                AnyGame::Kendall5(g) => compare_budget(&g, 2, 4, 1, 0),
+                AnyGame::Senat(g) => compare_budget(&g, 2, 4, 1, 0),
+                AnyGame::Houses(g) => compare_budget(&g, 2, 4, 1, 0),
+                _ => unreachable!(),
+            };
+            // With no budget, every position goes through the game API.
+            assert_eq!(r, (165_242, 165_242), "{rules}");
+        }
+    }
+
+    #[test]
+    fn a_partial_graph_gives_the_values_of_the_full_one() {
+        // kendall5 and houses, the levels up to 1v3 + 3v1 and 2v2 of the 3-piece layout,
+        // on three threads, with a budget that keeps some of the blocks of the larger
+        // levels; and every 2-piece level through the API on three threads.
+        let AnyGame::Kendall5(g) = base_game(RuleSet::Kendall5).unwrap() else {
+            unreachable!()
+        };
+        let (n, rec) = compare_budget(&g, 3, 4, 3, 1 << 20);
+        assert_eq!(n, 812 + 21_924 + 190_008 + 142_506);
+        assert!(rec > 100_000 && rec < 330_000, "{rec}");
+        let AnyGame::Houses(g) = base_game(RuleSet::Houses).unwrap() else {
+            unreachable!()
+        };
+        let (n, rec) = compare_budget(&g, 3, 4, 3, 1 << 20);
+        assert_eq!(n, 812 + 21_924 + 190_008 + 142_506);
+        assert!(rec > 100_000 && rec < 330_000, "{rec}");
+        let AnyGame::Senat(g) = base_game(RuleSet::Senat).unwrap() else {
+            unreachable!()
+        };
+        assert_eq!(compare_budget(&g, 2, 4, 3, 0), (165_242, 165_242));
+    }
+
+    #[test]
+    fn masks_invert_the_index() {
+        let AnyGame::Kendall(g) = base_game(RuleSet::Kendall).unwrap() else {
+            unreachable!()
+        };
+        for pieces in 1..=MAX_PIECES {
+            let layout = Layout::new(probe_squares(&g), pieces);
+            let step = (layout.total / 200_000).max(1);
+            for i in (0..layout.total).step_by(step as usize) {
+                let (own, opp) = layout.masks(i);
+                assert_eq!(
+                    layout.index(own, opp),
+                    Some(i),
+                    "{pieces} pieces, index {i}"
+                );
+                let (row, len) = layout.row(own, opp).unwrap();
+                assert!(row <= i && i < row + len);
+            }
+        }
+        // 29 squares (never 27): C(29,a)·C(29-a,b) over a, b = 1..=4.
+        assert_eq!(Layout::new(probe_squares(&g), 4).total, 437_373_650);
     }
 
     #[test]

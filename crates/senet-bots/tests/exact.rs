@@ -425,6 +425,7 @@ fn sixteen_bit_values_stay_within_their_bound() {
     let sixteen = BuildOptions {
         threads: 1,
         bits: 16,
+        ..BuildOptions::default()
     };
     for rules in exact::RULE_SETS {
         let t32 = build(rules, 2);
@@ -498,6 +499,7 @@ fn sixteen_bit_values_stay_within_their_bound() {
         BuildOptions {
             threads: 1,
             bits: 8,
+            ..BuildOptions::default()
         },
         &mut |_| {},
     )
@@ -511,9 +513,9 @@ fn build_rejects_what_it_cannot_solve() {
     assert!(Table::build(RuleSet::Parker, 1, &mut |_| {})
         .unwrap_err()
         .contains("not parker"));
-    assert!(Table::build(RuleSet::Kendall, 4, &mut |_| {})
+    assert!(Table::build(RuleSet::Kendall, 5, &mut |_| {})
         .unwrap_err()
-        .contains("1 to 3"));
+        .contains("1 to 4"));
 }
 
 #[test]

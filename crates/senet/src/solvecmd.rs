@@ -14,7 +14,7 @@ pub struct SolveArgs {
     /// `kendall`, `kendall5`, `senat`, `houses`, or `all` (default options only).
     rules: String,
     /// Pieces per side on the board, at most: every position with 1 to N pieces of each side
-    /// (the rest borne off) is solved. 1 to 3.
+    /// (the rest borne off) is solved. 1 to 4 (4: 421 million positions, see docs/solve.md).
     #[arg(long, default_value_t = 3)]
     pieces: usize,
     /// Directory of the table files (default: $SENET_TABLES, else the per-user data
@@ -35,6 +35,10 @@ pub struct SolveArgs {
     /// Bits per value in the file: 32 (f32) or 16 (fixed point, error at most 1/131070).
     #[arg(long, default_value_t = 32)]
     bits: u32,
+    /// GiB the successor graph of one level pair may take (default 12); the positions past
+    /// it are backed up through the rules at every sweep (slower, the same values).
+    #[arg(long)]
+    memory: Option<f64>,
 }
 
 /// Builds and writes the tables; returns the process exit code.
@@ -86,9 +90,15 @@ fn solve(args: &SolveArgs) -> Result<String, String> {
     if args.bits != 16 && args.bits != 32 {
         return Err(format!("--bits must be 16 or 32, got {}", args.bits));
     }
+    let memory = match args.memory {
+        None => 0,
+        Some(g) if g.is_finite() && g >= 0.0 => ((g * (1u64 << 30) as f64) as u64).max(1),
+        Some(g) => return Err(format!("--memory must be a size in GiB, got {g}")),
+    };
     let opts = BuildOptions {
         threads: args.threads,
         bits: args.bits,
+        memory,
     };
     let threads = opts.resolved_threads();
     let mut text = Vec::new();
@@ -99,8 +109,10 @@ fn solve(args: &SolveArgs) -> Result<String, String> {
         let mut levels = Vec::new();
         let (table, _) = Table::build_with(r, args.pieces, opts, &mut |l| {
             eprintln!(
-                "senet solve {r}: level {}v{}: {} positions, {} sweeps, last change {:.1e}, {:.1} s ({:.1} s listing and successors)",
-                l.pieces.0, l.pieces.1, l.states, l.sweeps, l.last_change, l.seconds, l.graph_seconds
+                "senet solve {r}: level {}v{}: {} positions, {} sweeps, last change {:.1e}, {:.1} s ({:.1} s listing and successors; graph {}{})",
+                l.pieces.0, l.pieces.1, l.states, l.sweeps, l.last_change, l.seconds, l.graph_seconds,
+                size(l.graph_bytes),
+                if l.recomputed > 0 { format!(", {} positions over budget backed up through the rules", l.recomputed) } else { String::new() }
             );
             levels.push(json!({
                 "pieces": [l.pieces.0, l.pieces.1],
@@ -109,6 +121,10 @@ fn solve(args: &SolveArgs) -> Result<String, String> {
                 "last_change": l.last_change,
                 "seconds": l.seconds,
                 "graph_seconds": l.graph_seconds,
+                "graph_bytes": l.graph_bytes,
+                "graph_leaves": l.graph_leaves,
+                "near_leaves": l.near_leaves,
+                "recomputed": l.recomputed,
             }));
         })?;
         let seconds = start.elapsed().as_secs_f64();
@@ -146,6 +162,9 @@ fn solve(args: &SolveArgs) -> Result<String, String> {
             "bytes": bytes,
             "path": path.display().to_string(),
             "levels": levels,
+            "tolerance": opts.tolerance(),
+            "graph_budget": opts.graph_budget(),
+            "peak_rss_bytes": peak_rss(),
         });
         if args.stats {
             let s = table.stats();
@@ -156,7 +175,7 @@ fn solve(args: &SolveArgs) -> Result<String, String> {
                     "  {k}v{k}: the side to throw wins {:.2}% on average over every position; {:.2}% a step behind (on {}), {:.2}% a step ahead",
                     100.0 * m,
                     100.0 * behind,
-                    ["20", "20, 22", "20, 22, 24"][k],
+                    ["20", "20, 22", "20, 22, 24", "18, 20, 22, 24"][k],
                     100.0 * ahead,
                     k = k + 1
                 ));
@@ -189,7 +208,18 @@ fn solve(args: &SolveArgs) -> Result<String, String> {
     }
 }
 
+/// The process's peak resident memory so far (Linux: VmHWM), if known.
+fn peak_rss() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
 fn size(bytes: u64) -> String {
+    if bytes >= 1 << 30 {
+        return format!("{:.2} GiB", bytes as f64 / (1u64 << 30) as f64);
+    }
     if bytes >= 1 << 20 {
         format!("{:.1} MiB", bytes as f64 / (1 << 20) as f64)
     } else {

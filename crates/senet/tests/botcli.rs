@@ -336,9 +336,9 @@ fn solve_builds_a_table_the_bots_read() {
         err.contains("kendall, kendall5, senat, houses or all"),
         "{err}"
     );
-    let (code, _, err) = senet(&["solve", "kendall", "--pieces", "4", "--dir", d]);
+    let (code, _, err) = senet(&["solve", "kendall", "--pieces", "5", "--dir", d]);
     assert_eq!(code, 1);
-    assert!(err.contains("--pieces must be from 1 to 3"), "{err}");
+    assert!(err.contains("--pieces must be from 1 to 4"), "{err}");
     let (code, _, err) = senet(&["solve", "kendall", "--bits", "8", "--dir", d]);
     assert_eq!(code, 1);
     assert!(err.contains("--bits must be 16 or 32, got 8"), "{err}");
