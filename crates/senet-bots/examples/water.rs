@@ -93,7 +93,7 @@ fn main() -> Result<(), String> {
                 }
                 best_n += 1;
                 margin += water - other;
-                if best_n as usize % every.max(1) == 0 {
+                if (best_n as usize).is_multiple_of(every.max(1)) {
                     asked += 1;
                     let takes = |b: &mut Box<dyn Bot>, g: &AnyGame| {
                         b.choose(g, 1).best.kind.contains(MoveKind::WATER)
