@@ -496,7 +496,7 @@ pub struct TagScore {
 pub struct SubjectScore {
     /// The bot (`analysis` for the analysis).
     pub bot: String,
-    /// The most pieces per side its tables answered.
+    /// The most pieces per side its tables answered (0: it reads none).
     pub tables: usize,
     /// `all` first, then each tag that some decision has.
     pub tags: Vec<TagScore>,
@@ -584,7 +584,10 @@ pub fn measure(
             vec![before]
         };
         for tables in runs {
-            progress(&format!("{bot} (tables to {} pieces)", pieces(tables)));
+            progress(&format!(
+                "{bot} (tables to {} pieces)",
+                if reads_tables { pieces(tables) } else { 0 }
+            ));
             let scored: Vec<Scored> = (0..set.decisions.len())
                 .into_par_iter()
                 .map_init(
@@ -597,7 +600,8 @@ pub fn measure(
                     },
                 )
                 .collect();
-            subjects.push(summarize(set, bot, pieces(tables), &scored));
+            let read = if reads_tables { pieces(tables) } else { 0 };
+            subjects.push(summarize(set, bot, read, &scored));
         }
     }
     if with_analysis {
@@ -687,5 +691,8 @@ pub fn report_markdown(r: &Report) -> String {
 }
 
 fn tables_label(k: usize) -> String {
-    format!("to {k}v{k}")
+    match k {
+        0 => "none".into(),
+        k => format!("to {k}v{k}"),
+    }
 }

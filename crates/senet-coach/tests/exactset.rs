@@ -182,7 +182,7 @@ fn the_measurement_sees_perfect_play_and_mistakes() {
     };
     // random reads no table: measured once.
     assert_eq!(r.subjects.iter().filter(|s| s.bot == "random").count(), 1);
-    let random = &find("random", 1).tags[0];
+    let random = &find("random", 0).tags[0];
     assert_eq!(random.tag, "all");
     assert_eq!(random.decisions, 40);
     assert!(
