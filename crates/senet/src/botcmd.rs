@@ -133,7 +133,8 @@ pub enum BotCommand {
         /// With --exact: where the tables are (default as for `senet solve`).
         #[arg(long, requires = "exact")]
         dir: Option<std::path::PathBuf>,
-        /// With --exact: print JSON instead of Markdown.
+        /// With --exact: print JSON instead of Markdown (with --out FILE, the Markdown goes
+        /// to FILE and the JSON to standard output).
         #[arg(long, requires = "exact")]
         json: bool,
     },
@@ -348,14 +349,15 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             json,
         } => {
             if let Some(sets) = exact {
-                let md = exact_sets(&sets, exact_bots.as_deref(), !no_analysis, dir, json)?;
+                let (md, js) = exact_sets(&sets, exact_bots.as_deref(), !no_analysis, dir)?;
+                // --out takes the Markdown; --json prints the JSON (with --out as well).
                 return match out {
                     Some(path) if path != "-" => {
                         std::fs::write(&path, &md)
                             .map_err(|e| bad(format!("cannot write {path}: {e}")))?;
-                        Ok(format!("wrote {path}"))
+                        Ok(if json { js } else { format!("wrote {path}") })
                     }
-                    _ => Ok(md),
+                    _ => Ok(if json { js } else { md }),
                 };
             }
             let pairs_for = pairs_for
@@ -977,8 +979,7 @@ fn exact_sets(
     bots: Option<&str>,
     with_analysis: bool,
     dir: Option<std::path::PathBuf>,
-    json: bool,
-) -> Result<String, Error> {
+) -> Result<(String, String), Error> {
     use senet_coach::exactset::{measure, report_markdown, ExactSet};
     let bots: Vec<String> = match bots {
         Some(list) => list
@@ -1019,8 +1020,8 @@ fn exact_sets(
         md.push('\n');
         reports.push(r);
     }
-    if json {
-        return Ok(serde_json::to_string_pretty(&reports).expect("json"));
-    }
-    Ok(md.trim_end().to_string())
+    Ok((
+        md.trim_end().to_string(),
+        serde_json::to_string_pretty(&reports).expect("json"),
+    ))
 }
