@@ -584,10 +584,11 @@ pub fn measure(
             vec![before]
         };
         for tables in runs {
-            progress(&format!(
-                "{bot} (tables to {} pieces)",
-                if reads_tables { pieces(tables) } else { 0 }
-            ));
+            progress(&if reads_tables {
+                format!("{bot} (tables to {} pieces)", pieces(tables))
+            } else {
+                format!("{bot} (no tables)")
+            });
             let scored: Vec<Scored> = (0..set.decisions.len())
                 .into_par_iter()
                 .map_init(
