@@ -600,7 +600,7 @@ fn exactset_and_ladder_exact_measure_the_bots_on_exact_decisions() {
     assert_eq!(
         names,
         [
-            "random@1",
+            "random@0",
             "expert@1",
             "expert@2",
             "analysis@1",
