@@ -608,13 +608,16 @@ async fn a_flag_is_a_draw_when_the_other_side_can_no_longer_win_before_the_cap()
     let (app, svc, store) = server();
     let mut a = Browser::join(&app).await;
     let mut b = Browser::join(&app).await;
-    // A turn cap of 7 decisions: once both have moved, the side not to act has too few
-    // decisions left to bear off its five pieces.
+    // A turn cap of 11 decisions, played one action at a time until both sides have moved and
+    // 7 decisions are made: then each side has at most 4 decisions left for its five pieces.
+    // (Bonus throws give one side several decisions in a row, so whole turns could run into
+    // the cap; single actions stop exactly there, unless one side's first turn alone makes
+    // 10 decisions.)
     let (s, seek) = a
         .call(
             "POST",
             "/api/seeks",
-            Some(json!({"rules": "kendall5", "options": ["cap=7"], "clock": {"minutes": 1, "increment": 0}})),
+            Some(json!({"rules": "kendall5", "options": ["cap=11"], "clock": {"minutes": 1, "increment": 0}})),
         )
         .await;
     assert_eq!(s, StatusCode::CREATED, "{seek}");
@@ -623,8 +626,53 @@ async fn a_flag_is_a_draw_when_the_other_side_can_no_longer_win_before_the_cap()
         .call("POST", &format!("/api/seeks/{sid}/accept"), None)
         .await;
     let game = p["game"].as_str().unwrap().to_string();
-    let st = both_move_once(&mut a, &mut b, &game).await;
-    assert_ne!(st["status"]["state"], "over", "{}", st["status"]);
+    let decisions = |st: &Value| -> u32 {
+        let pos = st["position"].as_str().unwrap();
+        pos.split_whitespace()
+            .find_map(|t| t.strip_prefix("dec="))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no dec= in {pos}"))
+    };
+    let mut moved = [false; 2];
+    for _ in 0..200 {
+        let (_, st) = a.call("GET", &format!("/api/games/{game}"), None).await;
+        assert_ne!(st["status"]["state"], "over", "{}", st["status"]);
+        if moved[0] && moved[1] && decisions(&st) >= 7 {
+            break;
+        }
+        let player = st["status"]["player"].as_u64().unwrap();
+        let seat = if st["you"].as_u64() == Some(player) {
+            &mut a
+        } else {
+            &mut b
+        };
+        let (_, mine) = seat.call("GET", &format!("/api/games/{game}"), None).await;
+        let seq = mine["seq"].clone();
+        let (s, r) = if mine["status"]["state"] == "throw" {
+            seat.call(
+                "POST",
+                &format!("/api/games/{game}/throw"),
+                Some(json!({"seq": seq})),
+            )
+            .await
+        } else {
+            moved[player as usize - 1] = true;
+            let mv = mine["legal"][0]["move"].clone();
+            seat.call(
+                "POST",
+                &format!("/api/games/{game}/move"),
+                Some(json!({"move": mv, "seq": seq})),
+            )
+            .await
+        };
+        assert_eq!(s, StatusCode::OK, "{r}");
+    }
+    let (_, st) = a.call("GET", &format!("/api/games/{game}"), None).await;
+    assert!(
+        decisions(&st) >= 7 && decisions(&st) < 11,
+        "{}",
+        st["position"]
+    );
     age_clock(&*store, &svc, &game, 10 * 60_000);
     let st = wait_over(&mut a, &game).await;
     assert_eq!(
