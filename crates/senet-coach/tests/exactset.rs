@@ -13,18 +13,20 @@ fn tables() -> (&'static Tables, &'static Tables) {
     (w, b)
 }
 
+/// 40 decisions of `kendall5` with 2 pieces a side from `greedy`'s games, seed 7.
+fn small_config() -> SetConfig {
+    SetConfig {
+        rules: RuleSet::Kendall5,
+        pieces: 2,
+        decisions: 40,
+        player: "greedy".into(),
+        seed: 7,
+    }
+}
+
 fn small_set() -> &'static ExactSet {
     static S: OnceLock<ExactSet> = OnceLock::new();
-    S.get_or_init(|| {
-        let cfg = SetConfig {
-            rules: RuleSet::Kendall5,
-            pieces: 2,
-            decisions: 40,
-            player: "greedy".into(),
-            seed: 7,
-        };
-        make_set(&cfg, tables().0, &|_| {}).unwrap()
-    })
+    S.get_or_init(|| make_set(&small_config(), tables().0, &|_| {}).unwrap())
 }
 
 #[test]
@@ -85,13 +87,7 @@ fn a_set_is_the_same_for_the_same_seed_whatever_the_threads() {
         .num_threads(1)
         .build()
         .unwrap();
-    let cfg = SetConfig {
-        rules: RuleSet::Kendall5,
-        pieces: 2,
-        decisions: 40,
-        player: "greedy".into(),
-        seed: 7,
-    };
+    let cfg = small_config();
     let again = one.install(|| make_set(&cfg, tables().0, &|_| {}).unwrap());
     assert_eq!(again.decisions, small_set().decisions);
     let other = make_set(&SetConfig { seed: 8, ..cfg }, tables().0, &|_| {}).unwrap();

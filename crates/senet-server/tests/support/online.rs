@@ -99,36 +99,44 @@ impl Browser {
         self.me["id"].as_str().unwrap().to_string()
     }
 
+    /// Takes one action in game `id` if it is this seat's: a throw, or the first legal move.
+    /// Returns the state it acted on and whether it moved (`None`: not its turn, or over).
+    pub async fn act_once(&mut self, id: &str) -> (Value, Option<bool>) {
+        let (s, st) = self.call("GET", &format!("/api/games/{id}"), None).await;
+        assert_eq!(s, StatusCode::OK, "{st}");
+        let state = st["status"]["state"].as_str().unwrap().to_string();
+        if state == "over" || st["status"]["player"].as_u64() != st["you"].as_u64() {
+            return (st, None);
+        }
+        let seq = st["seq"].clone();
+        let moved = state != "throw";
+        let (s, r) = if moved {
+            let mv = st["legal"][0]["move"].clone();
+            self.call(
+                "POST",
+                &format!("/api/games/{id}/move"),
+                Some(json!({"move": mv, "seq": seq})),
+            )
+            .await
+        } else {
+            self.call(
+                "POST",
+                &format!("/api/games/{id}/throw"),
+                Some(json!({"seq": seq})),
+            )
+            .await
+        };
+        assert_eq!(s, StatusCode::OK, "{r}");
+        (st, Some(moved))
+    }
+
     /// Plays its turns of game `id` (throw, then the first legal move) until it is the other
     /// seat's turn or the game is over; returns the state.
     pub async fn play_turn(&mut self, id: &str) -> Value {
         loop {
-            let (s, st) = self.call("GET", &format!("/api/games/{id}"), None).await;
-            assert_eq!(s, StatusCode::OK, "{st}");
-            let you = st["you"].as_u64();
-            let state = st["status"]["state"].as_str().unwrap().to_string();
-            let player = st["status"]["player"].as_u64();
-            if state == "over" || player != you {
+            if let (st, None) = self.act_once(id).await {
                 return st;
             }
-            let seq = st["seq"].clone();
-            let (s, r) = if state == "throw" {
-                self.call(
-                    "POST",
-                    &format!("/api/games/{id}/throw"),
-                    Some(json!({"seq": seq})),
-                )
-                .await
-            } else {
-                let mv = st["legal"][0]["move"].clone();
-                self.call(
-                    "POST",
-                    &format!("/api/games/{id}/move"),
-                    Some(json!({"move": mv, "seq": seq})),
-                )
-                .await
-            };
-            assert_eq!(s, StatusCode::OK, "{r}");
         }
     }
 }
