@@ -123,6 +123,8 @@ pub struct ExactSet {
     pub decisions: Vec<Decision>,
     /// The positions of the decisions, parsed.
     pub games: Vec<AnyGame>,
+    /// The rule set (the header's, parsed).
+    pub rules: RuleSet,
 }
 
 /// What [`make_set`] makes.
@@ -219,7 +221,13 @@ fn exact_moves(g: &AnyGame, tables: &Tables) -> Option<(MoveList, Vec<f64>)> {
 }
 
 /// Plays game `i` of a set and returns its decisions.
-fn play_game(cfg: &SetConfig, tables: &'static Tables, bot: &BotSpec, i: usize) -> Vec<Decision> {
+/// Each decision with its position.
+fn play_game(
+    cfg: &SetConfig,
+    tables: &'static Tables,
+    bot: &BotSpec,
+    i: usize,
+) -> Vec<(Decision, AnyGame)> {
     let explore = i % 2 == 1;
     let mut rng = Pcg64Mcg::seed_from_u64(mix(cfg.seed, i as u64));
     let mut player = bot.build_with_tables(tables);
@@ -246,21 +254,24 @@ fn play_game(cfg: &SetConfig, tables: &'static Tables, bot: &BotSpec, i: usize) 
                 g.legal_moves(&mut ms);
                 if men == [want, want] && ms.len() > 1 {
                     if let Some((ms, vals)) = exact_moves(&g, tables) {
-                        out.push(Decision {
-                            position: g.position(),
-                            source: if explore { "explore" } else { "self-play" }.into(),
-                            game: i,
-                            tags: tags(&g, &ms, &vals),
-                            moves: ms
-                                .iter()
-                                .zip(&vals)
-                                .map(|(&m, &value)| MoveValue {
-                                    mv: g.move_string(m),
-                                    // Nine decimals, far below the tables' precision.
-                                    value: (value * 1e9).round() / 1e9,
-                                })
-                                .collect(),
-                        });
+                        out.push((
+                            Decision {
+                                position: g.position(),
+                                source: if explore { "explore" } else { "self-play" }.into(),
+                                game: i,
+                                tags: tags(&g, &ms, &vals),
+                                moves: ms
+                                    .iter()
+                                    .zip(&vals)
+                                    .map(|(&m, &value)| MoveValue {
+                                        mv: g.move_string(m),
+                                        // Nine decimals, far below the tables' precision.
+                                        value: (value * 1e9).round() / 1e9,
+                                    })
+                                    .collect(),
+                            },
+                            g,
+                        ));
                     }
                 }
                 let r = rng.next_u64();
@@ -317,7 +328,7 @@ pub fn make_set(
                 cfg.pieces
             ));
         }
-        let got: Vec<Vec<Decision>> = (games..games + batch)
+        let got: Vec<Vec<(Decision, AnyGame)>> = (games..games + batch)
             .into_par_iter()
             .map(|i| play_game(cfg, tables, &bot, i))
             .collect();
@@ -331,10 +342,7 @@ pub fn make_set(
         progress(decisions.len().min(cfg.decisions));
     }
     decisions.truncate(cfg.decisions);
-    let parsed = decisions
-        .iter()
-        .map(|d| d.position.parse::<AnyGame>().map_err(|e| e.to_string()))
-        .collect::<Result<Vec<_>, _>>()?;
+    let (decisions, positions): (Vec<Decision>, Vec<AnyGame>) = decisions.into_iter().unzip();
     Ok(ExactSet {
         header: SetHeader {
             format: FORMAT.into(),
@@ -347,7 +355,8 @@ pub fn make_set(
             decisions: decisions.len(),
         },
         decisions,
-        games: parsed,
+        games: positions,
+        rules: cfg.rules,
     })
 }
 
@@ -449,6 +458,7 @@ impl ExactSet {
             header,
             decisions,
             games,
+            rules,
         })
     }
 
@@ -457,15 +467,6 @@ impl ExactSet {
         let what = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {what}: {e}"))?;
         ExactSet::from_jsonl(&text, &what)
-    }
-
-    /// The rule set.
-    pub fn rules(&self) -> RuleSet {
-        self.games
-            .first()
-            .map(|g| g.rules())
-            .or_else(|| self.header.rules.parse().ok())
-            .unwrap_or(RuleSet::Kendall5)
     }
 }
 
@@ -571,7 +572,7 @@ pub fn measure(
     whole: &'static Tables,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Report, String> {
-    let rules = set.rules();
+    let rules = set.rules;
     // The most pieces per side the tables really answer: their limit, or the table's own.
     let pieces = |t: &Tables| t.table(rules).map_or(0, |x| x.pieces().min(t.limit()));
     let mut subjects = Vec::new();

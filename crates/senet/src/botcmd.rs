@@ -996,7 +996,7 @@ fn exact_sets(
     let mut md = String::new();
     for path in sets.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let set = ExactSet::read(std::path::Path::new(path)).map_err(bad)?;
-        let rules = set.rules();
+        let rules = set.rules;
         let table = whole.table(rules).ok_or_else(|| {
             bad(format!(
                 "no exact table for {rules}: build one with senet solve {rules} --pieces {}",
