@@ -591,18 +591,23 @@ fn write_rows(
 /// The side to throw's squares and the other side's in `g`, if `g` awaits a throw of a rule
 /// set with exact tables.
 fn throw_masks(g: &senet_rules::AnyGame) -> Option<(u32, u32)> {
-    use senet_rules::AnyGame as A;
     let Status::Throw(p) = g.status() else {
         return None;
     };
-    let m = match g {
+    let m = board_men(g)?;
+    Some((m[p.index()], m[1 - p.index()]))
+}
+
+/// The squares of each side (first player's first) in a game of a rule set with exact tables.
+fn board_men(g: &senet_rules::AnyGame) -> Option<[u32; 2]> {
+    use senet_rules::AnyGame as A;
+    Some(match g {
         A::Kendall(x) => x.men(),
         A::Kendall5(x) => x.men(),
         A::Senat(x) => x.men(),
         A::Houses(x) => x.men(),
         _ => return None,
-    };
-    Some((m[p.index()], m[1 - p.index()]))
+    })
 }
 
 /// The endgame positions met in play, for a trainer that weights them (issue 18: the
@@ -686,6 +691,33 @@ pub struct SearchedOptions {
     pub seed: u64,
     /// The chance that a position is kept.
     pub keep: f64,
+    /// Positions never kept, as (side to throw's squares, the other side's), whoever throws:
+    /// a held-out test set's ([`held_out_positions`]), so that training never sees them.
+    pub exclude: std::collections::HashSet<(u32, u32)>,
+}
+
+/// The positions of an exact test set ([`crate::exactset::ExactSet`]) that training data must
+/// leave out: each decision's position with its mover to throw instead, and every position
+/// one of its legal moves leads to that awaits a throw (what a bot values to choose), as
+/// (side to throw's squares, the other side's).
+pub fn held_out_positions(
+    set: &crate::exactset::ExactSet,
+) -> std::collections::HashSet<(u32, u32)> {
+    let mut out = std::collections::HashSet::new();
+    for g in &set.games {
+        let Some(men) = board_men(g) else { continue };
+        if let Status::Move(p) = g.status() {
+            out.insert((men[p.index()], men[1 - p.index()]));
+        }
+        let mut ms = MoveList::new();
+        g.legal_moves(&mut ms);
+        for &m in ms.iter() {
+            let mut c = *g;
+            c.play_unchecked(m);
+            out.extend(throw_masks(&c));
+        }
+    }
+    out
 }
 
 /// Middle-game positions labelled by search, to train a track rule set's main network on
@@ -695,7 +727,7 @@ pub struct SearchedOptions {
 /// that the main network values (a side with more than [`END_PIECES`] pieces on the board)
 /// is kept with chance `keep`, and with the same chance at each decision of two or more
 /// moves the position after a uniformly drawn other move (what a search from there also
-/// values). Each is valued by [`senet_bots::analysis::analyser`] at `depth` within
+/// values); never one of `exclude`. Each is valued by [`senet_bots::analysis::analyser`] at `depth` within
 /// `budget` nodes a move if given (the `expert`
 /// level's evaluator and exact tables, as `SENET_NETS` and `SENET_TABLES` give them): the
 /// thrower's win chance, the mean over its throws of the best move's value. In the order
@@ -712,6 +744,7 @@ pub fn searched_positions(
         games,
         seed,
         keep,
+        ref exclude,
     } = *opt;
     searched_net(rules)?;
     if depth > senet_bots::analysis::MAX_DEPTH {
@@ -733,7 +766,9 @@ pub fn searched_positions(
     }
     let start = senet_rules::AnyGame::new(rules, &[] as &[&str]).map_err(|e| e.to_string())?;
     let main = |g: &senet_rules::AnyGame| {
-        throw_masks(g).filter(|&(a, b)| a.count_ones().max(b.count_ones()) > END_PIECES)
+        throw_masks(g).filter(|&(a, b)| {
+            a.count_ones().max(b.count_ones()) > END_PIECES && !exclude.contains(&(a, b))
+        })
     };
     let per_game: Vec<Vec<Searched>> = (0..games)
         .into_par_iter()
@@ -808,11 +843,16 @@ pub fn export_searched_rules(
         None => String::new(),
     };
     Ok(format!(
-        "{n} positions of {rules} (met in {} games {} played, seed {}, valued at depth {}{within}) written to {} (scripts/train_endgame.py trains on it)\n",
+        "{n} positions of {rules} (met in {} games {} played, seed {}, valued at depth {}{within}{}) written to {} (scripts/train_endgame.py trains on it)\n",
         opt.games,
         opt.play,
         opt.seed,
         opt.depth,
+        if opt.exclude.is_empty() {
+            String::new()
+        } else {
+            format!(", never one of {} held-out positions", opt.exclude.len())
+        },
         path.display()
     ))
 }
@@ -1228,6 +1268,7 @@ mod tests {
             games: 6,
             seed: 7,
             keep: 0.2,
+            exclude: Default::default(),
         };
         let with = |f: &dyn Fn(&mut SearchedOptions)| {
             let mut o = opt.clone();
@@ -1236,6 +1277,18 @@ mod tests {
         };
         let rows = searched_positions(rules, &opt).unwrap();
         assert_eq!(rows, searched_positions(rules, &opt).unwrap());
+        // Excluded positions are never kept, whoever throws; the others are.
+        let ex: std::collections::HashSet<(u32, u32)> =
+            rows.iter().take(10).map(|r| (r.0, r.1)).collect();
+        let kept = with(&|o| o.exclude = ex.clone()).unwrap();
+        assert!(kept.len() < rows.len());
+        assert!(kept.iter().all(|r| !ex.contains(&(r.0, r.1))));
+        let left: Vec<_> = rows
+            .iter()
+            .filter(|r| !ex.contains(&(r.0, r.1)))
+            .copied()
+            .collect();
+        assert_eq!(kept, left);
         assert_ne!(rows, with(&|o| o.seed = 8).unwrap());
         // About a fifth of six games' throws, and as many other moves' results.
         assert!(rows.len() > 60, "{} positions", rows.len());

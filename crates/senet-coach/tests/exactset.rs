@@ -211,3 +211,33 @@ fn the_measurement_sees_perfect_play_and_mistakes() {
     let md = senet_coach::exactset::report_markdown(&r);
     assert!(md.contains("| expert | to 2v2 | all | 40 |"), "{md}");
 }
+
+#[test]
+fn held_out_positions_are_the_decisions_and_what_their_moves_lead_to() {
+    let set = small_set();
+    let held = senet_coach::train::held_out_positions(set);
+    let mut children = 0;
+    for g in &set.games {
+        let Status::Move(p) = g.status() else {
+            unreachable!()
+        };
+        let men = match g {
+            senet_rules::AnyGame::Kendall5(k) => k.men(),
+            _ => unreachable!(),
+        };
+        assert!(held.contains(&(men[p.index()], men[1 - p.index()])));
+        let mut ms = MoveList::new();
+        g.legal_moves(&mut ms);
+        for &m in ms.iter() {
+            let mut c = *g;
+            c.play_unchecked(m);
+            if let (Status::Throw(q), senet_rules::AnyGame::Kendall5(k)) = (c.status(), &c) {
+                let men = k.men();
+                assert!(held.contains(&(men[q.index()], men[1 - q.index()])));
+                children += 1;
+            }
+        }
+    }
+    assert!(children > set.games.len());
+    assert!(held.len() <= set.games.len() + children);
+}

@@ -260,6 +260,10 @@ pub enum BotCommand {
         /// The share of positions --searched keeps.
         #[arg(long, default_value_t = 0.25, requires = "searched")]
         keep: f64,
+        /// With --searched: never keep a position of these held-out exact test sets (`senet
+        /// exactset`): their decisions' positions and what their moves lead to.
+        #[arg(long, value_name = "SET", requires = "searched")]
+        exclude: Vec<std::path::PathBuf>,
         /// The bot that plays the endgames of --played or the games of --searched.
         #[arg(long, default_value = "expectimax:2")]
         bot: String,
@@ -504,12 +508,25 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             depth,
             budget,
             keep,
+            exclude,
             bot,
         } => {
             let r: RuleSet = rules.parse()?;
             if let Some(path) = export {
                 let b = spec(&bot)?;
                 if let Some(games) = searched {
+                    let mut held = std::collections::HashSet::new();
+                    for p in &exclude {
+                        let set = senet_coach::exactset::ExactSet::read(p).map_err(bad)?;
+                        if set.rules != r {
+                            return Err(bad(format!(
+                                "{} is a set of {}, not of {r}",
+                                p.display(),
+                                set.rules
+                            )));
+                        }
+                        held.extend(senet_coach::train::held_out_positions(&set));
+                    }
                     let opt = senet_coach::train::SearchedOptions {
                         play: b,
                         depth,
@@ -517,6 +534,7 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
                         games,
                         seed,
                         keep,
+                        exclude: held,
                     };
                     return senet_coach::train::export_searched_rules(r, &opt, &path).map_err(bad);
                 }
