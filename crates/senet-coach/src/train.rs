@@ -876,6 +876,7 @@ impl<G: TrackGame> TdNet<G> for NetEval {
         match self.hidden() {
             32 => net_value::<32>(&self.p, &x, grad),
             64 => net_value::<64>(&self.p, &x, grad),
+            128 => net_value::<128>(&self.p, &x, grad),
             _ => net_value::<H>(&self.p, &x, grad),
         }
     }
