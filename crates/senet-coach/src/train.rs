@@ -1475,10 +1475,15 @@ mod tests {
         let odd = NetEval::params_text(net.spec, &p[..params_of(48)], "odd");
         let e = NetEval::parse_end_params(net.spec, &odd).unwrap_err();
         assert!(e.contains("H=32, H=64, H=128, H=256, H=512"), "{e}");
-        // The main network's file admits the main sizes only.
-        let big = NetEval::params_text(net.spec, &vec![0.0; params_of(128)], "big");
+        // The main network's file admits the main sizes only (128 is one, 256 is not).
+        let main = NetEval::params_text(net.spec, &vec![0.0; params_of(128)], "main");
+        assert_eq!(
+            NetEval::parse_params(net.spec, &main).unwrap().len(),
+            params_of(128)
+        );
+        let big = NetEval::params_text(net.spec, &vec![0.0; params_of(256)], "big");
         let e = NetEval::parse_params(net.spec, &big).unwrap_err();
-        assert!(e.contains("H=16, H=32, H=64 hidden"), "{e}");
+        assert!(e.contains("H=16, H=32, H=64, H=128 hidden"), "{e}");
     }
 
     #[test]
