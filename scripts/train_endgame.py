@@ -25,6 +25,16 @@ of at random (to fine-tune one, with a lower --lr):
         --init crates/senet-bots/src/nets/houses-end.txt --extra played.data --extra-repeat 24 \
         --out houses-end.txt
 
+The four-piece endgame network (`crates/senet-bots/src/nets/RULES-end4.txt`, issue 34) values
+the positions with four pieces of a side on the board (and at most four of the other); its data
+are a sample of the 4-piece table's positions of those levels, never one of a held-out exact
+test set's (`senet exactset`), plus, if wanted, those met in play:
+
+    senet solve kendall5 --pieces 4 --bits 16 --dir T
+    senet train --rules kendall5 --endgame --pieces 4 --dir T --export end4.data \
+        --sample 6000000 --exclude SET.jsonl
+    python3 scripts/train_endgame.py end4.data --hidden 256 --epochs 20 --out kendall5-end4.txt
+
 Every 64th position is held out of training (as the Rust trainer does); the fit on those is
 printed and written into the file's comment. With PyTorch it runs on a GPU when PyTorch sees
 one (a few minutes on one); without PyTorch (or with `--backend numpy`) it trains the same

@@ -101,6 +101,11 @@ pub type Inputs = ArrayVec<(u8, f32), 40>;
 /// the positions the exact endgame tables cover ([`crate::exact`]).
 pub const END_PIECES: u32 = 3;
 
+/// Pieces per side on the board up to which the four-piece endgame network, if any, values a
+/// position the endgame network does not ([`NetEval::end4`]): the positions of the 4-piece
+/// exact tables (issue 34).
+pub const END4_PIECES: u32 = 4;
+
 /// The network: its parameters in one vector (laid out as [`Layout`] says).
 #[derive(Clone, Debug)]
 pub struct NetEval {
@@ -114,6 +119,12 @@ pub struct NetEval {
     /// [`END_PIECES`] pieces on the board it values the position instead, trained on the exact
     /// values of those positions (`senet_coach::train::train_endgame`). `None`: the main network everywhere.
     pub end: Option<Vec<f32>>,
+    /// The four-piece endgame network (the same layout and inputs as `end`): where both sides
+    /// have at most [`END4_PIECES`] pieces on the board and `end` does not value the position
+    /// (one side has four, or there is no `end`), it values it instead, trained on the exact
+    /// values of the 4-piece tables (`senet train --endgame --pieces 4 --export`,
+    /// `scripts/train_endgame.py`). `None`: the main network values those positions.
+    pub end4: Option<Vec<f32>>,
 }
 
 impl NetEval {
@@ -173,6 +184,7 @@ impl NetEval {
             p,
             label,
             end: None,
+            end4: None,
         }
     }
 
@@ -187,6 +199,7 @@ impl NetEval {
             p: Self::parse_params(spec, text)?,
             label,
             end: None,
+            end4: None,
         })
     }
 
@@ -382,8 +395,12 @@ impl NetEval {
     #[inline(always)]
     fn mover_z_in<const W: usize>(&self, men: [u32; 2], mover: Player) -> f32 {
         // The endgame network values the endgames, where there is one.
-        match &self.end {
-            Some(e) if at_most_three(men[0]) && at_most_three(men[1]) => self.end_z(e, men, mover),
+        let four = at_most_four(men[0]) && at_most_four(men[1]);
+        match (&self.end, &self.end4) {
+            (Some(e), _) if four && at_most_three(men[0]) && at_most_three(men[1]) => {
+                self.end_z(e, men, mover)
+            }
+            (_, Some(e)) if four => self.end_z(e, men, mover),
             // `parse_params` admits no other size; a hand-built `p` of another size values
             // every position at one half rather than read out of bounds.
             _ => self.z_of::<W, false>(&self.p, men, mover).unwrap_or(0.0),
@@ -416,6 +433,23 @@ impl NetEval {
     /// The number of hidden units of the endgame network, if there is one.
     pub fn end_hidden(&self) -> Option<usize> {
         self.end.as_ref().map(|p| Layout::of_len(p.len()).n)
+    }
+
+    /// The number of hidden units of the four-piece endgame network, if there is one.
+    pub fn end4_hidden(&self) -> Option<usize> {
+        self.end4.as_ref().map(|p| Layout::of_len(p.len()).n)
+    }
+
+    /// Which network values a position with `men` on the board: the parameters and whether
+    /// they take the endgame inputs ([`NetEval::end_inputs`]). The search's passes choose the
+    /// same way.
+    pub fn params_for(&self, men: [u32; 2]) -> (&[f32], bool) {
+        let most = men[0].count_ones().max(men[1].count_ones());
+        match (&self.end, &self.end4) {
+            (Some(e), _) if most <= END_PIECES => (e, true),
+            (_, Some(e)) if most <= END4_PIECES => (e, true),
+            _ => (&self.p, false),
+        }
     }
 
     /// Gives `sink` the non-zero inputs of a position with `mover` to throw, with the board
@@ -845,6 +879,14 @@ fn at_most_three(m: u32) -> bool {
     m == 0
 }
 
+/// Whether `m` has at most [`END4_PIECES`] (four) bits set (as [`at_most_three`]).
+#[inline(always)]
+fn at_most_four(m: u32) -> bool {
+    const _: () = assert!(END4_PIECES == 4);
+    let m = m & m.wrapping_sub(1);
+    at_most_three(m)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -979,5 +1021,56 @@ mod tests {
         assert!(NetEval::parse(net.spec, &nan, "t")
             .unwrap_err()
             .contains("not a number"));
+    }
+
+    /// Issue 34: the four-piece endgame network values the positions where both sides have
+    /// at most four pieces on the board and the endgame network does not (a side has four, or
+    /// there is no endgame network); the main network values the rest.
+    #[test]
+    fn the_four_piece_endgame_network_values_four_a_side_and_no_more() {
+        let mut rng = Pcg64Mcg::seed_from_u64(34);
+        let mut random = |n: usize| -> Vec<f32> {
+            (0..params_of(n))
+                .map(|_| (rng.random::<f32>() - 0.5) * 2.0)
+                .collect()
+        };
+        let mut net = NetEval::from_linear(&weights::KENDALL5, 5, "test");
+        net.p = random(64);
+        net.end = Some(random(32));
+        net.end4 = Some(random(128));
+        let main = |men, p: Player| forward::<64>(&net.p, &net.inputs(men, p)).0;
+        let end =
+            |men, p: Player| forward::<32>(net.end.as_ref().unwrap(), &net.end_inputs(men, p)).0;
+        let end4 =
+            |men, p: Player| forward::<128>(net.end4.as_ref().unwrap(), &net.end_inputs(men, p)).0;
+        let bits = |squares: &[u32]| squares.iter().fold(0u32, |m, &s| m | 1 << s);
+        let close = |a: f32, b: f32| (a - b).abs() < 1e-4 * (1.0 + a.abs());
+        let three = [bits(&[20, 24, 29]), bits(&[3, 12, 28])];
+        let four = [bits(&[20, 24, 26, 29]), bits(&[3, 12])];
+        let four_four = [bits(&[5, 20, 24, 29]), bits(&[3, 12, 16, 28])];
+        let five = [bits(&[1, 5, 20, 24, 29]), bits(&[3, 12])];
+        for p in Player::BOTH {
+            assert!(close(net.mover_z(three, p), end(three, p)));
+            assert!(close(net.mover_z(four, p), end4(four, p)));
+            assert!(close(net.mover_z(four_four, p), end4(four_four, p)));
+            assert!(close(net.mover_z(five, p), main(five, p)));
+            assert!(!close(end4(four, p), main(four, p)), "the networks differ");
+        }
+        assert_eq!(net.params_for(four).0.len(), params_of(128));
+        assert_eq!(net.params_for(three).0.len(), params_of(32));
+        assert_eq!(net.params_for(five).0.len(), params_of(64));
+        // Without the endgame network the four-piece one values the smaller endgames too.
+        net.end = None;
+        let end4 =
+            |men, p: Player| forward::<128>(net.end4.as_ref().unwrap(), &net.end_inputs(men, p)).0;
+        for p in Player::BOTH {
+            assert!(close(net.mover_z(three, p), end4(three, p)));
+        }
+        // Without either, the main network values them all.
+        net.end4 = None;
+        let main = |men, p: Player| forward::<64>(&net.p, &net.inputs(men, p)).0;
+        for p in Player::BOTH {
+            assert!(close(net.mover_z(four, p), main(four, p)));
+        }
     }
 }

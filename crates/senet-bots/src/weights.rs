@@ -14,30 +14,36 @@ use std::sync::LazyLock;
 /// the test `every_network_weights_file_parses`.
 ///
 /// The endgame network's file (`nets/RULES-end.txt`) may be empty: then the main network values
-/// every position.
+/// every position. So may the four-piece endgame network's (`nets/RULES-end4.txt`, issue 34):
+/// then the main network values the positions with four pieces of a side on the board.
 ///
-/// With the environment variable `SENET_NETS` set to a folder, a file `RULES.txt` or
-/// `RULES-end.txt` there replaces the embedded one (to try a network without rebuilding;
-/// `scripts/train_endgame.py` writes such files); one that does not parse is reported and the
-/// embedded one is used.
+/// With the environment variable `SENET_NETS` set to a folder, a file `RULES.txt`,
+/// `RULES-end.txt` or `RULES-end4.txt` there replaces the embedded one (to try a network
+/// without rebuilding; `scripts/train_endgame.py` writes such files); one that does not parse
+/// is reported and the embedded one is used.
 fn net(
     spec: &'static crate::track::TrackSpec,
     text: &str,
-    end: &str,
+    [end, end4]: [&str; 2],
     lin: &TrackEval,
     label: &'static str,
 ) -> NetEval {
-    let (text, end) = (
+    let (text, end, end4) = (
         overridden(&format!("{}.txt", spec.id), text),
         overridden(&format!("{}-end.txt", spec.id), end),
+        overridden(&format!("{}-end4.txt", spec.id), end4),
     );
     let mut net = main_net(spec, &text, lin, label);
-    if !end.trim().is_empty() {
-        match NetEval::parse_end_params(spec, &end) {
-            Ok(p) => net.end = Some(p),
-            Err(e) => eprintln!("senet-bots: the {label} endgame weights do not parse ({e})"),
+    let parse = |text: &str, what: &str| {
+        if text.trim().is_empty() {
+            return None;
         }
-    }
+        NetEval::parse_end_params(spec, text)
+            .map_err(|e| eprintln!("senet-bots: the {label} {what} weights do not parse ({e})"))
+            .ok()
+    };
+    net.end = parse(&end, "endgame");
+    net.end4 = parse(&end4, "four-piece endgame");
     net
 }
 
@@ -115,7 +121,10 @@ pub static KENDALL5_NET: LazyLock<NetEval> = LazyLock::new(|| {
     net(
         &KENDALL5_SPEC,
         include_str!("nets/kendall5.txt"),
-        include_str!("nets/kendall5-end.txt"),
+        [
+            include_str!("nets/kendall5-end.txt"),
+            include_str!("nets/kendall5-end4.txt"),
+        ],
         &KENDALL5,
         "kendall5-net",
     )
@@ -135,7 +144,10 @@ pub static KENDALL_NET: LazyLock<NetEval> = LazyLock::new(|| {
     net(
         &KENDALL_SPEC,
         include_str!("nets/kendall.txt"),
-        include_str!("nets/kendall-end.txt"),
+        [
+            include_str!("nets/kendall-end.txt"),
+            include_str!("nets/kendall-end4.txt"),
+        ],
         &KENDALL,
         "kendall-net",
     )
@@ -145,7 +157,10 @@ pub static SENAT_NET: LazyLock<NetEval> = LazyLock::new(|| {
     net(
         &SENAT_SPEC,
         include_str!("nets/senat.txt"),
-        include_str!("nets/senat-end.txt"),
+        [
+            include_str!("nets/senat-end.txt"),
+            include_str!("nets/senat-end4.txt"),
+        ],
         &SENAT,
         "senat-net",
     )
@@ -155,7 +170,10 @@ pub static HOUSES_NET: LazyLock<NetEval> = LazyLock::new(|| {
     net(
         &HOUSES_SPEC,
         include_str!("nets/houses.txt"),
-        include_str!("nets/houses-end.txt"),
+        [
+            include_str!("nets/houses-end.txt"),
+            include_str!("nets/houses-end4.txt"),
+        ],
         &HOUSES,
         "houses-net",
     )
@@ -410,6 +428,10 @@ mod tests {
             (&KENDALL_SPEC, include_str!("nets/kendall-end.txt")),
             (&SENAT_SPEC, include_str!("nets/senat-end.txt")),
             (&HOUSES_SPEC, include_str!("nets/houses-end.txt")),
+            (&KENDALL5_SPEC, include_str!("nets/kendall5-end4.txt")),
+            (&KENDALL_SPEC, include_str!("nets/kendall-end4.txt")),
+            (&SENAT_SPEC, include_str!("nets/senat-end4.txt")),
+            (&HOUSES_SPEC, include_str!("nets/houses-end4.txt")),
         ] {
             // An endgame network is optional; one that is there must parse.
             if !end.trim().is_empty() {

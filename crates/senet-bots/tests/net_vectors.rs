@@ -16,7 +16,7 @@
 //! Regenerate the file only when a network changes on purpose:
 //! `SENET_BLESS=1 cargo test -p senet-bots --test net_vectors`.
 
-use senet_bots::net::{forward, params_of, NetEval, END_PIECES};
+use senet_bots::net::{forward, params_of, NetEval, END4_PIECES, END_PIECES};
 use senet_bots::track::TrackGame;
 use senet_bots::weights;
 use senet_rules::conformance::corpus;
@@ -53,8 +53,10 @@ fn plain(p: &[f32], x: &[(u8, f32)]) -> f32 {
 fn passes<G: TrackGame>(net: &NetEval, g: &G, mover: Player) -> (f32, f64) {
     let men = g.masks();
     let end = men.iter().all(|m| m.count_ones() <= END_PIECES);
-    let z = match &net.end {
-        Some(e) if end => plain(e, &net.end_inputs(men, mover)),
+    let end4 = men.iter().all(|m| m.count_ones() <= END4_PIECES);
+    let z = match (&net.end, &net.end4) {
+        (Some(e), _) if end => plain(e, &net.end_inputs(men, mover)),
+        (_, Some(e)) if end4 => plain(e, &net.end_inputs(men, mover)),
         _ => plain(&net.p, &net.inputs(men, mover)),
     };
     (z, net.mover_value(men, mover))

@@ -17,7 +17,7 @@ use senet_bots::eval::{sigmoid, terminal_value, Evaluator};
 use senet_bots::exact::Table;
 use senet_bots::fnet::{FeatNet, Features};
 use senet_bots::mcts::turn_value;
-use senet_bots::net::{forward, params_of, Layout, NetEval, EH, END_PIECES, H, NI};
+use senet_bots::net::{forward, params_of, Layout, NetEval, EH, END4_PIECES, END_PIECES, H, NI};
 use senet_bots::track::{TrackEval, TrackGame, FEATURES, NF};
 use senet_rules::{Game, Move, MoveList, Player, Status};
 
@@ -385,11 +385,12 @@ fn track_net(rules: senet_rules::RuleSet) -> Option<&'static NetEval> {
     })
 }
 
-/// The network in use for `rules` and its 3-piece exact table from `dir` (default as for
-/// `senet solve`), or an error saying what is missing.
+/// The network in use for `rules` and its exact table of `pieces` pieces a side from `dir`
+/// (default as for `senet solve`), or an error saying what is missing.
 fn endgame_table(
     rules: senet_rules::RuleSet,
     dir: Option<std::path::PathBuf>,
+    pieces: u32,
 ) -> Result<(&'static NetEval, Table), String> {
     use senet_bots::exact::{default_dir, file_name};
     let net = track_net(rules).ok_or_else(|| {
@@ -400,38 +401,144 @@ fn endgame_table(
     let dir = dir
         .or_else(default_dir)
         .ok_or("no directory for the tables: give --dir")?;
-    let path = dir.join(file_name(rules, END_PIECES as usize));
+    let path = dir.join(file_name(rules, pieces as usize));
     if !path.exists() {
         return Err(format!(
-            "{} does not exist: build it first with `senet solve {rules} --pieces {END_PIECES}`",
+            "{} does not exist: build it first with `senet solve {rules} --pieces {pieces}`",
             path.display()
         ));
     }
     Ok((net, Table::read(&path, rules)?))
 }
 
-/// Writes the endgame network's training data for `rules` ([`export_endgame`]) to `path`,
-/// from the 3-piece table in `dir`; returns a line saying what was written.
+/// What [`export_endgame_rules`] writes.
+#[derive(Clone, Debug)]
+pub struct EndgameExport {
+    /// The network the data is for: [`END_PIECES`] (3), the endgame network, trained on every
+    /// position of the 3-piece table; or [`END4_PIECES`] (4), the four-piece endgame network,
+    /// trained on the positions of the 4-piece table with four pieces of a side on the board
+    /// (the smaller endgames are the endgame network's).
+    pub pieces: u32,
+    /// The positions met in N endgames `bot` played (seed), and one move on, instead of the
+    /// table's ([`played_endgames`]); with `sample` as well, both.
+    pub played: Option<(u64, senet_bots::BotSpec, u64)>,
+    /// Each of the table's positions kept with chance N / positions (seeded by `seed`), rather
+    /// than every one: the 4-piece levels hold hundreds of millions.
+    pub sample: Option<u64>,
+    /// The sample's seed.
+    pub seed: u64,
+    /// Positions never written, as (side to throw's squares, the other side's): a held-out
+    /// test set's ([`held_out_positions`]).
+    pub exclude: std::collections::HashSet<(u32, u32)>,
+}
+
+/// Writes the training data of an endgame network for `rules` ([`export_endgame`]'s format)
+/// to `path`, from the table of `opt.pieces` pieces a side in `dir`; returns a line saying what
+/// was written.
 pub fn export_endgame_rules(
     rules: senet_rules::RuleSet,
     dir: Option<std::path::PathBuf>,
     path: &std::path::Path,
-    played: Option<(u64, &senet_bots::BotSpec, u64)>,
+    opt: &EndgameExport,
 ) -> Result<String, String> {
-    let (net, table) = endgame_table(rules, dir)?;
+    if opt.pieces != END_PIECES && opt.pieces != END4_PIECES {
+        return Err(format!(
+            "the endgame networks are of {END_PIECES} or {END4_PIECES} pieces a side, not {}",
+            opt.pieces
+        ));
+    }
+    if opt.sample.is_none() && opt.played.is_none() && opt.pieces != END_PIECES {
+        return Err(format!(
+            "the {}-piece table is too large to export whole: give --sample N or --played N",
+            opt.pieces
+        ));
+    }
+    let (net, table) = endgame_table(rules, dir, opt.pieces)?;
+    let levels = table_levels(&table, opt.pieces);
+    let (data, how) = endgame_rows(&table, &levels, opt)?;
     let file = DataFile::create(path)?;
-    let (data, how) = match played {
-        Some((games, bot, seed)) => (
-            played_endgames(&table, bot, games, seed)?,
-            format!(" (met in {games} endgames {bot} played, seed {seed}, and one move on)"),
-        ),
-        None => (table_states(&table), String::new()),
-    };
     let n = file.write(|out| export_states(net, &data, out))?;
     Ok(format!(
-        "{n} positions of {rules}{how} written to {} (scripts/train_endgame.py trains on it)\n",
+        "{n} positions of {rules} ({how}) written to {} (scripts/train_endgame.py trains on it)\n",
         path.display()
     ))
+}
+
+/// A position with its exact value: the side to throw's squares, the other side's, the side
+/// to throw's win chance.
+pub type Exact = (u32, u32, f32);
+
+/// The rows [`export_endgame_rules`] writes: positions of `levels` of `table`, every one, a
+/// sample or those met in play as `opt` says, never one of `opt.exclude`, each with its exact
+/// value; and a phrase saying which.
+fn endgame_rows(
+    table: &Table,
+    levels: &[(usize, usize)],
+    opt: &EndgameExport,
+) -> Result<(Vec<Exact>, String), String> {
+    let keep = |own: u32, opp: u32| {
+        let level = (own.count_ones() as usize, opp.count_ones() as usize);
+        levels.contains(&level) && !opt.exclude.contains(&(own, opp))
+    };
+    let mut data = Vec::new();
+    let mut how = Vec::new();
+    if let Some(n) = opt.sample {
+        let mut total = 0u64;
+        for &(a, b) in levels {
+            table.for_each_state(a, b, |_, _, _| total += 1);
+        }
+        let chance = (n as f64 / total.max(1) as f64).min(1.0);
+        let mut rng = Pcg64Mcg::seed_from_u64(opt.seed);
+        for &(a, b) in levels {
+            table.for_each_state(a, b, |own, opp, v| {
+                if rng.random::<f64>() < chance && keep(own, opp) {
+                    data.push((own, opp, v as f32));
+                }
+            });
+        }
+        how.push(format!(
+            "a sample of the {total} positions, each kept with chance {chance:.6}, seed {}",
+            opt.seed
+        ));
+    }
+    if let Some((games, ref bot, seed)) = opt.played {
+        let met = played_endgames(table, bot, games, seed)?;
+        let before = data.len();
+        data.extend(met.into_iter().filter(|&(own, opp, _)| keep(own, opp)));
+        how.push(format!(
+            "{} met in {games} endgames {bot} played (seed {seed}) and one move on",
+            data.len() - before
+        ));
+    }
+    if opt.sample.is_none() && opt.played.is_none() {
+        for &(a, b) in levels {
+            table.for_each_state(a, b, |own, opp, v| {
+                if keep(own, opp) {
+                    data.push((own, opp, v as f32));
+                }
+            });
+        }
+        how.push("every position of the table".into());
+    }
+    if !opt.exclude.is_empty() {
+        how.push(format!("none of {} held-out positions", opt.exclude.len()));
+    }
+    Ok((data, how.join("; ")))
+}
+
+/// The levels (pieces of the side to throw, of the other) the network of `pieces` values:
+/// every one up to [`END_PIECES`], or those with a side of [`END4_PIECES`].
+fn table_levels(table: &Table, pieces: u32) -> Vec<(usize, usize)> {
+    let top = (pieces as usize).min(table.pieces());
+    let mut out = Vec::new();
+    for a in 1..=top {
+        for b in 1..=top {
+            if pieces == END_PIECES || a.max(b) == END4_PIECES as usize {
+                out.push((a, b));
+            }
+        }
+    }
+    out
 }
 
 /// Trains the endgame network of a stick rule set on its exact tables (the file of 3 pieces
@@ -445,7 +552,7 @@ pub fn train_endgame_rules(
     progress: &dyn Fn(u32),
 ) -> Result<String, String> {
     use senet_bots::exact::file_name;
-    let (net, table) = endgame_table(rules, dir)?;
+    let (net, table) = endgame_table(rules, dir, END_PIECES)?;
     let (p, before, after) = train_endgame(net, &table, opt, progress);
     let fit = |f: &EndgameFit| {
         format!(
@@ -1336,6 +1443,65 @@ mod tests {
             "{err}"
         );
         assert!(searched_positions(senet_rules::RuleSet::Pyramid, &opt).is_err());
+    }
+
+    /// Issue 34: the four-piece endgame network's data are the positions of the levels with a
+    /// side of four (here, on a 2-piece table, of two), sampled with a seed, each with its exact
+    /// value, never a held-out one; the export refuses what it cannot do, saying why.
+    #[test]
+    fn endgame_rows_sample_the_levels_with_a_side_of_the_most_pieces_and_leave_out_the_held_out() {
+        let (table, _) = Table::build(senet_rules::RuleSet::Kendall5, 2, &mut |_| {}).unwrap();
+        let levels = [(1, 2), (2, 1), (2, 2)];
+        let mut all = Vec::new();
+        for &(a, b) in &levels {
+            table.for_each_state(a, b, |own, opp, _| all.push((own, opp)));
+        }
+        let exclude: std::collections::HashSet<(u32, u32)> =
+            all.iter().copied().step_by(5).collect();
+        let opt = EndgameExport {
+            pieces: END4_PIECES,
+            played: None,
+            sample: Some(20_000),
+            seed: 3,
+            exclude: exclude.clone(),
+        };
+        let (rows, how) = endgame_rows(&table, &levels, &opt).unwrap();
+        assert!(how.contains("a sample of the 164430 positions"), "{how}");
+        // About 20,000 kept, less the fifth held out.
+        assert!((15_000..17_000).contains(&rows.len()), "{}", rows.len());
+        for &(own, opp, y) in &rows {
+            assert!(own.count_ones().max(opp.count_ones()) == 2);
+            assert!(!exclude.contains(&(own, opp)), "a held-out position");
+            assert_eq!(table.side_to_throw(own, opp), Some(y as f64));
+        }
+        assert_eq!(rows, endgame_rows(&table, &levels, &opt).unwrap().0);
+        let other = EndgameExport {
+            seed: 4,
+            ..opt.clone()
+        };
+        assert_ne!(rows, endgame_rows(&table, &levels, &other).unwrap().0);
+        // Without a sample, every position of the levels but the held-out ones.
+        let whole = EndgameExport {
+            sample: None,
+            ..opt.clone()
+        };
+        let (every, _) = endgame_rows(&table, &levels, &whole).unwrap();
+        assert_eq!(every.len(), all.len() - exclude.len());
+        // The export refuses a size with no network, and a 4-piece table whole.
+        let dir = std::env::temp_dir().join(format!("senet-end4-{}", std::process::id()));
+        let out = dir.join("x.data");
+        let five = EndgameExport {
+            pieces: 5,
+            ..opt.clone()
+        };
+        let err = export_endgame_rules(table.rules(), Some(dir.clone()), &out, &five).unwrap_err();
+        assert!(err.contains("3 or 4 pieces a side, not 5"), "{err}");
+        let err = export_endgame_rules(table.rules(), Some(dir.clone()), &out, &whole).unwrap_err();
+        assert!(err.contains("give --sample N or --played N"), "{err}");
+        // And says how to build a table that is not there.
+        let err = export_endgame_rules(table.rules(), Some(dir), &out, &opt).unwrap_err();
+        assert!(err.contains("senet solve kendall5 --pieces 4"), "{err}");
+        assert!(!out.exists());
     }
 
     #[test]

@@ -260,10 +260,20 @@ pub enum BotCommand {
         /// The share of positions --searched keeps.
         #[arg(long, default_value_t = 0.25, requires = "searched")]
         keep: f64,
-        /// With --searched: never keep a position of these held-out exact test sets (`senet
+        /// With --export: never write a position of these held-out exact test sets (`senet
         /// exactset`): their decisions' positions and what their moves lead to.
-        #[arg(long, value_name = "SET", requires = "searched")]
+        #[arg(long, value_name = "SET", requires = "export")]
         exclude: Vec<std::path::PathBuf>,
+        /// With --endgame --export: the network the data is for: 3, the endgame network
+        /// (every position of the 3-piece table), or 4, the four-piece endgame network
+        /// (nets/RULES-end4.txt: positions of the 4-piece table with four pieces of a side on
+        /// the board; give --sample or --played).
+        #[arg(long, default_value_t = 3, requires = "export")]
+        pieces: u32,
+        /// With --endgame --export: a sample of about N of the table's positions (seeded by
+        /// --seed) instead of every one; with --played, both.
+        #[arg(long, value_name = "N", requires = "export")]
+        sample: Option<u64>,
         /// The bot that plays the endgames of --played or the games of --searched.
         #[arg(long, default_value = "expectimax:2")]
         bot: String,
@@ -509,24 +519,26 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             budget,
             keep,
             exclude,
+            pieces,
+            sample,
             bot,
         } => {
             let r: RuleSet = rules.parse()?;
             if let Some(path) = export {
                 let b = spec(&bot)?;
-                if let Some(games) = searched {
-                    let mut held = std::collections::HashSet::new();
-                    for p in &exclude {
-                        let set = senet_coach::exactset::ExactSet::read(p).map_err(bad)?;
-                        if set.rules != r {
-                            return Err(bad(format!(
-                                "{} is a set of {}, not of {r}",
-                                p.display(),
-                                set.rules
-                            )));
-                        }
-                        held.extend(senet_coach::train::held_out_positions(&set));
+                let mut held = std::collections::HashSet::new();
+                for p in &exclude {
+                    let set = senet_coach::exactset::ExactSet::read(p).map_err(bad)?;
+                    if set.rules != r {
+                        return Err(bad(format!(
+                            "{} is a set of {}, not of {r}",
+                            p.display(),
+                            set.rules
+                        )));
                     }
+                    held.extend(senet_coach::train::held_out_positions(&set));
+                }
+                if let Some(games) = searched {
                     let opt = senet_coach::train::SearchedOptions {
                         play: b,
                         depth,
@@ -543,9 +555,14 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
                         "--export needs --endgame (the exact tables' positions) or --net --searched N (middle-game positions valued by search)".into(),
                     ));
                 }
-                let played = played.map(|n| (n, &b, seed));
-                return senet_coach::train::export_endgame_rules(r, dir, &path, played)
-                    .map_err(bad);
+                let opt = senet_coach::train::EndgameExport {
+                    pieces,
+                    played: played.map(|n| (n, b, seed)),
+                    sample,
+                    seed,
+                    exclude: held,
+                };
+                return senet_coach::train::export_endgame_rules(r, dir, &path, &opt).map_err(bad);
             }
             if let Some(a) = alpha.filter(|a| !(*a > 0.0 && *a < 1.0)) {
                 return Err(bad(format!("--alpha must lie between 0 and 1, got {a}")));
