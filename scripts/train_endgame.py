@@ -33,7 +33,7 @@ test set's (`senet exactset`), plus, if wanted, those met in play:
     senet solve kendall5 --pieces 4 --bits 16 --dir T
     senet train --rules kendall5 --endgame --pieces 4 --dir T --export end4.data \
         --sample 6000000 --exclude SET.jsonl
-    python3 scripts/train_endgame.py end4.data --hidden 256 --epochs 20 --out kendall5-end4.txt
+    python3 scripts/train_endgame.py end4.data --pieces 4 --hidden 256 --epochs 20 --out kendall5-end4.txt
 
 Every 64th position is held out of training (as the Rust trainer does); the fit on those is
 printed and written into the file's comment. With PyTorch it runs on a GPU when PyTorch sees
@@ -302,6 +302,15 @@ def main():
         help="the data is middle-game positions valued by search (senet train --net --export F "
         "--searched N): write a main network (16, 32, 64 or 128 hidden units)",
     )
+    ap.add_argument(
+        "--pieces",
+        type=int,
+        choices=[3, 4],
+        default=3,
+        help="the network the data is for: 3, the endgame network (RULES-end.txt), or 4, the "
+        "four-piece one (RULES-end4.txt; senet train --endgame --pieces 4 --export): it names "
+        "the network in the weights file's comment",
+    )
     ap.add_argument("--epochs", type=int, default=200)
     ap.add_argument("--batch", type=int, default=16384)
     ap.add_argument("--lr", type=float, default=3e-3)
@@ -370,13 +379,20 @@ def main():
     if args.extra:
         how += f" --extra {args.extra} --extra-repeat {args.extra_repeat}"
     command = (
-        f"scripts/train_endgame.py --hidden {h} --epochs {args.epochs} --batch {args.batch} "
+        f"scripts/train_endgame.py{' --pieces 4' if args.pieces == 4 else ''} --hidden {h} --epochs {args.epochs} --batch {args.batch} "
         f"--lr {args.lr} --seed {args.seed} --backend {backend}{' --main' if args.main else ''}{how}"
     )
     if args.main:
         what = [
             f"{rules} main network: {command}",
             f"supervised on the search values of {args.data} (senet train --net --export --searched), on {device}",
+        ]
+    elif args.pieces == 4:
+        what = [
+            f"{rules} four-piece endgame network (four pieces of a side on the board, at most "
+            f"four of the other): {command}",
+            f"supervised on the exact values of {rules}-4.senet-exact (senet train --endgame "
+            f"--pieces 4 --export --sample --exclude), on {device}",
         ]
     else:
         what = [

@@ -177,3 +177,21 @@ def test_main_writes_a_main_network_of_the_main_sizes(tmp_path, table):
         )
         assert r.returncode != 0 and msg in r.stderr, r.stderr
         assert not (tmp_path / "no.txt").exists()
+
+
+def test_pieces_4_names_the_four_piece_network(tmp_path, table):
+    # Issue 34: data of the 4-piece table (senet train --endgame --pieces 4 --export) train the
+    # four-piece endgame network (nets/RULES-end4.txt): an endgame network's sizes and layout,
+    # and a comment that names it and its table, not the 3-piece one.
+    out = tmp_path / "end4.txt"
+    run(table, "--pieces", "4", "--epochs", "40", "--batch", "16", "--lr", "0.01", "--out", out)
+    text = out.read_text()
+    assert "# kendall5 four-piece endgame network" in text
+    assert "scripts/train_endgame.py --pieces 4 --hidden 32" in text
+    assert "kendall5-4.senet-exact" in text and "kendall5-3.senet-exact" not in text
+    flat = params(out)
+    assert abs(value(flat, A) - 0.2) < 0.05 and abs(value(flat, B) - 0.6) < 0.05
+    # The 3-piece network's comment stays as it was.
+    three = tmp_path / "end.txt"
+    run(table, "--epochs", "1", "--batch", "16", "--out", three)
+    assert "endgame network (at most 3 pieces" in three.read_text()
