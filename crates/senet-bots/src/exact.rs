@@ -97,6 +97,41 @@ pub struct BuildOptions {
     /// [`DEFAULT_GRAPH_MEMORY`]. The positions whose successors do not fit are backed up
     /// through the game API at every sweep (slower, the same values).
     pub memory: u64,
+    /// Where value iteration starts ([`Start`]): the same values either way (the fixed point
+    /// is unique), in fewer sweeps from the network's.
+    pub start: Start,
+}
+
+/// The values value iteration starts from, for every position of a level pair before its
+/// first sweep.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Start {
+    /// One half everywhere.
+    Half,
+    /// The rule set's network in use ([`crate::net::NetEval`], its endgame networks where it
+    /// has them): closer to the fixed point, so fewer sweeps reach the stop rule.
+    #[default]
+    Net,
+}
+
+impl std::str::FromStr for Start {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Start, String> {
+        match s {
+            "half" => Ok(Start::Half),
+            "net" => Ok(Start::Net),
+            _ => Err(format!("the start is half or net, not {s:?}")),
+        }
+    }
+}
+
+impl std::fmt::Display for Start {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Start::Half => "half",
+            Start::Net => "net",
+        })
+    }
 }
 
 impl Default for BuildOptions {
@@ -105,6 +140,7 @@ impl Default for BuildOptions {
             threads: 1,
             bits: 32,
             memory: 0,
+            start: Start::Net,
         }
     }
 }
@@ -139,6 +175,7 @@ impl BuildOptions {
         SolveParams {
             tolerance: self.tolerance(),
             graph_budget: self.graph_budget(),
+            start: self.start,
         }
     }
 }
@@ -980,6 +1017,7 @@ struct SolveParams {
     tolerance: f64,
     /// Bytes the successor graph of one level pair may take.
     graph_budget: u64,
+    start: Start,
 }
 
 /// Solves every level pair with at most `max_total` pieces on the board, smaller totals
@@ -1011,6 +1049,19 @@ fn solve_levels<G: Solvable, C: Cell>(
     });
     let values = values.iter().map(C::get).collect();
     (values, reports)
+}
+
+/// The network [`Start::Net`] starts from: the rule set's in use (the side to throw's win
+/// chance, as the table's values are).
+fn start_net(rules: RuleSet) -> Option<&'static crate::net::NetEval> {
+    use crate::weights;
+    Some(match rules {
+        RuleSet::Kendall5 => &weights::KENDALL5_NET,
+        RuleSet::Kendall => &weights::KENDALL_NET,
+        RuleSet::Senat => &weights::SENAT_NET,
+        RuleSet::Houses => &weights::HOUSES_NET,
+        _ => return None,
+    })
 }
 
 /// Solves level (a, b) with its mirror (b, a): Gauss-Seidel sweeps over both, most advanced
@@ -1050,8 +1101,20 @@ fn solve_pair<G: Solvable, C: Cell>(
     }
     let states: Vec<u32> = keyed.iter().map(|&k| k as u32).collect();
     drop(keyed);
-    for &i in &states {
-        values[i as usize].set(0.5);
+    let net = match params.start {
+        Start::Net => start_net(base.rules()),
+        Start::Half => None,
+    };
+    let first = |&i: &u32| {
+        let v = net.map_or(0.5, |n| {
+            let (own, opp) = layout.masks(i as u64);
+            n.mover_value([own, opp], Player::First)
+        });
+        values[i as usize].set(v);
+    };
+    match pool {
+        Some(pool) => pool.install(|| states.par_iter().for_each(first)),
+        None => states.iter().for_each(first),
     }
     let graph = match pool {
         Some(pool) => pool.install(|| {
@@ -1885,6 +1948,50 @@ mod tests {
             unreachable!()
         };
         assert_eq!(compare(&g, 3, 4), 812 + 21_924 + 190_008 + 142_506);
+    }
+
+    /// Starting value iteration from the network's values gives the values of starting from
+    /// one half (the fixed point is unique), in fewer sweeps.
+    #[test]
+    fn starting_from_the_network_gives_the_same_values_in_fewer_sweeps() {
+        fn check<G: Solvable>(base: &G) -> (usize, usize) {
+            let layout = Layout::new(probe_squares(base), 3);
+            let net = BuildOptions::default().params();
+            assert_eq!(net.start, Start::Net);
+            let half = SolveParams {
+                start: Start::Half,
+                ..net
+            };
+            let (a, ra) = solve_levels::<_, AtomicU64>(base, &layout, 4, 3, half, &mut |_| {});
+            let (b, rb) = solve_levels::<_, AtomicU64>(base, &layout, 4, 3, net, &mut |_| {});
+            for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+                assert_eq!(x.is_nan(), y.is_nan(), "index {i}");
+                if !x.is_nan() {
+                    assert!(
+                        (x - y).abs() < 1e-9,
+                        "index {i}: {x} from 1/2, {y} from the net"
+                    );
+                }
+            }
+            let sweeps = |r: &[LevelReport]| r.iter().map(|r| r.sweeps).sum::<usize>();
+            (sweeps(&ra), sweeps(&rb))
+        }
+        for rules in RULE_SETS {
+            let (half, net) = match base_game(rules).unwrap() {
+                AnyGame::Kendall(g) => check(&g),
+                AnyGame::Kendall5(g) => check(&g),
+                AnyGame::Senat(g) => check(&g),
+                AnyGame::Houses(g) => check(&g),
+                _ => unreachable!(),
+            };
+            assert!(
+                net < half,
+                "{rules}: {net} sweeps from the net, {half} from 1/2"
+            );
+        }
+        assert_eq!("net".parse::<Start>(), Ok(Start::Net));
+        assert_eq!("half".parse::<Start>(), Ok(Start::Half));
+        assert!("zero".parse::<Start>().unwrap_err().contains("half or net"));
     }
 
     /// Issue 34: a 16-bit build iterates in f32 cells with its own stop rule; every value is

@@ -39,6 +39,10 @@ pub struct SolveArgs {
     /// it are backed up through the rules at every sweep (slower, the same values).
     #[arg(long)]
     memory: Option<f64>,
+    /// Where value iteration starts: `net` (the default), the rule set's network's values,
+    /// or `half`, one half everywhere. The same values either way; `net` takes fewer sweeps.
+    #[arg(long, default_value = "net")]
+    start: senet_bots::exact::Start,
 }
 
 /// Builds and writes the tables; returns the process exit code.
@@ -99,6 +103,7 @@ fn solve(args: &SolveArgs) -> Result<String, String> {
         threads: args.threads,
         bits: args.bits,
         memory,
+        start: args.start,
     };
     let threads = opts.resolved_threads();
     let mut text = Vec::new();
@@ -164,6 +169,7 @@ fn solve(args: &SolveArgs) -> Result<String, String> {
             "levels": levels,
             "tolerance": opts.tolerance(),
             "graph_budget": opts.graph_budget(),
+            "start": opts.start.to_string(),
             "peak_rss_bytes": peak_rss(),
         });
         if args.stats {
