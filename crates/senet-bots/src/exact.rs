@@ -1995,11 +1995,11 @@ mod tests {
     }
 
     /// Issue 34: a 16-bit build iterates in f32 cells with its own stop rule; every value is
-    /// within 1e-6 of the f64 solver's (its rounding is 6e-8 a step, its stop rule 2.5e-7),
-    /// far under the 16-bit rounding it is kept with (7.6e-6), sequential or on three
-    /// threads, with the graph or through the game API.
+    /// within 3e-6 of the f64 solver's (its rounding is 6e-8 a step, its stop rule 2.5e-7),
+    /// under the 16-bit rounding it is kept with (7.6e-6), sequential or on three threads,
+    /// with the graph or through the game API.
     #[test]
-    fn f32_cells_with_the_16_bit_stop_rule_stay_within_a_millionth_of_the_f64_solver() {
+    fn f32_cells_with_the_16_bit_stop_rule_stay_within_3e_6_of_the_f64_solver() {
         fn check<G: Solvable>(base: &G) {
             let layout = Layout::new(probe_squares(base), 3);
             let exact = BuildOptions::default().params();
@@ -2025,7 +2025,10 @@ mod tests {
                         worst = worst.max((x - y).abs());
                     }
                 }
-                assert!(worst < 1e-6, "{threads} threads: {worst:e}");
+                // The stop rule bounds the iteration's error by about 2.5e-7 * rho / (1 - rho)
+                // (rho, a sweep's contraction, up to about 0.9 on these levels): a few 1e-7,
+                // 1.3e-6 seen with three threads on two cores.
+                assert!(worst < 3e-6, "{threads} threads: {worst:e}");
                 // Really iterated in f32, not in f64.
                 assert!(worst > 1e-9, "{threads} threads: {worst:e}");
             }

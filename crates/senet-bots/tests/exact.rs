@@ -439,10 +439,10 @@ fn sixteen_bit_values_stay_within_their_bound() {
                     let w = t16.side_to_throw(own, opp).unwrap();
                     // The 16-bit rounding of the exact value, plus the f32 rounding of the
                     // 32-bit one (under 6e-8) and the 16-bit build's iteration error (its
-                    // stop rule, TOLERANCE_16, is 2.5e-7 in f32: under 1e-6 in all).
+                    // stop rule, TOLERANCE_16, is 2.5e-7 in f32: a few 1e-7, under 3e-6).
                     let d = (w - v).abs();
                     assert!(
-                        d <= exact::U16_ERROR + 1e-6,
+                        d <= exact::U16_ERROR + 3e-6,
                         "{rules}: {own:x} {opp:x}: {v} {w}"
                     );
                     worst = worst.max(d);
@@ -456,7 +456,7 @@ fn sixteen_bit_values_stay_within_their_bound() {
         // The residual of the values as kept: within their rounding (T does not expand).
         let r16 = t16.bellman_residual(2);
         assert!(
-            r16 > 1e-7 && r16 <= 2.0 * exact::U16_ERROR + 2e-6,
+            r16 > 1e-7 && r16 <= 2.0 * exact::U16_ERROR + 6e-6,
             "{rules}: {r16}"
         );
         assert!(t32.bellman_residual(2) < 1e-6, "{rules}");
