@@ -635,25 +635,20 @@ impl Table {
         }
         let pieces = pieces.clamp(1, MAX_PIECES);
         let layout = Layout::new(probe_squares(base), pieces);
-        let (values, reports) = if opts.bits == 16 {
-            solve_levels::<G, AtomicU32>(
-                base,
-                &layout,
-                2 * pieces,
-                opts.threads,
-                opts.params(),
-                progress,
-            )
+        // f32 cells for 16-bit values, f64 for 32 ([`Cell`]).
+        let solve = if opts.bits == 16 {
+            solve_levels::<G, AtomicU32>
         } else {
-            solve_levels::<G, AtomicU64>(
-                base,
-                &layout,
-                2 * pieces,
-                opts.threads,
-                opts.params(),
-                progress,
-            )
+            solve_levels::<G, AtomicU64>
         };
+        let (values, reports) = solve(
+            base,
+            &layout,
+            2 * pieces,
+            opts.threads,
+            opts.params(),
+            progress,
+        );
         let table = Table {
             rules: base.rules(),
             options: options_key(base),
@@ -1051,19 +1046,6 @@ fn solve_levels<G: Solvable, C: Cell>(
     (values, reports)
 }
 
-/// The network [`Start::Net`] starts from: the rule set's in use (the side to throw's win
-/// chance, as the table's values are).
-fn start_net(rules: RuleSet) -> Option<&'static crate::net::NetEval> {
-    use crate::weights;
-    Some(match rules {
-        RuleSet::Kendall5 => &weights::KENDALL5_NET,
-        RuleSet::Kendall => &weights::KENDALL_NET,
-        RuleSet::Senat => &weights::SENAT_NET,
-        RuleSet::Houses => &weights::HOUSES_NET,
-        _ => return None,
-    })
-}
-
 /// Solves level (a, b) with its mirror (b, a): Gauss-Seidel sweeps over both, most advanced
 /// positions first (the sum of both sides' squares, descending), so that a sweep sees the
 /// new values of most successors. With a pool, the successors are written out in parallel
@@ -1102,7 +1084,7 @@ fn solve_pair<G: Solvable, C: Cell>(
     let states: Vec<u32> = keyed.iter().map(|&k| k as u32).collect();
     drop(keyed);
     let net = match params.start {
-        Start::Net => start_net(base.rules()),
+        Start::Net => crate::weights::track_net(base.rules()),
         Start::Half => None,
     };
     let first = |&i: &u32| {

@@ -179,6 +179,20 @@ pub static HOUSES_NET: LazyLock<NetEval> = LazyLock::new(|| {
     )
 });
 
+/// The network in use for a track rule set with exact tables (`kendall`, `kendall5`, `senat`,
+/// `houses`), `None` for the others: what the solver starts from ([`crate::exact::Start`])
+/// and the trainers train.
+pub fn track_net(rules: senet_rules::RuleSet) -> Option<&'static NetEval> {
+    use senet_rules::RuleSet as R;
+    Some(match rules {
+        R::Kendall5 => &KENDALL5_NET,
+        R::Kendall => &KENDALL_NET,
+        R::Senat => &SENAT_NET,
+        R::Houses => &HOUSES_NET,
+        _ => return None,
+    })
+}
+
 /// A network under each choice of its rule set's options: the same weights, with the board
 /// terms computed under those options' rules (`specs`, one per choice).
 fn per_options(net: &NetEval, specs: &'static [TrackSpec]) -> Vec<NetEval> {

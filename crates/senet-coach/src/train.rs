@@ -19,6 +19,7 @@ use senet_bots::fnet::{FeatNet, Features};
 use senet_bots::mcts::turn_value;
 use senet_bots::net::{forward, params_of, Layout, NetEval, EH, END4_PIECES, END_PIECES, H, NI};
 use senet_bots::track::{TrackEval, TrackGame, FEATURES, NF};
+use senet_bots::weights::track_net;
 use senet_rules::{Game, Move, MoveList, Player, Status};
 
 /// Options of a training run.
@@ -370,19 +371,6 @@ pub fn train_net_rules(
         }
     };
     Ok(net.to_text(&comment(before, after)))
-}
-
-/// The network in use for a track rule set (`kendall`, `kendall5`, `senat`, `houses`).
-fn track_net(rules: senet_rules::RuleSet) -> Option<&'static NetEval> {
-    use senet_bots::weights;
-    use senet_rules::RuleSet as R;
-    Some(match rules {
-        R::Kendall5 => &weights::KENDALL5_NET,
-        R::Kendall => &weights::KENDALL_NET,
-        R::Senat => &weights::SENAT_NET,
-        R::Houses => &weights::HOUSES_NET,
-        _ => return None,
-    })
 }
 
 /// The network in use for `rules` and its exact table of `pieces` pieces a side from `dir`
