@@ -819,7 +819,8 @@ pub fn held_out_positions(
 /// (issue 18: TD(λ) self-play levels off; a search's value of a position, the mean over the
 /// throws with every reply searched, is a target with no throw's luck in it). `games` games
 /// of `play` against itself from the start (seed `seed`); each position awaiting a throw
-/// that the main network values (a side with more than [`END_PIECES`] pieces on the board)
+/// that the main network values (a side with more than [`END_PIECES`] pieces on the board, or
+/// more than [`END4_PIECES`] where the rule set has a four-piece endgame network)
 /// is kept with chance `keep`, and with the same chance at each decision of two or more
 /// moves the position after a uniformly drawn other move (what a search from there also
 /// values); never one of `exclude`. Each is valued by [`senet_bots::analysis::analyser`] at `depth` within
@@ -841,7 +842,14 @@ pub fn searched_positions(
         keep,
         ref exclude,
     } = *opt;
-    searched_net(rules)?;
+    // The main network values the positions no endgame network does: a side with more than
+    // four pieces on the board where the four-piece network is there, else more than three.
+    let net = searched_net(rules)?;
+    let end = if net.end4.is_some() {
+        END4_PIECES
+    } else {
+        END_PIECES
+    };
     if depth > senet_bots::analysis::MAX_DEPTH {
         return Err(format!(
             "the search depth must be 0-{}, got {depth}",
@@ -862,7 +870,7 @@ pub fn searched_positions(
     let start = senet_rules::AnyGame::new(rules, &[] as &[&str]).map_err(|e| e.to_string())?;
     let main = |g: &senet_rules::AnyGame| {
         throw_masks(g).filter(|&(a, b)| {
-            a.count_ones().max(b.count_ones()) > END_PIECES && !exclude.contains(&(a, b))
+            a.count_ones().max(b.count_ones()) > end && !exclude.contains(&(a, b))
         })
     };
     let per_game: Vec<Vec<Searched>> = (0..games)
@@ -1394,9 +1402,15 @@ mod tests {
         };
         let mut label = analyser(0, None);
         let mut seats = [0; 2];
+        // Only what the main network values: a side with more than three on the board, or
+        // more than four once the rule set has a four-piece endgame network.
+        let end = if searched_net(rules).unwrap().end4.is_some() {
+            END4_PIECES
+        } else {
+            END_PIECES
+        };
         for &(own, opp, p, y) in &rows {
-            // Only what the main network values: a side with more than three on the board.
-            assert!(own.count_ones().max(opp.count_ones()) > END_PIECES);
+            assert!(own.count_ones().max(opp.count_ones()) > end);
             seats[p.index()] += 1;
             let men = if p == Player::First {
                 [own, opp]
