@@ -842,14 +842,7 @@ pub fn searched_positions(
         keep,
         ref exclude,
     } = *opt;
-    // The main network values the positions no endgame network does: a side with more than
-    // four pieces on the board where the four-piece network is there, else more than three.
     let net = searched_net(rules)?;
-    let end = if net.end4.is_some() {
-        END4_PIECES
-    } else {
-        END_PIECES
-    };
     if depth > senet_bots::analysis::MAX_DEPTH {
         return Err(format!(
             "the search depth must be 0-{}, got {depth}",
@@ -870,7 +863,8 @@ pub fn searched_positions(
     let start = senet_rules::AnyGame::new(rules, &[] as &[&str]).map_err(|e| e.to_string())?;
     let main = |g: &senet_rules::AnyGame| {
         throw_masks(g).filter(|&(a, b)| {
-            a.count_ones().max(b.count_ones()) > end && !exclude.contains(&(a, b))
+            // What the main network values: no endgame network does ([`NetEval::params_for`]).
+            !net.params_for([a, b]).1 && !exclude.contains(&(a, b))
         })
     };
     let per_game: Vec<Vec<Searched>> = (0..games)
