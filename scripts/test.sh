@@ -15,13 +15,24 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo doc --no-deps (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 
+# The tests of the libraries, binaries and test targets, then the doc tests. `--lib` also
+# links the Python extension module (python/, whose library has no tests), which the Python
+# tests below load. The examples (benchmarks and load generators) are not built here: clippy
+# --all-targets above has checked and linted them, and building them cost about a minute of CI.
 echo "== cargo test"
-cargo test --workspace --locked
+cargo test --workspace --locked --lib --bins --tests
+cargo test --workspace --locked --doc
 
-# The Python package (python/): built with maturin into a virtual environment under target/
-# (a development build: quicker to compile, and the rules and bots crates are optimised in
-# the dev profile anyway), then its pytest suite, which also compares with the senet binary.
-echo "== Python package: build, install into target/pyenv, pytest"
+# The Python package (python/): its pytest suite in a virtual environment under target/, on
+# the extension module that `cargo test --workspace --lib` built above
+# (target/debug/lib_senet.so: the workspace member python/, with the features the whole
+# workspace resolves and the rules and bots crates optimised in the dev profile as always),
+# laid out as maturin lays out the wheel (python/pyproject.toml: module-name senet._senet,
+# python-source .). A `pip install ./python` here would have maturin compile the crates once
+# more for its own selection and features, about three minutes of CI; `maturin sdist` checks
+# the packaging (pyproject.toml, the crates it takes) without compiling. The tests also
+# compare with target/debug/senet.
+echo "== Python package: sdist, then pytest in target/pyenv on the workspace's build"
 if ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; then
     if [ "$(id -u)" -eq 0 ]; then
         apt-get update
@@ -34,16 +45,22 @@ fi
 PYENV="$PWD/target/pyenv"
 [ -x "$PYENV/bin/python" ] || python3 -m venv "$PYENV"
 "$PYENV/bin/pip" install --quiet "maturin>=1.16,<2" pytest numpy
-# target/debug/senet, which the Python tests compare with, was built by `cargo test --workspace`
-# above. Every later cargo command here selects the whole workspace too (`--workspace --test
-# NAME`): selecting one package resolves other features and rebuilt serde, tokio, the senet
-# crates and more, about two minutes per phase.
 test -x target/debug/senet
-PATH="$PYENV/bin:$PATH" VIRTUAL_ENV="$PYENV" MATURIN_PEP517_ARGS="--profile dev --locked" \
-    "$PYENV/bin/pip" install --quiet --no-build-isolation --no-deps --force-reinstall ./python
+test -f target/debug/lib_senet.so
+"$PYENV/bin/maturin" sdist --manifest-path python/Cargo.toml --out target/pysdist \
+    > target/pysdist.log 2>&1 || { cat target/pysdist.log >&2; exit 1; }
+PYPKG="$PWD/target/pypkg"
+rm -rf "$PYPKG"
+mkdir -p "$PYPKG"
+cp -r python/senet "$PYPKG/senet"
+cp target/debug/lib_senet.so "$PYPKG/senet/_senet.abi3.so"
 # -p no:cacheprovider: leave no .pytest_cache in the tree. pytest exits 5 when it collects
 # no test, which fails this script like any failure.
-SENET_BIN="$PWD/target/debug/senet" "$PYENV/bin/pytest" -q -p no:cacheprovider python/tests
+PYTHONPATH="$PYPKG" SENET_BIN="$PWD/target/debug/senet" "$PYENV/bin/pytest" -q -p no:cacheprovider python/tests
+
+# Every later cargo command here selects the whole workspace (`--workspace --test NAME`), as
+# `cargo test --workspace` did: selecting one package resolves other features and rebuilt
+# serde, tokio, the senet crates and more, about two minutes per phase.
 
 # `senet serve` on PostgreSQL: the store suite, the API, two servers on one database and
 # servers killed mid-game, each test on a throwaway cluster it starts and removes (initdb on
