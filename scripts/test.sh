@@ -15,19 +15,19 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo doc --no-deps (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 
-# The tests of the libraries, binaries and test targets, then the doc tests. `--lib` also
-# links the Python extension module (python/, whose library has no tests), which the Python
-# tests below load. The examples (benchmarks and load generators) are not built here: clippy
-# --all-targets above has checked and linted them, and building them cost about a minute of CI.
+# The tests of the libraries, binaries and test targets, then the doc tests. The examples
+# (benchmarks and load generators) are not built here: clippy --all-targets above has checked
+# and linted them, and building them cost about a minute of CI.
 echo "== cargo test"
 cargo test --workspace --locked --lib --bins --tests
 cargo test --workspace --locked --doc
 
 # The Python package (python/): its pytest suite in a virtual environment under target/, on
-# the extension module that `cargo test --workspace --lib` built above
-# (target/debug/lib_senet.so: the workspace member python/, with the features the whole
-# workspace resolves and the rules and bots crates optimised in the dev profile as always),
-# laid out as maturin lays out the wheel (python/pyproject.toml: module-name senet._senet,
+# the extension module of the workspace member python/ (target/debug/lib_senet.so), built by
+# a `cargo build` of the same selection as `cargo test` above, so with the same features: it
+# only links that library (a cdylib without tests, which `cargo test` leaves alone), with the
+# rules and bots crates optimised in the dev profile as always. It is laid out as maturin
+# lays out the wheel (python/pyproject.toml: module-name senet._senet,
 # python-source .). A `pip install ./python` here would have maturin compile the crates once
 # more for its own selection and features, about three minutes of CI; `maturin sdist` checks
 # the packaging (pyproject.toml, the crates it takes) without compiling. The tests also
@@ -45,8 +45,9 @@ fi
 PYENV="$PWD/target/pyenv"
 [ -x "$PYENV/bin/python" ] || python3 -m venv "$PYENV"
 "$PYENV/bin/pip" install --quiet "maturin>=1.16,<2" pytest numpy
+cargo build --workspace --locked --lib --bins --tests
 test -x target/debug/senet
-test -f target/debug/lib_senet.so
+test -f target/debug/lib_senet.so || { echo "cargo build made no target/debug/lib_senet.so (python/)" >&2; exit 1; }
 "$PYENV/bin/maturin" sdist --manifest-path python/Cargo.toml --out target/pysdist \
     > target/pysdist.log 2>&1 || { cat target/pysdist.log >&2; exit 1; }
 PYPKG="$PWD/target/pypkg"
