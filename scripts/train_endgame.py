@@ -45,6 +45,7 @@ bit-for-bit reproducible, NumPy's is on one machine.
 """
 
 import argparse
+import os
 import sys
 import time
 
@@ -391,8 +392,10 @@ def main():
         what = [
             f"{rules} four-piece endgame network (four pieces of a side on the board, at most "
             f"four of the other): {command}",
-            f"supervised on the exact values of {rules}-4.senet-exact (senet train --endgame "
-            f"--pieces 4 --export --sample --exclude), on {device}",
+            f"supervised on the exact values of {rules}-4.senet-exact at the positions of "
+            f"{' and '.join(os.path.basename(d) for d in [args.data] + ([args.extra] if args.extra else []))} "
+            f"(senet train --endgame --pieces 4 --export with --sample: the table's, or --played: "
+            f"those met in play; --exclude), on {device}",
         ]
     else:
         what = [

@@ -189,6 +189,8 @@ def test_pieces_4_names_the_four_piece_network(tmp_path, table):
     assert "# kendall5 four-piece endgame network" in text
     assert "scripts/train_endgame.py --pieces 4 --hidden 32" in text
     assert "kendall5-4.senet-exact" in text and "kendall5-3.senet-exact" not in text
+    # It names the data it was trained on: a sample of the table, or positions met in play.
+    assert "at the positions of table.data (" in text
     flat = params(out)
     assert abs(value(flat, A) - 0.2) < 0.05 and abs(value(flat, B) - 0.6) < 0.05
     # The 3-piece network's comment stays as it was.
