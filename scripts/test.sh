@@ -19,7 +19,9 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 # (benchmarks and load generators) are not built here: clippy --all-targets above has checked
 # and linted them, and building them cost about a minute of CI.
 echo "== cargo test"
-cargo test --workspace --locked --lib --bins --tests
+# The Python tests below rely on a `cargo build` of this same selection (same features).
+TESTS=(--workspace --locked --lib --bins --tests)
+cargo test "${TESTS[@]}"
 cargo test --workspace --locked --doc
 
 # The Python package (python/): its pytest suite in a virtual environment under target/, on
@@ -45,7 +47,7 @@ fi
 PYENV="$PWD/target/pyenv"
 [ -x "$PYENV/bin/python" ] || python3 -m venv "$PYENV"
 "$PYENV/bin/pip" install --quiet "maturin>=1.16,<2" pytest numpy
-cargo build --workspace --locked --lib --bins --tests
+cargo build "${TESTS[@]}"
 test -x target/debug/senet
 test -f target/debug/lib_senet.so || { echo "cargo build made no target/debug/lib_senet.so (python/)" >&2; exit 1; }
 "$PYENV/bin/maturin" sdist --manifest-path python/Cargo.toml --out target/pysdist \

@@ -15,31 +15,22 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use support::webdriver::{http, temp_dir, Driver, Server, Session};
 
-/// What the page lets its user do now.
+/// What the page lets its user do now; with `press` set, that action done at once by the
+/// page's own button (the throw, or the first move button) in the same script.
 const STEP: &str = r#"
 const st = document.querySelector('#status');
 const seq = st ? Number(st.dataset.seq) : -1;
 if (document.querySelector('#result-text')) return ['over', seq];
 const t = document.querySelector('#throw');
-if (t && !t.disabled && !t.hidden) return ['throw', seq];
-if (document.querySelector('.move-btn')) return ['move', seq];
-return ['wait', seq];
-"#;
-
-/// [`STEP`], and what it finds done at once by the page's own button (the throw, or the
-/// first move button) in the same script.
-const STEP_AND_PRESS: &str = r#"
-const st = document.querySelector('#status');
-const seq = st ? Number(st.dataset.seq) : -1;
-if (document.querySelector('#result-text')) return ['over', seq];
-const t = document.querySelector('#throw');
-if (t && !t.disabled && !t.hidden) { t.click(); return ['throw', seq]; }
+if (t && !t.disabled && !t.hidden) { if (press) t.click(); return ['throw', seq]; }
 const b = document.querySelector('.move-btn');
-if (b) { b.click(); return ['move', seq]; }
+if (b) { if (press) b.click(); return ['move', seq]; }
 return ['wait', seq];
 "#;
 
-fn kind_and_seq(v: Value) -> (String, i64) {
+/// Runs [`STEP`], pressing or not: what the page offered and its event count before.
+fn look(s: &Session, press: bool) -> (String, i64) {
+    let v = s.js(&format!("const press = {press};\n{STEP}"));
     (
         v[0].as_str().unwrap_or("wait").to_string(),
         v[1].as_i64().unwrap_or(-1),
@@ -47,7 +38,7 @@ fn kind_and_seq(v: Value) -> (String, i64) {
 }
 
 fn step(s: &Session) -> (String, i64) {
-    kind_and_seq(s.js(STEP))
+    look(s, false)
 }
 
 /// Plays one action if the page offers one, as [`act`] does with move buttons, but pressed
@@ -56,7 +47,7 @@ fn step(s: &Session) -> (String, i64) {
 /// (real clicks, taps and keys have their own tests). Returns what the page offered and its
 /// event count before the action.
 fn act_quick(s: &Session) -> (String, i64) {
-    let (kind, seq) = kind_and_seq(s.js(STEP_AND_PRESS));
+    let (kind, seq) = look(s, true);
     match kind.as_str() {
         "throw" | "move" => wait_change(s, seq),
         "over" => {}
