@@ -588,3 +588,21 @@ pub fn errors_markdown(rates: &[ErrorRate], starts: usize, seed: u64) -> String 
     s.push('\n');
     s
 }
+
+#[cfg(test)]
+mod tests {
+    /// `docs/bots.md` is what `senet ladder` writes: above its measurements stands [`INTRO`]
+    /// (`ladder_intro.md`). An edit of the committed document that is not also made there
+    /// would be lost the next time the document is regenerated.
+    #[test]
+    fn docs_bots_md_begins_with_the_intro_the_ladder_writes() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/bots.md");
+        let doc = std::fs::read_to_string(path).unwrap();
+        let start = doc.find("-->\n\n").expect("the generated header") + "-->\n\n".len();
+        assert!(
+            doc[start..].starts_with(&format!("{}\n## Measurements", super::INTRO)),
+            "docs/bots.md above `## Measurements` differs from \
+             crates/senet-coach/src/ladder_intro.md: make the same edit in both"
+        );
+    }
+}
