@@ -79,7 +79,7 @@ def read_data(path):
 def read_weights(path, need=None):
     """A weights file this script wrote (or `senet_bots::net` reads): its rule set, hidden
     units, inputs and parameters w (NI x H), skip, c, v, b. With `need` (rules, H, NI), a
-    file of another network is refused, saying what is needed."""
+    file of another network is refused, saying what is needed (rules None: any rule set's)."""
     with open(path) as f:
         lines = [l for l in f.read().splitlines() if l and not l.startswith("#")]
     head = lines[0].split() if lines else []
@@ -87,9 +87,12 @@ def read_weights(path, need=None):
             or not head[3].startswith("NI="):
         sys.exit(f"{path}: not a network's weights file (header {' '.join(head)!r})")
     rules, h, ni = head[1], int(head[2][2:]), int(head[3][3:])
-    if need is not None and (rules, h, ni) != need:
+    if need is not None and (rules if need[0] is None else need[0], *need[1:]) != (rules, h, ni):
+        wanted = "RULES" if need[0] is None else need[0]
         sys.exit(f"{path}: header {' '.join(head)!r}, --init needs "
-                 f"'senet-net/1 {need[0]} H={need[1]} NI={need[2]}'")
+                 f"'senet-net/1 {wanted} H={need[1]} NI={need[2]}'"
+                 + ("" if need[0] in (None, rules)
+                    else " (--transfer starts from another rule set's network)"))
     flat = np.array([float(t) for l in lines[1:] for t in l.split()], dtype=np.float32)
     if len(flat) != ni * h + ni + 2 * h + 1:
         sys.exit(f"{path}: {len(flat)} parameters, H={h} NI={ni} has {ni * h + ni + 2 * h + 1}")
@@ -328,6 +331,13 @@ def main():
         help="start from this weights file (its size must be --hidden) instead of at random",
     )
     ap.add_argument(
+        "--transfer",
+        action="store_true",
+        help="--init may be another rule set's network of the same size and inputs (a start for "
+        "a rule set that has none yet: the four-piece kendall5 network for kendall's); the file "
+        "written is the data's rule set",
+    )
+    ap.add_argument(
         "--extra",
         metavar="DATA",
         help="positions met in play (senet train --endgame --export F --played N), "
@@ -370,13 +380,16 @@ def main():
     if h not in sizes:
         sys.exit(f"--hidden {h}: {'a main' if args.main else 'an endgame'} network has "
                  f"{', '.join(map(str, sizes))} hidden units")
-    init = read_weights(args.init, (rules, h, ni))[3] if args.init else None
+    if args.transfer and not args.init:
+        sys.exit("--transfer: it says --init may be another rule set's network; give --init")
+    need = (None if args.transfer else rules, h, ni)
+    init = read_weights(args.init, need)[3] if args.init else None
     train = train_torch if backend == "torch" else train_numpy
     flat, fits, device = train(args, ni, data, train_idx, helds, init)
     rms, mae, mx, n = fits[0]
     how = ""
     if args.init:
-        how += f" --init {args.init}"
+        how += f" --init {args.init}{' --transfer' if args.transfer else ''}"
     if args.extra:
         how += f" --extra {args.extra} --extra-repeat {args.extra_repeat}"
     command = (

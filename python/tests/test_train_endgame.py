@@ -92,6 +92,27 @@ def test_init_starts_from_the_weights_file(tmp_path, table):
     assert bad.returncode != 0 and "--init needs" in bad.stderr, bad.stderr
 
 
+def test_transfer_starts_from_another_rule_sets_network(tmp_path, table):
+    first = tmp_path / "first.txt"
+    run(table, "--epochs", "5", "--batch", "16", "--out", first)
+    other = tmp_path / "kendall.txt"
+    other.write_text(first.read_text().replace("senet-net/1 kendall5 ", "senet-net/1 kendall "))
+    # Without --transfer another rule set's network is refused, saying what would take it.
+    bad = subprocess.run(
+        [sys.executable, str(SCRIPT), str(table), "--hidden", str(H), "--init", str(other),
+         "--epochs", "0", "--out", str(tmp_path / "x.txt"), "--backend", "numpy"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert bad.returncode != 0 and "--transfer" in bad.stderr, bad.stderr
+    again = tmp_path / "again.txt"
+    run(table, "--epochs", "0", "--init", other, "--transfer", "--out", again)
+    # The same weights, written as the data's rule set (params checks the kendall5 header).
+    assert np.array_equal(params(first), params(again))
+    assert "--transfer" in again.read_text().splitlines()[0]
+
+
 def test_extra_repeat_weights_the_positions_met_in_play(tmp_path, table):
     """The same position valued 0.2 by the table's file and 0.8 by the played file: repeated
     once, the fit lands between; repeated four times, near the played value."""
