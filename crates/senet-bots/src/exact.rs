@@ -42,6 +42,10 @@ use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::OnceLock;
 use std::time::Instant;
 
+mod checkpoint;
+pub use checkpoint::{partial_name, remove as remove_checkpoint, Checkpoint};
+use checkpoint::{Current, Saver};
+
 /// The rule sets with exact tables.
 pub const RULE_SETS: [RuleSet; 4] = [
     RuleSet::Kendall,
@@ -553,6 +557,38 @@ pub struct LevelReport {
     /// Positions whose successors did not fit the budget (or the graph's form), backed up
     /// through the game API at every sweep.
     pub recomputed: u64,
+    /// Whether some of its sweeps (all, for a finished pair) ran in an earlier build, read
+    /// back from a [`Checkpoint`] (`seconds` and `sweeps` count them too).
+    pub resumed: bool,
+}
+
+/// What [`Table::build_resumable`] got to.
+#[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
+pub enum Built {
+    /// The table, and a report per level pair.
+    Table(Table, Vec<LevelReport>),
+    /// Stopped by [`Checkpoint::stop_after`], the work saved in the checkpoint; the reports
+    /// of the level pairs finished so far.
+    Stopped(Vec<LevelReport>),
+}
+
+impl Built {
+    /// The table of a build that could not stop (no [`Checkpoint`]).
+    fn whole(self) -> Result<(Table, Vec<LevelReport>), String> {
+        match self {
+            Built::Table(t, r) => Ok((t, r)),
+            Built::Stopped(_) => Err("the build stopped before its end".to_string()),
+        }
+    }
+}
+
+/// What [`solve_levels`] got to.
+enum Solved {
+    /// The values per index, and a report per level pair.
+    Values(Vec<f64>, Vec<LevelReport>),
+    /// Stopped, the work saved; the reports of the pairs finished.
+    Stopped(Vec<LevelReport>),
 }
 
 /// An exact table of one rule set, options and piece count.
@@ -594,16 +630,31 @@ impl Table {
         opts: BuildOptions,
         progress: &mut dyn FnMut(&LevelReport),
     ) -> Result<(Table, Vec<LevelReport>), String> {
+        Self::build_resumable(rules, pieces, opts, None, progress).and_then(Built::whole)
+    }
+
+    /// [`Table::build_with`], saving its work in `checkpoint` as it goes (and going on from
+    /// the work saved there by an earlier build of the same table, if the file is there): see
+    /// [`Checkpoint`]. The caller removes the file once the table is written
+    /// ([`remove_checkpoint`]).
+    pub fn build_resumable(
+        rules: RuleSet,
+        pieces: usize,
+        opts: BuildOptions,
+        checkpoint: Option<&Checkpoint>,
+        progress: &mut dyn FnMut(&LevelReport),
+    ) -> Result<Built, String> {
         if !(1..=MAX_PIECES).contains(&pieces) {
             return Err(format!(
                 "pieces per side must be from 1 to {MAX_PIECES}, got {pieces}"
             ));
         }
+        let ck = checkpoint;
         match base_game(rules)? {
-            AnyGame::Kendall(g) => Self::build_for_with(&g, pieces, opts, progress),
-            AnyGame::Kendall5(g) => Self::build_for_with(&g, pieces, opts, progress),
-            AnyGame::Senat(g) => Self::build_for_with(&g, pieces, opts, progress),
-            AnyGame::Houses(g) => Self::build_for_with(&g, pieces, opts, progress),
+            AnyGame::Kendall(g) => Self::build_for_resumable(&g, pieces, opts, ck, progress),
+            AnyGame::Kendall5(g) => Self::build_for_resumable(&g, pieces, opts, ck, progress),
+            AnyGame::Senat(g) => Self::build_for_resumable(&g, pieces, opts, ck, progress),
+            AnyGame::Houses(g) => Self::build_for_resumable(&g, pieces, opts, ck, progress),
             g => Err(format!("no exact tables for {}", g.rules())),
         }
     }
@@ -627,6 +678,17 @@ impl Table {
         opts: BuildOptions,
         progress: &mut dyn FnMut(&LevelReport),
     ) -> Result<(Table, Vec<LevelReport>), String> {
+        Self::build_for_resumable(base, pieces, opts, None, progress).and_then(Built::whole)
+    }
+
+    /// [`Table::build_for_with`] with a [`Checkpoint`] ([`Table::build_resumable`]).
+    pub fn build_for_resumable<G: Solvable>(
+        base: &G,
+        pieces: usize,
+        opts: BuildOptions,
+        checkpoint: Option<&Checkpoint>,
+        progress: &mut dyn FnMut(&LevelReport),
+    ) -> Result<Built, String> {
         if opts.bits != 16 && opts.bits != 32 {
             return Err(format!(
                 "values are kept in 32 or 16 bits, not {}",
@@ -641,21 +703,26 @@ impl Table {
         } else {
             solve_levels::<G, AtomicU64>
         };
-        let (values, reports) = solve(
+        let solved = solve(
             base,
             &layout,
             2 * pieces,
             opts.threads,
             opts.params(),
+            checkpoint,
             progress,
-        );
+        )?;
+        let (values, reports) = match solved {
+            Solved::Values(v, r) => (v, r),
+            Solved::Stopped(r) => return Ok(Built::Stopped(r)),
+        };
         let table = Table {
             rules: base.rules(),
             options: options_key(base),
             layout,
             values: Values::encode(&values, opts.bits)?,
         };
-        Ok((table, reports))
+        Ok(Built::Table(table, reports))
     }
 
     /// Bits per value kept: 32 (f32) or 16 (fixed point).
@@ -937,7 +1004,14 @@ impl Reader<'_> {
 
 /// FNV-1a, 64 bits.
 fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    fnv1a_more(FNV_OFFSET, bytes)
+}
+
+/// FNV-1a's starting state.
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a of more bytes, from the state `h` of those before.
+fn fnv1a_more(mut h: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
         h ^= b as u64;
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
@@ -951,13 +1025,29 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 /// ones ([`TOLERANCE_16`]), half the memory (1.7 GB less for a 4-piece table, room for more of
 /// the successor graph) and half the bytes each sweep reads at random.
 trait Cell: Send + Sync {
+    /// Bytes of a cell in a checkpoint ([`Checkpoint`]).
+    const BYTES: usize;
     fn nan() -> Self;
     fn get(&self) -> f64;
     /// Stores `v` as the cell keeps it and returns that.
     fn set(&self, v: f64) -> f64;
+    /// Appends the cell's bits, little-endian.
+    fn push_le(&self, out: &mut Vec<u8>);
+    /// Sets the cell's bits from [`Cell::BYTES`] little-endian bytes.
+    fn set_le(&self, bytes: &[u8]);
 }
 
 impl Cell for AtomicU64 {
+    const BYTES: usize = 8;
+    fn push_le(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.load(Relaxed).to_le_bytes());
+    }
+    fn set_le(&self, bytes: &[u8]) {
+        self.store(
+            u64::from_le_bytes(bytes.try_into().expect("8 bytes")),
+            Relaxed,
+        );
+    }
     fn nan() -> Self {
         AtomicU64::new(f64::NAN.to_bits())
     }
@@ -973,6 +1063,16 @@ impl Cell for AtomicU64 {
 }
 
 impl Cell for AtomicU32 {
+    const BYTES: usize = 4;
+    fn push_le(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.load(Relaxed).to_le_bytes());
+    }
+    fn set_le(&self, bytes: &[u8]) {
+        self.store(
+            u32::from_le_bytes(bytes.try_into().expect("4 bytes")),
+            Relaxed,
+        );
+    }
     fn nan() -> Self {
         AtomicU32::new(f32::NAN.to_bits())
     }
@@ -1016,34 +1116,81 @@ struct SolveParams {
 }
 
 /// Solves every level pair with at most `max_total` pieces on the board, smaller totals
-/// first (bearing off leads to a smaller total); the values per index.
+/// first (bearing off leads to a smaller total); the values per index. With a checkpoint,
+/// goes on from the work saved there and saves its own as it goes ([`Checkpoint`]).
+#[allow(clippy::too_many_arguments)]
 fn solve_levels<G: Solvable, C: Cell>(
     base: &G,
     layout: &Layout,
     max_total: usize,
     threads: usize,
     params: SolveParams,
+    checkpoint: Option<&Checkpoint>,
     progress: &mut dyn FnMut(&LevelReport),
-) -> (Vec<f64>, Vec<LevelReport>) {
+) -> Result<Solved, String> {
     let values: Vec<C> = (0..layout.total).map(|_| C::nan()).collect();
     let pieces = layout.pieces;
-    let reports = with_pool(threads, |pool| {
-        let mut reports = Vec::new();
-        for t in 2..=max_total.min(2 * pieces) {
-            for a in 1..t.min(pieces + 1) {
-                let b = t - a;
-                if b < a || b > pieces {
-                    continue;
+    let options = options_key(base);
+    let mut saver =
+        checkpoint.map(|ck| Saver::new(ck, base.rules().id(), &options, layout, C::BYTES));
+    let mut current = None;
+    if let Some(s) = saver.as_mut() {
+        current = s.resume(&values)?.flatten();
+    }
+    let reports = with_pool(
+        threads,
+        |pool| -> Result<Option<Vec<LevelReport>>, String> {
+            let mut reports = Vec::new();
+            for t in 2..=max_total.min(2 * pieces) {
+                for a in 1..t.min(pieces + 1) {
+                    let b = t - a;
+                    if b < a || b > pieces {
+                        continue;
+                    }
+                    let done = saver
+                        .as_ref()
+                        .and_then(|s| s.finished.iter().find(|r| r.pieces == (a, b)).cloned());
+                    if let Some(r) = done {
+                        progress(&r);
+                        reports.push(r);
+                        continue;
+                    }
+                    let resume = current.take().filter(|c: &Current| c.pieces == (a, b));
+                    if let Some(s) = saver.as_mut().filter(|s| resume.is_none() && s.must_stop()) {
+                        s.save(&values, None)?;
+                        return Ok(None);
+                    }
+                    let r = match solve_pair(
+                        base,
+                        layout,
+                        &values,
+                        (a, b),
+                        pool,
+                        params,
+                        saver.as_mut(),
+                        resume,
+                    )? {
+                        Some(r) => r,
+                        None => return Ok(None),
+                    };
+                    progress(&r);
+                    reports.push(r.clone());
+                    if let Some(s) = saver.as_mut() {
+                        s.finished.push(r);
+                        // A stop is for the next pair (below): none after the last.
+                        if s.due() {
+                            s.save(&values, None)?;
+                        }
+                    }
                 }
-                let r = solve_pair(base, layout, &values, a, b, pool, params);
-                progress(&r);
-                reports.push(r);
             }
-        }
-        reports
-    });
-    let values = values.iter().map(C::get).collect();
-    (values, reports)
+            Ok(Some(reports))
+        },
+    )?;
+    Ok(match reports {
+        Some(reports) => Solved::Values(values.iter().map(C::get).collect(), reports),
+        None => Solved::Stopped(saver.map(|s| s.finished).unwrap_or_default()),
+    })
 }
 
 /// Solves level (a, b) with its mirror (b, a): Gauss-Seidel sweeps over both, most advanced
@@ -1054,15 +1201,21 @@ fn solve_levels<G: Solvable, C: Cell>(
 /// rule is the same (a sweep in which no value changed by more than the tolerance). Blocks
 /// whose successors do not fit the graph's budget are backed up through the game API at
 /// every sweep.
+///
+/// With a saver, the values are saved between sweeps when a save is due, and the solve stops
+/// (`None`, the work saved) when the build must stop; `resume` is where a checkpoint left this
+/// pair (its values are in `values`: the start values are not set again).
+#[allow(clippy::too_many_arguments)]
 fn solve_pair<G: Solvable, C: Cell>(
     base: &G,
     layout: &Layout,
     values: &[C],
-    a: usize,
-    b: usize,
+    (a, b): (usize, usize),
     pool: Option<&rayon::ThreadPool>,
     params: SolveParams,
-) -> LevelReport {
+    mut saver: Option<&mut Saver<'_>>,
+    resume: Option<Current>,
+) -> Result<Option<LevelReport>, String> {
     let start = Instant::now();
     // (Reverse(sum of squares), index): sorted, the sweep's order (by index among equal sums,
     // which is the order the positions are listed in).
@@ -1094,9 +1247,10 @@ fn solve_pair<G: Solvable, C: Cell>(
         });
         values[i as usize].set(v);
     };
-    match pool {
-        Some(pool) => pool.install(|| states.par_iter().for_each(first)),
-        None => states.iter().for_each(first),
+    match (pool, resume) {
+        (_, Some(_)) => {}
+        (Some(pool), None) => pool.install(|| states.par_iter().for_each(first)),
+        (None, None) => states.iter().for_each(first),
     }
     let graph = match pool {
         Some(pool) => pool.install(|| {
@@ -1111,7 +1265,9 @@ fn solve_pair<G: Solvable, C: Cell>(
         None => Graph::build(base, layout, &states, 1, params.graph_budget),
     };
     let graph_seconds = start.elapsed().as_secs_f64();
-    let mut sweeps = 0;
+    let (sweeps_before, seconds_before, graph_before) =
+        resume.map_or((0, 0.0, 0.0), |c| (c.sweeps, c.seconds, c.graph_seconds));
+    let mut sweeps = sweeps_before;
     let mut change = f64::INFINITY;
     let ctx = Sweep {
         base,
@@ -1125,19 +1281,39 @@ fn solve_pair<G: Solvable, C: Cell>(
             Some(pool) => graph.sweep_parallel(&ctx, pool),
         };
         sweeps += 1;
+        if change <= params.tolerance {
+            break;
+        }
+        if let Some(s) = saver.as_deref_mut() {
+            s.swept();
+            let stop = s.must_stop();
+            if stop || s.due() {
+                let here = Current {
+                    pieces: (a, b),
+                    sweeps,
+                    seconds: seconds_before + start.elapsed().as_secs_f64(),
+                    graph_seconds: graph_before + graph_seconds,
+                };
+                s.save(values, Some(here))?;
+            }
+            if stop {
+                return Ok(None);
+            }
+        }
     }
-    LevelReport {
+    Ok(Some(LevelReport {
         pieces: (a, b),
         states: states.len() as u64,
         sweeps,
         last_change: change,
-        seconds: start.elapsed().as_secs_f64(),
-        graph_seconds,
+        seconds: seconds_before + start.elapsed().as_secs_f64(),
+        graph_seconds: graph_before + graph_seconds,
         graph_bytes: graph.bytes,
         graph_leaves: graph.leaves,
         near_leaves: graph.near,
         recomputed: graph.recomputed(states.len()) as u64,
-    }
+        resumed: resume.is_some(),
+    }))
 }
 
 /// What a sweep reads and writes.
@@ -1873,6 +2049,22 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`solve_levels`] without a checkpoint: the values and reports.
+    fn solve_levels<G: Solvable, C: Cell>(
+        base: &G,
+        layout: &Layout,
+        max_total: usize,
+        threads: usize,
+        params: SolveParams,
+        progress: &mut dyn FnMut(&LevelReport),
+    ) -> (Vec<f64>, Vec<LevelReport>) {
+        match super::solve_levels::<G, C>(base, layout, max_total, threads, params, None, progress)
+        {
+            Ok(Solved::Values(v, r)) => (v, r),
+            _ => unreachable!("a build without a checkpoint neither stops nor fails"),
+        }
+    }
 
     /// Solves the levels of up to `max_total` pieces of a `pieces` layout sequentially and
     /// on three threads (more than the development machine's cores, so that the sweeps

@@ -685,3 +685,96 @@ fn tables_with_a_limit_answer_only_up_to_it() {
         "{exact_nodes} nodes with the 2-piece table, {searched_nodes} without"
     );
 }
+
+/// A build stopped between sweeps (`Checkpoint::stop_after`) and taken up again from its
+/// checkpoint, as many times as it takes, writes the table a straight build writes, bit for
+/// bit (one thread: the same sweeps in the same order); a checkpoint of another build or a
+/// corrupt one is refused, saying why, and never used.
+#[test]
+fn a_build_stopped_and_resumed_from_its_checkpoint_gives_the_same_table() {
+    let dir = temp_dir("checkpoint");
+    for bits in [32, 16] {
+        let opts = BuildOptions {
+            threads: 1,
+            bits,
+            ..BuildOptions::default()
+        };
+        let (straight, reports) =
+            Table::build_with(RuleSet::Kendall, 2, opts, &mut |_| {}).unwrap();
+        let ck = exact::Checkpoint {
+            path: dir.join(format!("kendall-2-{bits}.senet-partial")),
+            every: std::time::Duration::from_secs(3600),
+            stop_after: Some(std::time::Duration::ZERO),
+        };
+        // Stopped after every sweep: each run sweeps once (or finishes a pair) and saves.
+        let mut runs = 0;
+        let (resumed, again) = loop {
+            runs += 1;
+            assert!(runs < 1000, "no end in sight");
+            match Table::build_resumable(RuleSet::Kendall, 2, opts, Some(&ck), &mut |_| {}).unwrap()
+            {
+                exact::Built::Table(t, r) => break (t, r),
+                exact::Built::Stopped(done) => assert!(done.len() < reports.len()),
+            }
+        };
+        let sweeps: usize = reports.iter().map(|r| r.sweeps).sum();
+        assert!(
+            runs > sweeps / 2,
+            "{bits} bits: {runs} runs for {sweeps} sweeps"
+        );
+        assert_eq!(straight.to_bytes(), resumed.to_bytes(), "{bits} bits");
+        // Every pair took several runs, each said so, with all the sweeps counted.
+        for (a, b) in reports.iter().zip(&again) {
+            assert_eq!(
+                (a.pieces, a.sweeps, a.resumed, b.resumed),
+                (b.pieces, b.sweeps, false, true)
+            );
+        }
+        assert!(again.iter().all(|r| r.pieces == (1, 1) || r.sweeps > 1));
+        exact::remove_checkpoint(&ck.path).unwrap();
+    }
+
+    // A checkpoint of another build (16-bit values kept as f32, not f64; other rules) is
+    // refused; a corrupt one too; neither is touched.
+    let opts = BuildOptions {
+        threads: 1,
+        bits: 16,
+        ..BuildOptions::default()
+    };
+    let ck = exact::Checkpoint {
+        path: dir.join("kendall-2.senet-partial"),
+        every: std::time::Duration::from_secs(3600),
+        stop_after: Some(std::time::Duration::ZERO),
+    };
+    let stopped = Table::build_resumable(RuleSet::Kendall, 2, opts, Some(&ck), &mut |_| {});
+    assert!(matches!(stopped, Ok(exact::Built::Stopped(_))));
+    let saved = std::fs::read(&ck.path).unwrap();
+    let other = |rules, bits| {
+        let opts = BuildOptions {
+            threads: 1,
+            bits,
+            ..BuildOptions::default()
+        };
+        Table::build_resumable(rules, 2, opts, Some(&ck), &mut |_| {}).unwrap_err()
+    };
+    for e in [other(RuleSet::Kendall, 32), other(RuleSet::Senat, 16)] {
+        assert!(
+            e.contains("of another build") && e.contains("--restart"),
+            "{e}"
+        );
+    }
+    let mut bad = saved.clone();
+    let at = bad.len() / 2;
+    bad[at] ^= 1;
+    std::fs::write(&ck.path, &bad).unwrap();
+    let e = other(RuleSet::Kendall, 16);
+    assert!(e.contains("corrupt"), "{e}");
+    std::fs::write(&ck.path, &saved[..saved.len() - 3]).unwrap();
+    let e = other(RuleSet::Kendall, 16);
+    assert!(e.contains("truncated"), "{e}");
+    std::fs::write(&ck.path, b"not a checkpoint at all").unwrap();
+    let e = other(RuleSet::Kendall, 16);
+    assert!(e.contains("not a senet checkpoint"), "{e}");
+    assert_eq!(std::fs::read(&ck.path).unwrap(), b"not a checkpoint at all");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -43,15 +43,35 @@ pub struct SolveArgs {
     /// or `half`, one half everywhere. The same values either way; `net` takes fewer sweeps.
     #[arg(long, default_value = "net")]
     start: senet_bots::exact::Start,
+    /// Save the work every M minutes (0: never) to RULES-N.senet-partial in the tables'
+    /// directory, and go on from such a file when one is there: a build stopped or killed
+    /// loses at most M minutes. The file is removed once the table is written.
+    #[arg(long, default_value_t = 10.0, value_name = "M")]
+    checkpoint_minutes: f64,
+    /// Stop after about this many minutes (between sweeps), the work saved to the
+    /// checkpoint, with exit status 3; the same command again goes on from it (to build a
+    /// big table across sessions or nights).
+    #[arg(long = "for", value_name = "MINUTES")]
+    for_minutes: Option<f64>,
+    /// Remove a checkpoint that is there and build from scratch.
+    #[arg(long)]
+    restart: bool,
 }
+
+/// The exit status of a build stopped by `--for`, its work saved.
+pub const STOPPED: i32 = 3;
 
 /// Builds and writes the tables; returns the process exit code.
 pub fn run(args: SolveArgs) -> i32 {
     match solve(&args) {
-        Ok(out) => {
+        Ok((out, stopped)) => {
             let mut stdout = std::io::stdout().lock();
             let _ = writeln!(stdout, "{out}");
-            0
+            if stopped {
+                STOPPED
+            } else {
+                0
+            }
         }
         Err(e) => {
             eprintln!("error: {e}");
@@ -60,7 +80,8 @@ pub fn run(args: SolveArgs) -> i32 {
     }
 }
 
-fn solve(args: &SolveArgs) -> Result<String, String> {
+/// The output, and whether a build stopped (`--for`) before its table was done.
+fn solve(args: &SolveArgs) -> Result<(String, bool), String> {
     let rules: Vec<RuleSet> = if args.rules == "all" {
         exact::RULE_SETS.to_vec()
     } else {
@@ -106,18 +127,53 @@ fn solve(args: &SolveArgs) -> Result<String, String> {
         start: args.start,
     };
     let threads = opts.resolved_threads();
+    let began = Instant::now();
+    let minutes = |m: f64, what: &str| {
+        if m.is_finite() && m >= 0.0 {
+            Ok(std::time::Duration::from_secs_f64(m * 60.0))
+        } else {
+            Err(format!(
+                "{what} must be a number of minutes, at least 0, got {m}"
+            ))
+        }
+    };
+    let every = minutes(args.checkpoint_minutes, "--checkpoint-minutes")?;
+    let stop_after = args.for_minutes.map(|m| minutes(m, "--for")).transpose()?;
+    if stop_after.is_some() && every.is_zero() {
+        return Err(
+            "--for saves the work to the checkpoint: it needs --checkpoint-minutes above 0"
+                .to_string(),
+        );
+    }
     let mut text = Vec::new();
     let mut out = Vec::new();
     for r in rules {
         let start = Instant::now();
         let cpu = cpu_time::ProcessTime::now();
         let mut levels = Vec::new();
-        let (table, _) = Table::build_with(r, args.pieces, opts, &mut |l| {
+        let path = dir.join(exact::file_name(r, args.pieces));
+        let partial = exact::partial_name(&path);
+        if args.restart {
+            exact::remove_checkpoint(&partial)?;
+        } else if partial.exists() {
             eprintln!(
-                "senet solve {r}: level {}v{}: {} positions, {} sweeps, last change {:.1e}, {:.1} s ({:.1} s listing and successors; graph {}{})",
+                "senet solve {r}: going on from the checkpoint {} (--restart to build from scratch)",
+                partial.display()
+            );
+        }
+        let checkpoint = exact::Checkpoint {
+            path: partial.clone(),
+            every,
+            stop_after: stop_after.map(|d| d.saturating_sub(began.elapsed())),
+        };
+        let checkpoint = (!every.is_zero() || stop_after.is_some()).then_some(&checkpoint);
+        let built = Table::build_resumable(r, args.pieces, opts, checkpoint, &mut |l| {
+            eprintln!(
+                "senet solve {r}: level {}v{}: {} positions, {} sweeps, last change {:.1e}, {:.1} s ({:.1} s listing and successors; graph {}{}){}",
                 l.pieces.0, l.pieces.1, l.states, l.sweeps, l.last_change, l.seconds, l.graph_seconds,
                 size(l.graph_bytes),
-                if l.recomputed > 0 { format!(", {} positions over budget backed up through the rules", l.recomputed) } else { String::new() }
+                if l.recomputed > 0 { format!(", {} positions over budget backed up through the rules", l.recomputed) } else { String::new() },
+                if l.resumed { " (partly or wholly in an earlier run, from the checkpoint)" } else { "" }
             );
             levels.push(json!({
                 "pieces": [l.pieces.0, l.pieces.1],
@@ -130,16 +186,37 @@ fn solve(args: &SolveArgs) -> Result<String, String> {
                 "graph_leaves": l.graph_leaves,
                 "near_leaves": l.near_leaves,
                 "recomputed": l.recomputed,
+                "resumed": l.resumed,
             }));
         })?;
+        let table = match built {
+            exact::Built::Table(table, _) => table,
+            exact::Built::Stopped(done) => {
+                text.push(format!(
+                    "{r}: stopped after {:.1} min with {} level pairs done, the work saved in {}; the same command goes on from it",
+                    start.elapsed().as_secs_f64() / 60.0,
+                    done.len(),
+                    partial.display()
+                ));
+                out.push(json!({
+                    "rules": r.id(),
+                    "pieces": args.pieces,
+                    "stopped": true,
+                    "checkpoint": partial.display().to_string(),
+                    "seconds": start.elapsed().as_secs_f64(),
+                    "levels": levels,
+                }));
+                return Ok((finish(args, text, out), true));
+            }
+        };
         let seconds = start.elapsed().as_secs_f64();
         let cpu_seconds = cpu.elapsed().as_secs_f64();
         // One more pass: how far the values as kept are from their own Bellman update.
         let check = Instant::now();
         let residual = table.bellman_residual(args.threads);
         let residual_seconds = check.elapsed().as_secs_f64();
-        let path = dir.join(exact::file_name(r, args.pieces));
         table.write(&path)?;
+        exact::remove_checkpoint(&partial)?;
         let bytes = std::fs::metadata(&path)
             .map_err(|e| format!("cannot read back {}: {e}", path.display()))?
             .len();
@@ -207,10 +284,15 @@ fn solve(args: &SolveArgs) -> Result<String, String> {
         }
         out.push(o);
     }
+    Ok((finish(args, text, out), false))
+}
+
+/// The command's output: the text lines, or with --json the tables' JSON.
+fn finish(args: &SolveArgs, text: Vec<String>, out: Vec<serde_json::Value>) -> String {
     if args.json {
-        Ok(serde_json::to_string_pretty(&json!({ "tables": out })).expect("JSON"))
+        serde_json::to_string_pretty(&json!({ "tables": out })).expect("JSON")
     } else {
-        Ok(text.join("\n"))
+        text.join("\n")
     }
 }
 

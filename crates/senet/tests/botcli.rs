@@ -636,3 +636,84 @@ fn exactset_and_ladder_exact_measure_the_bots_on_exact_decisions() {
     assert!(err.contains("not pyramid"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `senet solve --for`: a build stopped with its work in the checkpoint (exit status 3), the
+/// same command going on from it until the table is written (and the checkpoint removed),
+/// the same table as a straight build; `--restart` drops a checkpoint, a foreign one is
+/// refused with what to do.
+#[test]
+fn solve_stops_for_a_session_and_goes_on_from_its_checkpoint() {
+    let dir = std::env::temp_dir().join(format!("senet-solve-ck-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (straight, resumed) = (dir.join("straight"), dir.join("resumed"));
+    let run = |d: &std::path::Path, more: &[&str]| {
+        let d = d.to_str().unwrap();
+        let mut a = vec![
+            "solve",
+            "kendall",
+            "--pieces",
+            "2",
+            "--threads",
+            "1",
+            "--json",
+        ];
+        a.extend_from_slice(more);
+        a.extend_from_slice(&["--dir", d]);
+        senet(&a)
+    };
+    let (code, _, err) = run(&straight, &[]);
+    assert_eq!(code, 0, "{err}");
+    let partial = resumed.join("kendall-2.senet-partial");
+    let mut runs = 0;
+    loop {
+        runs += 1;
+        assert!(runs < 1000, "no end in sight");
+        let (code, out, err) = run(&resumed, &["--for", "0"]);
+        let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out} {err}"));
+        let t = &v["tables"][0];
+        if code == 3 {
+            assert_eq!(t["stopped"], true, "{out}");
+            assert!(partial.exists());
+            assert_eq!(t["checkpoint"], partial.to_str().unwrap());
+            continue;
+        }
+        assert_eq!(code, 0, "{err}");
+        assert!(err.contains("going on from the checkpoint"), "{err}");
+        assert!(
+            t["levels"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|l| l["resumed"] == true),
+            "{out}"
+        );
+        break;
+    }
+    assert!(runs > 10, "{runs} runs");
+    assert!(
+        !partial.exists(),
+        "the checkpoint is removed once the table is written"
+    );
+    let file = "kendall-2.senet-exact";
+    assert_eq!(
+        std::fs::read(straight.join(file)).unwrap(),
+        std::fs::read(resumed.join(file)).unwrap()
+    );
+    // Another build's checkpoint (32-bit values kept as f64, this one wants 16) is refused;
+    // --restart drops it.
+    let (code, _, _) = run(&resumed, &["--for", "0", "--bits", "32"]);
+    assert_eq!(code, 3);
+    let (code, _, err) = run(&resumed, &["--bits", "16"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("of another build") && err.contains("--restart"),
+        "{err}"
+    );
+    let (code, _, err) = run(&resumed, &["--bits", "16", "--restart"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!partial.exists());
+    let (code, _, err) = run(&resumed, &["--for=-1"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--for must be a number of minutes"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
