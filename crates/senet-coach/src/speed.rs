@@ -61,6 +61,9 @@ pub struct Speed {
     pub positions: usize,
     /// Median thread CPU milliseconds per move (net of [`timer_cost`], as every time here).
     pub median_ms: f64,
+    /// The median as measured, in microseconds: the clock's own cost included (`median_ms`
+    /// is this less [`timer_cost`], at least 0).
+    pub raw_median_us: f64,
     /// 99th percentile.
     pub p99_ms: f64,
     /// The slowest move.
@@ -73,21 +76,30 @@ pub struct Speed {
     pub max_nodes: u64,
 }
 
+/// A move's CPU time net of the clock's cost, both in microseconds, in milliseconds (never
+/// negative: the cheapest moves cost less than the clock).
+pub fn net_ms(cpu_us: f64, clock_us: f64) -> f64 {
+    (cpu_us - clock_us).max(0.0) / 1e3
+}
+
 /// Times `bot` (play mode, as in games) on every position.
 pub fn measure(bot: &mut dyn Bot, positions: &[AnyGame]) -> Speed {
     if let Some(g) = positions.first() {
         bot.choose(g, 0); // warm-up: allocate the cache
     }
     let mut ms: Vec<(f64, usize)> = Vec::with_capacity(positions.len());
+    let mut raw: Vec<f64> = Vec::with_capacity(positions.len());
     let (mut nodes, mut max_nodes) = (0u64, 0u64);
     let clock = timer_cost();
     for (i, g) in positions.iter().enumerate() {
         let (c, _, cpu) = timed(|| bot.choose(g, i as u64));
-        ms.push(((cpu - clock).max(0.0) / 1e3, i));
+        ms.push((net_ms(cpu, clock), i));
+        raw.push(cpu);
         nodes += c.nodes;
         max_nodes = max_nodes.max(c.nodes);
     }
     ms.sort_by(|a, b| a.0.total_cmp(&b.0));
+    raw.sort_by(f64::total_cmp);
     let at = |q: f64| {
         if ms.is_empty() {
             0.0
@@ -100,6 +112,7 @@ pub fn measure(bot: &mut dyn Bot, positions: &[AnyGame]) -> Speed {
         bot: bot.name(),
         positions: positions.len(),
         median_ms: at(0.5),
+        raw_median_us: raw.get(raw.len() / 2).copied().unwrap_or(0.0),
         p99_ms: at(0.99),
         max_ms: last.0,
         slowest: positions
