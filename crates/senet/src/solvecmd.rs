@@ -43,9 +43,10 @@ pub struct SolveArgs {
     /// or `half`, one half everywhere. The same values either way; `net` takes fewer sweeps.
     #[arg(long, default_value = "net")]
     start: senet_bots::exact::Start,
-    /// Save the work every M minutes (0: never) to RULES-N.senet-partial in the tables'
-    /// directory, and go on from such a file when one is there: a build stopped or killed
-    /// loses at most M minutes. The file is removed once the table is written.
+    /// Save the work every M minutes (0: only when --for stops the build) to
+    /// RULES-N.senet-partial in the tables' directory, and go on from such a file when one is
+    /// there: a build stopped or killed loses at most M minutes. The file is removed once the
+    /// table is written.
     #[arg(long, default_value_t = 10.0, value_name = "M")]
     checkpoint_minutes: f64,
     /// Stop after about this many minutes (between sweeps), the work saved to the
@@ -139,12 +140,12 @@ fn solve(args: &SolveArgs) -> Result<(String, bool), String> {
     };
     let every = minutes(args.checkpoint_minutes, "--checkpoint-minutes")?;
     let stop_after = args.for_minutes.map(|m| minutes(m, "--for")).transpose()?;
-    if stop_after.is_some() && every.is_zero() {
-        return Err(
-            "--for saves the work to the checkpoint: it needs --checkpoint-minutes above 0"
-                .to_string(),
-        );
-    }
+    // 0: never saved on the way (a stop still saves, and a checkpoint there is still read).
+    let every = if every.is_zero() {
+        std::time::Duration::MAX
+    } else {
+        every
+    };
     let mut text = Vec::new();
     let mut out = Vec::new();
     for r in rules {
@@ -166,8 +167,7 @@ fn solve(args: &SolveArgs) -> Result<(String, bool), String> {
             every,
             stop_after: stop_after.map(|d| d.saturating_sub(began.elapsed())),
         };
-        let checkpoint = (!every.is_zero() || stop_after.is_some()).then_some(&checkpoint);
-        let built = Table::build_resumable(r, args.pieces, opts, checkpoint, &mut |l| {
+        let built = Table::build_resumable(r, args.pieces, opts, Some(&checkpoint), &mut |l| {
             eprintln!(
                 "senet solve {r}: level {}v{}: {} positions, {} sweeps, last change {:.1e}, {:.1} s ({:.1} s listing and successors; graph {}{}){}",
                 l.pieces.0, l.pieces.1, l.states, l.sweeps, l.last_change, l.seconds, l.graph_seconds,

@@ -712,6 +712,14 @@ fn solve_stops_for_a_session_and_goes_on_from_its_checkpoint() {
     let (code, _, err) = run(&resumed, &["--bits", "16", "--restart"]);
     assert_eq!(code, 0, "{err}");
     assert!(!partial.exists());
+    // --checkpoint-minutes 0 still saves at a stop and still reads a checkpoint.
+    let (code, _, _) = run(&resumed, &["--for", "0", "--checkpoint-minutes", "0"]);
+    assert_eq!(code, 3);
+    assert!(partial.exists());
+    let (code, _, err) = run(&resumed, &["--checkpoint-minutes", "0"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("going on from the checkpoint"), "{err}");
+    assert!(!partial.exists());
     let (code, _, err) = run(&resumed, &["--for=-1"]);
     assert_eq!(code, 1);
     assert!(err.contains("--for must be a number of minutes"), "{err}");
