@@ -30,15 +30,26 @@ def write_data(path, rows):
         data.tofile(f)
 
 
-def run(*args, hidden=H):
-    r = subprocess.run(
+def call(*args, hidden=H):
+    return subprocess.run(
         [sys.executable, str(SCRIPT), *map(str, args), "--hidden", str(hidden), "--backend", "numpy"],
         capture_output=True,
         text=True,
         timeout=300,
     )
+
+
+def run(*args, hidden=H):
+    r = call(*args, hidden=hidden)
     assert r.returncode == 0, r.stderr
     return r
+
+
+def run_failing(*args, hidden=H):
+    """A run the script must refuse; its stderr says why."""
+    r = call(*args, hidden=hidden)
+    assert r.returncode != 0, r.stdout
+    return r.stderr
 
 
 def params(path):
@@ -82,14 +93,8 @@ def test_init_starts_from_the_weights_file(tmp_path, table):
     # A file of another size is refused, saying why.
     other = tmp_path / "other.txt"
     other.write_text(first.read_text().replace(f"H={H} ", "H=64 "))
-    bad = subprocess.run(
-        [sys.executable, str(SCRIPT), str(table), "--hidden", str(H), "--init", str(other),
-         "--epochs", "0", "--out", str(tmp_path / "x.txt"), "--backend", "numpy"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert bad.returncode != 0 and "--init needs" in bad.stderr, bad.stderr
+    bad = run_failing(table, "--init", other, "--epochs", "0", "--out", tmp_path / "x.txt")
+    assert "--init needs" in bad, bad
 
 
 def test_transfer_starts_from_another_rule_sets_network(tmp_path, table):
@@ -98,14 +103,8 @@ def test_transfer_starts_from_another_rule_sets_network(tmp_path, table):
     other = tmp_path / "kendall.txt"
     other.write_text(first.read_text().replace("senet-net/1 kendall5 ", "senet-net/1 kendall "))
     # Without --transfer another rule set's network is refused, saying what would take it.
-    bad = subprocess.run(
-        [sys.executable, str(SCRIPT), str(table), "--hidden", str(H), "--init", str(other),
-         "--epochs", "0", "--out", str(tmp_path / "x.txt"), "--backend", "numpy"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert bad.returncode != 0 and "--transfer" in bad.stderr, bad.stderr
+    bad = run_failing(table, "--init", other, "--epochs", "0", "--out", tmp_path / "x.txt")
+    assert "--transfer" in bad, bad
     again = tmp_path / "again.txt"
     run(table, "--epochs", "0", "--init", other, "--transfer", "--out", again)
     # The same weights, written as the data's rule set (params checks the kendall5 header).
@@ -189,14 +188,8 @@ def test_main_writes_a_main_network_of_the_main_sizes(tmp_path, table):
         ([], 16, "an endgame network has 32, 64, 128, 256, 512 hidden units"),
         (["--main"], 256, "a main network has 16, 32, 64, 128 hidden units"),
     ]:
-        r = subprocess.run(
-            [sys.executable, str(SCRIPT), str(table), *args, "--hidden", str(size),
-             "--backend", "numpy", "--out", str(tmp_path / "no.txt")],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert r.returncode != 0 and msg in r.stderr, r.stderr
+        bad = run_failing(table, *args, "--out", tmp_path / "no.txt", hidden=size)
+        assert msg in bad, bad
         assert not (tmp_path / "no.txt").exists()
 
 
