@@ -1137,59 +1137,60 @@ fn solve_levels<G: Solvable, C: Cell>(
     if let Some(s) = saver.as_mut() {
         current = s.resume(&values)?.flatten();
     }
-    let reports = with_pool(
-        threads,
-        |pool| -> Result<Option<Vec<LevelReport>>, String> {
-            let mut reports = Vec::new();
-            for t in 2..=max_total.min(2 * pieces) {
-                for a in 1..t.min(pieces + 1) {
-                    let b = t - a;
-                    if b < a || b > pieces {
-                        continue;
-                    }
-                    let done = saver
-                        .as_ref()
-                        .and_then(|s| s.finished.iter().find(|r| r.pieces == (a, b)).cloned());
-                    if let Some(r) = done {
-                        progress(&r);
-                        reports.push(r);
-                        continue;
-                    }
-                    let resume = current.take().filter(|c: &Current| c.pieces == (a, b));
-                    if let Some(s) = saver.as_mut().filter(|s| resume.is_none() && s.must_stop()) {
-                        s.save(&values, None)?;
-                        return Ok(None);
-                    }
-                    let r = match solve_pair(
-                        base,
-                        layout,
-                        &values,
-                        (a, b),
-                        pool,
-                        params,
-                        saver.as_mut(),
-                        resume,
-                    )? {
-                        Some(r) => r,
-                        None => return Ok(None),
-                    };
-                    progress(&r);
-                    reports.push(r.clone());
-                    if let Some(s) = saver.as_mut() {
+    // The finished pairs' reports, in the saver where there is one (it saves them too).
+    let mut unsaved = Vec::new();
+    let done = with_pool(threads, |pool| -> Result<bool, String> {
+        for t in 2..=max_total.min(2 * pieces) {
+            for a in 1..t.min(pieces + 1) {
+                let b = t - a;
+                if b < a || b > pieces {
+                    continue;
+                }
+                let done = saver
+                    .as_ref()
+                    .and_then(|s| s.finished.iter().find(|r| r.pieces == (a, b)));
+                if let Some(r) = done {
+                    progress(r);
+                    continue;
+                }
+                let resume = current.take().filter(|c: &Current| c.pieces == (a, b));
+                if let Some(s) = saver.as_mut().filter(|s| resume.is_none() && s.must_stop()) {
+                    s.save(&values, None)?;
+                    return Ok(false);
+                }
+                let Some(r) = solve_pair(
+                    base,
+                    layout,
+                    &values,
+                    (a, b),
+                    pool,
+                    params,
+                    saver.as_mut(),
+                    resume,
+                )?
+                else {
+                    return Ok(false);
+                };
+                progress(&r);
+                match saver.as_mut() {
+                    Some(s) => {
                         s.finished.push(r);
-                        // A stop is for the next pair (below): none after the last.
+                        // A stop is for the next pair (above): none after the last.
                         if s.due() {
                             s.save(&values, None)?;
                         }
                     }
+                    None => unsaved.push(r),
                 }
             }
-            Ok(Some(reports))
-        },
-    )?;
-    Ok(match reports {
-        Some(reports) => Solved::Values(values.iter().map(C::get).collect(), reports),
-        None => Solved::Stopped(saver.map(|s| s.finished).unwrap_or_default()),
+        }
+        Ok(true)
+    })?;
+    let reports = saver.map_or(unsaved, |s| s.finished);
+    Ok(if done {
+        Solved::Values(values.iter().map(C::get).collect(), reports)
+    } else {
+        Solved::Stopped(reports)
     })
 }
 
