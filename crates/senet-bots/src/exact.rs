@@ -1146,10 +1146,10 @@ fn solve_levels<G: Solvable, C: Cell>(
                 if b < a || b > pieces {
                     continue;
                 }
-                let done = saver
+                let from_checkpoint = saver
                     .as_ref()
                     .and_then(|s| s.finished.iter().find(|r| r.pieces == (a, b)));
-                if let Some(r) = done {
+                if let Some(r) = from_checkpoint {
                     progress(r);
                     continue;
                 }
