@@ -247,6 +247,7 @@ fn a_whole_game_against_a_bot_in_the_browser_then_review() {
     let driver = Driver::start();
     let s = driver.session(&dir.join("profile"), 1100, 850);
     open_bot_game(&s, &server.url, "kendall5", Some("casual"));
+    motion_off(&s);
     assert!(s.text("#title").contains("against a bot"));
 
     let mut progress = Progress::new();
@@ -277,7 +278,14 @@ fn a_whole_game_against_a_bot_in_the_browser_then_review() {
                 s.screenshot(&screenshots().join("hint.png"));
             }
         }
-        let (k, seq) = act(&s, actions < 12);
+        // The first twelve actions by clicks on the board, then by the page's own buttons
+        // pressed in one round trip (WebDriver's own clicks have the keyboard's, the touch
+        // and the animated games' tests).
+        let (k, seq) = if actions < 12 {
+            act(&s, true)
+        } else {
+            act_quick(&s)
+        };
         if k == "over" {
             break;
         }
@@ -394,6 +402,7 @@ fn an_online_game_between_two_browsers_with_a_spectator() {
     let c = driver.session(&dir.join("c"), 1000, 800);
     a.goto(&format!("{}/", server.url));
     a.wait_for("#create", 20);
+    motion_off(&a);
     // Pyramid's short games: what is tested is the link, the seats and the spectator.
     set_select(&a, "#rules", "pyramid");
     a.click_css("input[name=mode][value=online]");
@@ -405,6 +414,7 @@ fn an_online_game_between_two_browsers_with_a_spectator() {
     assert!(invite.contains("#claim="), "{invite}");
     b.goto(&invite);
     b.wait_for("#board", 20);
+    motion_off(&b);
     assert_eq!(
         b.js("return location.hash"),
         json!(""),
@@ -414,6 +424,7 @@ fn an_online_game_between_two_browsers_with_a_spectator() {
     // The claimed link is spent: a third browser opening it only watches.
     c.goto(&invite);
     c.wait_for("#board", 20);
+    motion_off(&c);
     let t = Instant::now();
     while !c.text("#error").contains("already been claimed") {
         assert!(
@@ -682,6 +693,14 @@ fn game_id(s: &Session) -> String {
         .to_string()
 }
 
+/// Turns the page's motion off (the setting the page's own switch stores; read at each
+/// replay) for the tests whose subject is not motion: replays drawn in software on two
+/// cores slowed every other test beside them. Motion itself is tested with it on: the
+/// animated whole game, and the whole games by keyboard and by touch.
+fn motion_off(s: &Session) {
+    s.js("localStorage.setItem('senet.motion', 'off'); return 1");
+}
+
 /// Chooses "a series of N games" in the lobby.
 fn choose_series(s: &Session, n: u32) {
     s.click_css("input[name=play][value=series]");
@@ -700,6 +719,7 @@ fn a_series_of_three_games_against_a_bot_in_the_browser() {
     let s = driver.session(&dir.join("profile"), 1100, 850);
     s.goto(&format!("{}/", server.url));
     s.wait_for("#create", 20);
+    motion_off(&s);
     // Pyramid's games are the shortest (about 65 decisions against kendall5's 180): the
     // series is what is tested here, whole stick games have their own tests.
     set_select(&s, "#rules", "pyramid");
@@ -771,6 +791,7 @@ fn an_online_series_between_two_browsers() {
     let b = driver.session(&dir.join("b"), 1000, 800);
     a.goto(&format!("{}/", server.url));
     a.wait_for("#create", 20);
+    motion_off(&a);
     // Short games (as in the bot series above): the series is what is tested.
     set_select(&a, "#rules", "pyramid");
     a.click_css("input[name=mode][value=online]");
@@ -780,6 +801,7 @@ fn an_online_series_between_two_browsers() {
     let invite = a.js("return document.querySelector('#invite-link').value");
     b.goto(invite.as_str().unwrap());
     b.wait_for("#board", 20);
+    motion_off(&b);
     let line = wait_text(&b, "#series-score", "game 1", 10);
     assert!(line.contains("Series of 2 games"), "{line}");
     for game in 1..=2 {
@@ -842,11 +864,13 @@ fn an_online_series_between_two_browsers() {
 
 // ---------------------------------------------------------------- look, feel, access (issue 32)
 
-/// The pieces the page draws on its board (`#board`, the server's position), as sorted
-/// "square:player:kind" strings.
+/// The page's event count (`#status` data-seq) and the pieces it draws on its board (`#board`,
+/// the server's position), as sorted "square:player:kind" strings, read in one script: read
+/// in two, a bot's reply arriving in between paired one event's count with a later board.
 const DRAWN: &str = r#"
-return [...document.querySelectorAll('#board .pieces .piece')]
-  .map(p => `${p.dataset.square}:${p.dataset.player}:${p.dataset.kind}`).sort();
+const st = document.querySelector('#status');
+return [st ? Number(st.dataset.seq) : -1, [...document.querySelectorAll('#board .pieces .piece')]
+  .map(p => `${p.dataset.square}:${p.dataset.player}:${p.dataset.kind}`).sort()];
 "#;
 
 /// The same for a BoardView as the API sends it.
@@ -885,10 +909,11 @@ fn drawn_is_servers(s: &Session, port: u16, id: &str, settled: bool) {
     let t = Instant::now();
     loop {
         let st = api(port, "GET", &format!("/api/games/{id}"), None);
-        let (_, seq) = step(s);
+        let drawn = s.js(DRAWN);
+        let seq = drawn[0].as_i64().unwrap_or(-1);
         if seq == st["seq"].as_i64().unwrap() {
             assert_eq!(
-                strings(s.js(DRAWN)),
+                strings(drawn[1].clone()),
                 pieces_of(&st["view"]),
                 "the board draws the server's position at event {seq}"
             );
@@ -938,15 +963,18 @@ fn animated_whole_game_draws_the_servers_position_after_every_event() {
     let mut progress = Progress::new();
     let mut n = 0;
     loop {
-        // Most actions right away (input finishes a replay at once), every fourth after the
-        // replay has ended (waiting for each replay to end doubles the game's time).
+        // Most actions right away (input finishes a replay at once), every eighth after the
+        // replay has ended (waiting for each replay to end doubles the game's time; at
+        // every fourth, the waits were half of this test's time).
+        // Every action by WebDriver's clicks (trusted input: the layout-shift check below
+        // leaves out shifts right after input, which a script's click() is not).
         let (k, seq) = act(&s, n % 3 == 0);
         if k == "over" {
             break;
         }
         if k != "wait" {
             n += 1;
-            drawn_is_servers(&s, server.port, &id, n % 4 == 0);
+            drawn_is_servers(&s, server.port, &id, n % 8 == 0);
         }
         progress.saw(seq);
     }
@@ -1263,6 +1291,7 @@ fn on_a_phone_nothing_scrolls_sideways_and_every_target_is_44px() {
     p2.seek("kendall", false, json!({ "days": 3 }));
     s.goto(&format!("{}/", server.url));
     s.wait_for("#create", 20);
+    motion_off(&s);
     s.wait_for("#seeks li.seek + li.seek", 20);
     s.wait_for("#live li.live-game", 20);
     assert_eq!(
@@ -1310,7 +1339,8 @@ fn on_a_phone_nothing_scrolls_sideways_and_every_target_is_44px() {
             phone_checks(&s, "game with moves");
             s.screenshot(&screenshots().join("phone-game.png"));
         }
-        let (k, seq) = act(&s, false);
+        // The layout is what is checked here; taps have their own test.
+        let (k, seq) = act_quick(&s);
         if k == "over" {
             break;
         }
@@ -1491,6 +1521,7 @@ fn axe_finds_nothing_serious_on_any_page_in_either_theme() {
     // Finish the game, then the review in both themes.
     s.goto(&format!("{}/g/{id}", server.url));
     s.wait_for("#board", 20);
+    motion_off(&s);
     play_to_end(&s);
     for theme in ["light", "dark"] {
         s.js(&format!(
@@ -1939,7 +1970,7 @@ fn two_strangers_meet_in_the_lobby_play_on_a_clock_and_see_new_ratings() {
         s.wait_for("#seek-form", 20);
         // Motion off: this test is about online play (the animations have tests of their
         // own), and a whole game's moves travelling square by square would take minutes.
-        s.js("localStorage.setItem('senet.motion', 'off'); return 1");
+        motion_off(s);
     }
     // Every visitor is a player with a generated name; two rename themselves.
     rename_in_page(&a, "Alice33");
@@ -2027,13 +2058,19 @@ fn two_strangers_meet_in_the_lobby_play_on_a_clock_and_see_new_ratings() {
     );
     assert!(c.find("#resign").is_none(), "a spectator cannot resign");
 
-    // They play it to its end through the page (A by clicks on the board at first).
+    // They play it to its end through the page: A's first ten actions by clicks on the
+    // board, then both by the pages' own buttons pressed in one round trip ([`act_quick`]:
+    // this test runs last of the suite, and WebDriver's clicks made it the longest).
     let mut progress = Progress::new();
     let (mut by_a, mut by_b) = (0, 0);
     let mut watched = 0;
     loop {
-        let (ka, sa) = act(&a, by_a < 10);
-        let (kb, sb) = act(&b, false);
+        let (ka, sa) = if by_a < 10 {
+            act(&a, true)
+        } else {
+            act_quick(&a)
+        };
+        let (kb, sb) = act_quick(&b);
         if ka == "over" && kb == "over" {
             break;
         }
@@ -2175,7 +2212,7 @@ fn quick_pairing_then_abort_resign_rematch_and_a_claimed_win() {
     for s in [&a, &b] {
         s.goto(&format!("{}/", server.url));
         s.wait_for("#me-link", 20);
-        s.js("localStorage.setItem('senet.motion', 'off'); return 1");
+        motion_off(s);
     }
     rename_in_page(&a, "Khufu33");
     rename_in_page(&b, "Khafre33");
