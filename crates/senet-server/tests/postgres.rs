@@ -636,6 +636,21 @@ fn request(
     Some((code, serde_json::from_str(body).ok()?))
 }
 
+/// One client's game in `servers_killed_while_clients_play_lose_no_acknowledged_move`. Each
+/// request stores at most one move, so the stored moves lie between `acked` and `acked +
+/// unanswered`, and every acknowledged state's events are stored. (A move left unanswered by a
+/// killed server may commit after the state read next, so the bounds hold without asking when
+/// it landed.)
+struct Played {
+    id: String,
+    /// Moves answered 200.
+    acked: u64,
+    /// Move requests left unanswered (a killed server).
+    unanswered: u64,
+    /// The largest event count (`seq`) of a state answered 200.
+    seq: u64,
+}
+
 #[test]
 #[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
 fn servers_killed_while_clients_play_lose_no_acknowledged_move() {
@@ -658,13 +673,7 @@ fn servers_killed_while_clients_play_lose_no_acknowledged_move() {
         let stop = stop.clone();
         let servers = servers.clone();
         clients.push(std::thread::spawn(move || {
-            // Per game: (id, moves answered 200, move requests left unanswered, the
-            // largest event count (`seq`) of a state answered 200). Each request stores at
-            // most one move, so the stored moves lie between the first and the sum of the
-            // first two, and every acknowledged state's events are stored. (A move left
-            // unanswered by a killed server may commit after the state read next, so the
-            // bounds are kept without asking when it landed.)
-            let mut games: Vec<(String, u64, u64, u64)> = Vec::new();
+            let mut games: Vec<Played> = Vec::new();
             let mut turn = k;
             'outer: while !stop.load(std::sync::atomic::Ordering::SeqCst) {
                 let list: Vec<SocketAddr> =
@@ -682,7 +691,12 @@ fn servers_killed_while_clients_play_lose_no_acknowledged_move() {
                 };
                 let id = c["id"].as_str().unwrap().to_string();
                 let tokens = c["tokens"].clone();
-                games.push((id.clone(), 0, 0, c["state"]["seq"].as_u64().unwrap()));
+                games.push(Played {
+                    id: id.clone(),
+                    acked: 0,
+                    unanswered: 0,
+                    seq: c["state"]["seq"].as_u64().unwrap(),
+                });
                 let g = games.len() - 1;
                 let mut st = c["state"].clone();
                 for _ in 0..60 {
@@ -699,14 +713,14 @@ fn servers_killed_while_clients_play_lose_no_acknowledged_move() {
                     let is_move = uri.ends_with("/move");
                     match request(addr, "POST", &uri, Some(&tok), &body) {
                         Some((200, s)) => {
-                            games[g].1 += is_move as u64;
-                            games[g].3 = games[g].3.max(s["seq"].as_u64().unwrap());
+                            games[g].acked += is_move as u64;
+                            games[g].seq = games[g].seq.max(s["seq"].as_u64().unwrap());
                             st = s;
                         }
                         other => {
                             // Unanswered (killed server) or refused: the state is re-read,
                             // from any server that answers.
-                            games[g].2 += (other.is_none() && is_move) as u64;
+                            games[g].unanswered += (other.is_none() && is_move) as u64;
                             let mut fresh = None;
                             for _ in 0..50 {
                                 let list: Vec<SocketAddr> =
@@ -747,7 +761,7 @@ fn servers_killed_while_clients_play_lose_no_acknowledged_move() {
     }
     std::thread::sleep(Duration::from_millis(1500));
     stop.store(true, std::sync::atomic::Ordering::SeqCst);
-    let games: Vec<(String, u64, u64, u64)> = clients
+    let games: Vec<Played> = clients
         .into_iter()
         .flat_map(|c| c.join().unwrap())
         .collect();
@@ -764,10 +778,16 @@ fn servers_killed_while_clients_play_lose_no_acknowledged_move() {
     );
     eprintln!(
         "{} move requests left unanswered by the killed servers",
-        games.iter().map(|g| g.2).sum::<u64>()
+        games.iter().map(|g| g.unanswered).sum::<u64>()
     );
     let mut total = 0;
-    for (id, acked, unanswered, seq) in &games {
+    for Played {
+        id,
+        acked,
+        unanswered,
+        seq,
+    } in &games
+    {
         let g = store
             .load(id)
             .unwrap()
