@@ -86,6 +86,9 @@ const VALUES_U16: u8 = 2;
 /// The largest error of a 16-bit value: half a step of 1/65535.
 pub const U16_ERROR: f64 = 0.5 / 65535.0;
 
+/// Seconds between two progress lines of a build ([`BuildOptions::progress`]).
+pub const PROGRESS_SECONDS: f64 = 10.0;
+
 /// How [`Table::build_with`] solves and stores a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BuildOptions {
@@ -104,6 +107,10 @@ pub struct BuildOptions {
     /// Where value iteration starts ([`Start`]): the same values either way (the fixed point
     /// is unique), in fewer sweeps from the network's.
     pub start: Start,
+    /// Print a line to stderr after a sweep of a level pair (its number, largest change and
+    /// time so far) when [`PROGRESS_SECONDS`] have passed since the last such line or the
+    /// pair's start, for builds that take hours.
+    pub progress: bool,
 }
 
 /// The values value iteration starts from, for every position of a level pair before its
@@ -145,6 +152,7 @@ impl Default for BuildOptions {
             bits: 32,
             memory: 0,
             start: Start::Net,
+            progress: false,
         }
     }
 }
@@ -180,6 +188,7 @@ impl BuildOptions {
             tolerance: self.tolerance(),
             graph_budget: self.graph_budget(),
             start: self.start,
+            progress: self.progress,
         }
     }
 }
@@ -1113,6 +1122,7 @@ struct SolveParams {
     /// Bytes the successor graph of one level pair may take.
     graph_budget: u64,
     start: Start,
+    progress: bool,
 }
 
 /// Solves every level pair with at most `max_total` pieces on the board, smaller totals
@@ -1218,24 +1228,40 @@ fn solve_pair<G: Solvable, C: Cell>(
     resume: Option<Current>,
 ) -> Result<Option<LevelReport>, String> {
     let start = Instant::now();
-    // (Reverse(sum of squares), index): sorted, the sweep's order (by index among equal sums,
-    // which is the order the positions are listed in).
+    // The sweep's order: the pieces' squares summed, largest first (a move forward leads to
+    // a larger sum, so most successors are swept before the positions that reach them); among
+    // equal sums, by the index of the mirror position (the other side to throw), so that the
+    // positions whose near leaves share a row of the index ([`Graph`]) come one after another
+    // and find that row in the cache. Sorted as (Reverse(sum), mirror index), then each
+    // mirror index turned back into the position's own.
     let mut keyed: Vec<u64> = Vec::new();
-    let mut collect = |i: u64, own: u32, opp: u32| {
+    let mut collect = |_: u64, own: u32, opp: u32| {
         if base.endgame([own, opp], Player::First).is_ok() {
             let key = 1024 - (squares_sum(own) + squares_sum(opp)) as u64;
-            keyed.push(key << 32 | i);
+            let mirror = layout
+                .index(opp, own)
+                .expect("the mirror of a listed position");
+            keyed.push(key << 32 | mirror);
         }
     };
     layout.level_states(a, b, &mut collect);
     if a != b {
         layout.level_states(b, a, &mut collect);
     }
-    match pool {
-        Some(pool) => pool.install(|| keyed.par_sort_unstable()),
-        None => keyed.sort_unstable(),
-    }
-    let states: Vec<u32> = keyed.iter().map(|&k| k as u32).collect();
+    let unmirror = |&k: &u64| {
+        let (opp, own) = layout.masks(k as u32 as u64);
+        layout.index(own, opp).expect("a listed position") as u32
+    };
+    let states: Vec<u32> = match pool {
+        Some(pool) => pool.install(|| {
+            keyed.par_sort_unstable();
+            keyed.par_iter().map(unmirror).collect()
+        }),
+        None => {
+            keyed.sort_unstable();
+            keyed.iter().map(unmirror).collect()
+        }
+    };
     drop(keyed);
     let net = match params.start {
         Start::Net => crate::weights::track_net(base.rules()),
@@ -1276,12 +1302,21 @@ fn solve_pair<G: Solvable, C: Cell>(
         states: &states,
         values,
     };
+    let mut printed = start;
     while change > params.tolerance && sweeps < MAX_SWEEPS {
         change = match pool {
             None => graph.sweep(&ctx),
             Some(pool) => graph.sweep_parallel(&ctx, pool),
         };
         sweeps += 1;
+        if params.progress && printed.elapsed().as_secs_f64() >= PROGRESS_SECONDS {
+            printed = Instant::now();
+            eprintln!(
+                "level {a}v{b}: sweep {sweeps}, largest change {change:.2e}, {:.1} s ({:.1} s listing and successors)",
+                seconds_before + start.elapsed().as_secs_f64(),
+                graph_seconds,
+            );
+        }
         if change <= params.tolerance {
             break;
         }

@@ -57,6 +57,10 @@ pub struct SolveArgs {
     /// Remove a checkpoint that is there and build from scratch.
     #[arg(long)]
     restart: bool,
+    /// Print a line to stderr after a sweep (level pair, sweep, largest change, time), at most
+    /// one every 10 seconds.
+    #[arg(long)]
+    progress: bool,
 }
 
 /// The exit status of a build stopped by `--for`, its work saved.
@@ -126,6 +130,7 @@ fn solve(args: &SolveArgs) -> Result<(String, bool), String> {
         bits: args.bits,
         memory,
         start: args.start,
+        progress: args.progress,
     };
     let threads = opts.resolved_threads();
     let began = Instant::now();
