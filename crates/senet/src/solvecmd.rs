@@ -216,12 +216,13 @@ fn solve(args: &SolveArgs) -> Result<(String, bool), String> {
         };
         let seconds = start.elapsed().as_secs_f64();
         let cpu_seconds = cpu.elapsed().as_secs_f64();
+        // Written first, so that a stop during the check (minutes at 4 pieces) keeps the table.
+        table.write(&path)?;
+        exact::remove_checkpoint(&partial)?;
         // One more pass: how far the values as kept are from their own Bellman update.
         let check = Instant::now();
         let residual = table.bellman_residual(args.threads);
         let residual_seconds = check.elapsed().as_secs_f64();
-        table.write(&path)?;
-        exact::remove_checkpoint(&partial)?;
         let bytes = std::fs::metadata(&path)
             .map_err(|e| format!("cannot read back {}: {e}", path.display()))?
             .len();
