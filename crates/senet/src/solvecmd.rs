@@ -61,6 +61,11 @@ pub struct SolveArgs {
     /// one every 10 seconds.
     #[arg(long)]
     progress: bool,
+    /// Plain value iteration: no jumps ahead where a level converges slowly (by default, once
+    /// the largest change falls by a steady ratio r a sweep, every value moves r/(1-r) times
+    /// its last change; the same fixed point in fewer sweeps).
+    #[arg(long)]
+    no_extrapolate: bool,
 }
 
 /// The exit status of a build stopped by `--for`, its work saved.
@@ -131,6 +136,7 @@ fn solve(args: &SolveArgs) -> Result<(String, bool), String> {
         memory,
         start: args.start,
         progress: args.progress,
+        extrapolate: !args.no_extrapolate,
     };
     let threads = opts.resolved_threads();
     let began = Instant::now();
@@ -253,6 +259,7 @@ fn solve(args: &SolveArgs) -> Result<(String, bool), String> {
             "tolerance": opts.tolerance(),
             "graph_budget": opts.graph_budget(),
             "start": opts.start.to_string(),
+            "extrapolate": opts.extrapolate,
             "peak_rss_bytes": peak_rss(),
         });
         if args.stats {
