@@ -111,12 +111,12 @@ pub struct BuildOptions {
     /// time so far) when [`PROGRESS_SECONDS`] have passed since the last such line or the
     /// pair's start, for builds that take hours.
     pub progress: bool,
-    /// Jump ahead when a level converges slowly ([`Extrapolation`]): once the largest change
-    /// has fallen by a steady ratio r for a few sweeps, every value moves r/(1-r) times its
-    /// last change, the rest of the way that ratio would take it. The same fixed point, in
-    /// fewer sweeps where some positions keep returning to themselves (`senat`'s 4v4). On
-    /// by default; a build resumed from a checkpoint starts its history afresh, so only a
-    /// build without it resumes bit for bit.
+    /// Jump ahead when a level converges slowly (Aitken extrapolation; docs/solve.md): once
+    /// the changes of a few sweeps in a row point the same way and shrink by a steady ratio r
+    /// a sweep, every value moves r/(1-r) times its last change, the rest of the way that
+    /// ratio would take it. The same fixed point, in fewer sweeps where some positions keep
+    /// returning to themselves (`senat`'s 4v4). On by default; a build resumed from a
+    /// checkpoint starts its history afresh, so only a build without it resumes bit for bit.
     pub extrapolate: bool,
 }
 
