@@ -1401,12 +1401,26 @@ impl<G, C: Cell> Sweep<'_, G, C> {
     /// change counted in `change`.
     #[inline]
     fn set(&self, k: usize, i: usize, v: f64, change: &mut Change) {
-        let old = load(self.values, i);
-        let d = self.values[i].set(v) - old;
-        change.add(d);
-        if let Some((deltas, units)) = self.deltas {
-            Extrapolation::record(deltas, units, k, d, change);
-        }
+        set_value(self.values, self.deltas, k, i, v, change);
+    }
+}
+
+/// Sets `values[i]` (the `k`-th position of the sweep) to `v`, its change counted in `change`
+/// and kept in `deltas` where there are ([`Sweep::deltas`]).
+#[inline]
+fn set_value<C: Cell>(
+    values: &[C],
+    deltas: Option<(&[AtomicI16], [f64; 2])>,
+    k: usize,
+    i: usize,
+    v: f64,
+    change: &mut Change,
+) {
+    let old = load(values, i);
+    let d = values[i].set(v) - old;
+    change.add(d);
+    if let Some((deltas, units)) = deltas {
+        Extrapolation::record(deltas, units, k, d, change);
     }
 }
 
@@ -1519,16 +1533,14 @@ impl Extrapolation {
             return None;
         }
         let last = &self.history[n - 3..];
-        let lo = last.iter().map(|h| h.0).fold(f64::INFINITY, f64::min);
-        let hi = last.iter().map(|h| h.0).fold(f64::NEG_INFINITY, f64::max);
+        let mut r = [last[0].0, last[1].0, last[2].0];
+        r.sort_by(f64::total_cmp);
         let aligned = last.iter().all(|h| h.1 >= JUMP_ALIGNED);
-        if !aligned || lo < JUMP_FROM || hi >= 1.0 || hi - lo > JUMP_SPREAD {
+        if !aligned || r[0] < JUMP_FROM || r[2] >= 1.0 || r[2] - r[0] > JUMP_SPREAD {
             return None;
         }
-        let mut ratios: Vec<f64> = last.iter().map(|h| h.0).collect();
-        ratios.sort_by(f64::total_cmp);
         self.history.clear();
-        Some(ratios[1].min(JUMP_UP_TO))
+        Some(r[1].min(JUMP_UP_TO))
     }
 
     /// Moves every value of `states` by r/(1-r) times its last change.
@@ -2571,14 +2583,11 @@ mod tests {
         let mut x = Extrapolation::new(n);
         let (mut sweeps, mut jumps) = (0, 0);
         loop {
-            let (_, units) = x.next();
+            let deltas = x.next();
             let mut change = Change::default();
             for i in 0..n {
                 let v = update(i, &values);
-                let d = v - values[i].get();
-                values[i].set(v);
-                change.add(d);
-                Extrapolation::record(&x.deltas, units, i, d, &mut change);
+                set_value(&values, Some(deltas), i, i, v, &mut change);
             }
             sweeps += 1;
             assert!(sweeps < 100_000, "no convergence");
