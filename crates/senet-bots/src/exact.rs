@@ -86,9 +86,6 @@ const VALUES_U16: u8 = 2;
 /// The largest error of a 16-bit value: half a step of 1/65535.
 pub const U16_ERROR: f64 = 0.5 / 65535.0;
 
-/// Seconds between two progress lines of a build ([`BuildOptions::progress`]).
-pub const PROGRESS_SECONDS: f64 = 10.0;
-
 /// How [`Table::build_with`] solves and stores a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BuildOptions {
@@ -107,10 +104,6 @@ pub struct BuildOptions {
     /// Where value iteration starts ([`Start`]): the same values either way (the fixed point
     /// is unique), in fewer sweeps from the network's.
     pub start: Start,
-    /// Print a line to stderr after a sweep of a level pair (its number, largest change and
-    /// time so far) when [`PROGRESS_SECONDS`] have passed since the last such line or the
-    /// pair's start, for builds that take hours.
-    pub progress: bool,
     /// Jump ahead when a level converges slowly (Aitken extrapolation; docs/solve.md): once
     /// the changes of a few sweeps in a row point the same way and shrink by a steady ratio r
     /// a sweep, every value moves r/(1-r) times its last change, the rest of the way that
@@ -118,6 +111,12 @@ pub struct BuildOptions {
     /// returning to themselves (`senat`'s 4v4). On by default; a build resumed from a
     /// checkpoint starts its history afresh, so only a build without it resumes bit for bit.
     pub extrapolate: bool,
+    /// Focused sweeps (docs/solve.md): after a sweep in which at most one block of positions
+    /// in eight changed by more than the stop rule, those blocks are swept again, round
+    /// after round, for at most the cost of one more whole sweep, so that the few slowest
+    /// positions of a level go on converging without sweeping all the rest. The same fixed
+    /// point (the stop rule is still a whole sweep); on by default.
+    pub focus: bool,
 }
 
 /// The values value iteration starts from, for every position of a level pair before its
@@ -159,8 +158,8 @@ impl Default for BuildOptions {
             bits: 32,
             memory: 0,
             start: Start::Net,
-            progress: false,
             extrapolate: true,
+            focus: true,
         }
     }
 }
@@ -196,7 +195,7 @@ impl BuildOptions {
             tolerance: self.tolerance(),
             graph_budget: self.graph_budget(),
             start: self.start,
-            progress: self.progress,
+            focus: self.focus,
             extrapolate: self.extrapolate,
         }
     }
@@ -580,6 +579,58 @@ pub struct LevelReport {
     pub resumed: bool,
 }
 
+/// What a build tells its caller as it goes (the `progress` argument of [`Table::build`] and
+/// the other builds); the library itself prints nothing.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub enum Progress<'a> {
+    /// A level pair is solved (or was, in the checkpoint the build goes on from).
+    Level(&'a LevelReport),
+    /// A sweep of a level pair is done.
+    Sweep(SweepReport),
+    /// After sweep `sweeps` of level pair `pieces`, focused sweeps ([`BuildOptions::focus`]).
+    Focus {
+        /// Pieces on the board of the side to throw and of the other side.
+        pieces: (usize, usize),
+        /// The sweeps of the pair so far (whole sweeps: the focused ones are not counted).
+        sweeps: usize,
+        /// What the focused sweeps did.
+        focus: Focus,
+    },
+    /// After sweep `sweeps` of level pair `pieces`, every value moved `ratio / (1 - ratio)`
+    /// times its last change ([`BuildOptions::extrapolate`]).
+    Jump {
+        /// Pieces on the board of the side to throw and of the other side.
+        pieces: (usize, usize),
+        /// The sweeps of the pair so far.
+        sweeps: usize,
+        /// The ratio of one sweep's changes to the last's that the jump extrapolates.
+        ratio: f64,
+    },
+}
+
+/// One sweep of a level pair ([`Progress::Sweep`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SweepReport {
+    /// Pieces on the board of the side to throw and of the other side.
+    pub pieces: (usize, usize),
+    /// The sweeps of the pair so far, this one included (and those of an earlier build, for
+    /// a pair resumed from a checkpoint).
+    pub sweeps: usize,
+    /// The largest change of a value in this sweep; the pair is solved when it is at most the
+    /// stop rule ([`BuildOptions::tolerance`]).
+    pub largest_change: f64,
+    /// With [`BuildOptions::extrapolate`]: this sweep's changes as a multiple of the last
+    /// sweep's (their projection on them) and the cosine between the two, the trend a jump
+    /// waits for.
+    pub trend: Option<(f64, f64)>,
+    /// Wall-clock seconds of the pair so far (with an earlier build's, when resumed).
+    pub seconds: f64,
+    /// Of those, this build's seconds listing the positions and writing out their
+    /// successors.
+    pub graph_seconds: f64,
+}
+
 /// What [`Table::build_resumable`] got to.
 #[derive(Debug)]
 #[allow(clippy::large_enum_variant)]
@@ -631,12 +682,13 @@ fn base_game(rules: RuleSet) -> Result<AnyGame, String> {
 
 impl Table {
     /// Solves every position of `rules` (default options) with 1 to `pieces` pieces of each
-    /// side on the board; `progress` hears about each level as it is done.
+    /// side on the board; `progress` hears how the build goes ([`Progress`]: each sweep, jump and
+    /// level pair done).
     /// Sequentially, in 32 bits ([`BuildOptions::default`]).
     pub fn build(
         rules: RuleSet,
         pieces: usize,
-        progress: &mut dyn FnMut(&LevelReport),
+        progress: &mut dyn FnMut(Progress<'_>),
     ) -> Result<(Table, Vec<LevelReport>), String> {
         Self::build_with(rules, pieces, BuildOptions::default(), progress)
     }
@@ -646,7 +698,7 @@ impl Table {
         rules: RuleSet,
         pieces: usize,
         opts: BuildOptions,
-        progress: &mut dyn FnMut(&LevelReport),
+        progress: &mut dyn FnMut(Progress<'_>),
     ) -> Result<(Table, Vec<LevelReport>), String> {
         Self::build_resumable(rules, pieces, opts, None, progress).and_then(Built::whole)
     }
@@ -660,7 +712,7 @@ impl Table {
         pieces: usize,
         opts: BuildOptions,
         checkpoint: Option<&Checkpoint>,
-        progress: &mut dyn FnMut(&LevelReport),
+        progress: &mut dyn FnMut(Progress<'_>),
     ) -> Result<Built, String> {
         if !(1..=MAX_PIECES).contains(&pieces) {
             return Err(format!(
@@ -682,7 +734,7 @@ impl Table {
     pub fn build_for<G: Solvable>(
         base: &G,
         pieces: usize,
-        progress: &mut dyn FnMut(&LevelReport),
+        progress: &mut dyn FnMut(Progress<'_>),
     ) -> (Table, Vec<LevelReport>) {
         Self::build_for_with(base, pieces, BuildOptions::default(), progress)
             .expect("32-bit values encode every table")
@@ -694,7 +746,7 @@ impl Table {
         base: &G,
         pieces: usize,
         opts: BuildOptions,
-        progress: &mut dyn FnMut(&LevelReport),
+        progress: &mut dyn FnMut(Progress<'_>),
     ) -> Result<(Table, Vec<LevelReport>), String> {
         Self::build_for_resumable(base, pieces, opts, None, progress).and_then(Built::whole)
     }
@@ -705,7 +757,7 @@ impl Table {
         pieces: usize,
         opts: BuildOptions,
         checkpoint: Option<&Checkpoint>,
-        progress: &mut dyn FnMut(&LevelReport),
+        progress: &mut dyn FnMut(Progress<'_>),
     ) -> Result<Built, String> {
         if opts.bits != 16 && opts.bits != 32 {
             return Err(format!(
@@ -1131,8 +1183,8 @@ struct SolveParams {
     /// Bytes the successor graph of one level pair may take.
     graph_budget: u64,
     start: Start,
-    progress: bool,
     extrapolate: bool,
+    focus: bool,
 }
 
 /// Solves every level pair with at most `max_total` pieces on the board, smaller totals
@@ -1146,7 +1198,7 @@ fn solve_levels<G: Solvable, C: Cell>(
     threads: usize,
     params: SolveParams,
     checkpoint: Option<&Checkpoint>,
-    progress: &mut dyn FnMut(&LevelReport),
+    progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<Solved, String> {
     let values: Vec<C> = (0..layout.total).map(|_| C::nan()).collect();
     let pieces = layout.pieces;
@@ -1170,7 +1222,7 @@ fn solve_levels<G: Solvable, C: Cell>(
                     .as_ref()
                     .and_then(|s| s.finished.iter().find(|r| r.pieces == (a, b)));
                 if let Some(r) = from_checkpoint {
-                    progress(r);
+                    progress(Progress::Level(r));
                     continue;
                 }
                 let resume = current.take().filter(|c: &Current| c.pieces == (a, b));
@@ -1187,11 +1239,12 @@ fn solve_levels<G: Solvable, C: Cell>(
                     params,
                     saver.as_mut(),
                     resume,
+                    &mut *progress,
                 )?
                 else {
                     return Ok(false);
                 };
-                progress(&r);
+                progress(Progress::Level(&r));
                 match saver.as_mut() {
                     Some(s) => {
                         s.finished.push(r);
@@ -1236,6 +1289,7 @@ fn solve_pair<G: Solvable, C: Cell>(
     params: SolveParams,
     mut saver: Option<&mut Saver<'_>>,
     resume: Option<Current>,
+    progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<Option<LevelReport>, String> {
     let start = Instant::now();
     // The sweep's order: the pieces' squares summed, largest first (a move forward leads to
@@ -1307,7 +1361,8 @@ fn solve_pair<G: Solvable, C: Cell>(
     let mut sweeps = sweeps_before;
     let mut change = f64::INFINITY;
     let mut jumps = params.extrapolate.then(|| Extrapolation::new(states.len()));
-    let mut printed = start;
+    // Each block's largest change in its last sweep, for the focused sweeps.
+    let last: Vec<AtomicU32> = (0..graph.blocks.len()).map(|_| AtomicU32::new(0)).collect();
     while change > params.tolerance && sweeps < MAX_SWEEPS {
         let ctx = Sweep {
             base,
@@ -1316,40 +1371,50 @@ fn solve_pair<G: Solvable, C: Cell>(
             values,
             deltas: jumps.as_mut().map(|x| x.next()),
         };
-        let swept = match pool {
-            None => graph.sweep(&ctx),
-            Some(pool) => graph.sweep_parallel(&ctx, pool),
-        };
+        let swept = graph.sweep(&ctx, None, &last, pool);
         change = swept.largest;
         sweeps += 1;
         let jump = match jumps.as_mut() {
             Some(x) if change > params.tolerance => x.swept(swept),
             _ => None,
         };
-        if params.progress && printed.elapsed().as_secs_f64() >= PROGRESS_SECONDS {
-            printed = Instant::now();
-            let trend = jumps.as_ref().map_or(String::new(), |x| {
-                format!(
-                    "; changes {:.4} times the last sweep's, aligned {:.4}",
-                    x.trend.0, x.trend.1
-                )
-            });
-            eprintln!(
-                "level {a}v{b}: sweep {sweeps}, largest change {change:.2e}{trend}, {:.1} s ({:.1} s listing and successors)",
-                seconds_before + start.elapsed().as_secs_f64(),
-                graph_seconds,
-            );
-        }
+        progress(Progress::Sweep(SweepReport {
+            pieces: (a, b),
+            sweeps,
+            largest_change: change,
+            trend: jumps.as_ref().map(|x| x.trend),
+            seconds: seconds_before + start.elapsed().as_secs_f64(),
+            graph_seconds,
+        }));
         if change <= params.tolerance {
             break;
         }
         if let (Some(x), Some(ratio)) = (jumps.as_ref(), jump) {
             x.jump(ratio, &states, values, pool);
-            if params.progress {
-                eprintln!(
-                    "level {a}v{b}: after sweep {sweeps}, every value moved {:.1} times its last change (ratio {ratio:.4})",
-                    ratio / (1.0 - ratio)
-                );
+            progress(Progress::Jump {
+                pieces: (a, b),
+                sweeps,
+                ratio,
+            });
+        } else if params.focus {
+            // Not recorded as changes: the extrapolation compares whole sweeps, so its
+            // history starts again after a focus.
+            let ctx = Sweep {
+                base,
+                layout,
+                states: &states,
+                values,
+                deltas: None,
+            };
+            if let Some(f) = graph.focus(&ctx, &last, params.tolerance, pool) {
+                if let Some(x) = jumps.as_mut() {
+                    x.history.clear();
+                }
+                progress(Progress::Focus {
+                    pieces: (a, b),
+                    sweeps,
+                    focus: f,
+                });
             }
         }
         if let Some(s) = saver.as_deref_mut() {
@@ -1843,34 +1908,96 @@ impl Graph {
         change
     }
 
-    /// One Gauss-Seidel sweep, block after block; its changes.
-    fn sweep<G: Solvable, C: Cell>(&self, s: &Sweep<'_, G, C>) -> Change {
-        (0..self.blocks.len())
-            .map(|k| self.sweep_block(k, s))
-            .fold(Change::default(), Change::merge)
-    }
-
-    /// One asynchronous sweep on every thread of `pool`: each takes the next block not yet
-    /// taken, so the blocks are swept nearly in order; its changes.
-    fn sweep_parallel<G: Solvable, C: Cell>(
+    /// One Gauss-Seidel sweep of the blocks `which` (in order; `None`: every block), each
+    /// block's largest change kept in `last` (f32 bits); their changes. With a pool, an
+    /// asynchronous sweep on every thread: each takes the next block not yet taken, so the
+    /// blocks are swept nearly in order.
+    fn sweep<G: Solvable, C: Cell>(
         &self,
         s: &Sweep<'_, G, C>,
-        pool: &rayon::ThreadPool,
+        which: Option<&[usize]>,
+        last: &[AtomicU32],
+        pool: Option<&rayon::ThreadPool>,
     ) -> Change {
+        let n = which.map_or(self.blocks.len(), <[usize]>::len);
+        let one = |j: usize| {
+            let k = which.map_or(j, |w| w[j]);
+            let c = self.sweep_block(k, s);
+            last[k].store((c.largest as f32).to_bits(), Relaxed);
+            c
+        };
+        let Some(pool) = pool else {
+            return (0..n).map(one).fold(Change::default(), Change::merge);
+        };
         let next = AtomicUsize::new(0);
         pool.broadcast(|_| {
             let mut change = Change::default();
             loop {
-                let k = next.fetch_add(1, Relaxed);
-                if k >= self.blocks.len() {
+                let j = next.fetch_add(1, Relaxed);
+                if j >= n {
                     return change;
                 }
-                change = change.merge(self.sweep_block(k, s));
+                change = change.merge(one(j));
             }
         })
         .into_iter()
         .fold(Change::default(), Change::merge)
     }
+
+    /// Focused sweeps, after a sweep of every block whose changes are in `last`: where at
+    /// most one block in [`FOCUS_SHARE`] changed by more than `tolerance`, those blocks are
+    /// swept again and again (each round those of them still above it) while the rounds
+    /// cost less than one more sweep of every block. The slowest positions of a level (a
+    /// few that keep returning to themselves, as in `senat`'s 4v4) then go on converging
+    /// without sweeping all the rest, which has settled. The same fixed point: the stop rule
+    /// is still a sweep of every block. `None` where there was nothing to focus on.
+    fn focus<G: Solvable, C: Cell>(
+        &self,
+        s: &Sweep<'_, G, C>,
+        last: &[AtomicU32],
+        tolerance: f64,
+        pool: Option<&rayon::ThreadPool>,
+    ) -> Option<Focus> {
+        let above = |k: &usize| f64::from(f32::from_bits(last[*k].load(Relaxed))) > tolerance;
+        let n = self.blocks.len();
+        let mut active: Vec<usize> = (0..n).filter(above).collect();
+        if active.is_empty() || active.len() * FOCUS_SHARE > n {
+            return None;
+        }
+        let mut focus = Focus {
+            blocks: active.len(),
+            of: n,
+            rounds: 0,
+            swept: 0,
+            largest: 0.0,
+        };
+        while !active.is_empty() && focus.swept + active.len() <= n {
+            focus.largest = self.sweep(s, Some(&active), last, pool).largest;
+            focus.rounds += 1;
+            focus.swept += active.len();
+            active.retain(above);
+        }
+        Some(focus)
+    }
+}
+
+/// One block in this many (or fewer) still changing by more than the stop rule is a focus
+/// ([`Graph::focus`]).
+const FOCUS_SHARE: usize = 8;
+
+/// What the focused sweeps after a whole sweep of a level pair did ([`BuildOptions::focus`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Focus {
+    /// The blocks that changed by more than the stop rule in the sweep before.
+    pub blocks: usize,
+    /// The blocks of the level pair.
+    pub of: usize,
+    /// Rounds of focused sweeps.
+    pub rounds: usize,
+    /// Blocks swept in all, over the rounds (at most `of`).
+    pub swept: usize,
+    /// The largest change in the last round.
+    pub largest: f64,
 }
 
 fn squares_sum(m: u32) -> u32 {
@@ -2298,7 +2425,7 @@ mod tests {
         max_total: usize,
         threads: usize,
         params: SolveParams,
-        progress: &mut dyn FnMut(&LevelReport),
+        progress: &mut dyn FnMut(Progress<'_>),
     ) -> (Vec<f64>, Vec<LevelReport>) {
         match super::solve_levels::<G, C>(base, layout, max_total, threads, params, None, progress)
         {

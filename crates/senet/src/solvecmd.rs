@@ -1,7 +1,7 @@
 //! `senet solve`: builds the exact endgame tables of the stick rule sets
 //! (`senet_bots::exact`, `docs/solve.md`).
 
-use senet_bots::exact::{self, BuildOptions, Table};
+use senet_bots::exact::{self, BuildOptions, Progress, SweepReport, Table};
 use senet_rules::RuleSet;
 use serde_json::json;
 use std::io::Write;
@@ -66,6 +66,11 @@ pub struct SolveArgs {
     /// its last change; the same fixed point in fewer sweeps).
     #[arg(long)]
     no_extrapolate: bool,
+    /// Whole sweeps only: no focused sweeps (by default, after a sweep in which at most one
+    /// block of positions in eight changed by more than the stop rule, those blocks are swept
+    /// again for at most the cost of one more sweep; the same fixed point).
+    #[arg(long)]
+    no_focus: bool,
 }
 
 /// The exit status of a build stopped by `--for`, its work saved.
@@ -135,8 +140,8 @@ fn solve(args: &SolveArgs) -> Result<(String, bool), String> {
         bits: args.bits,
         memory,
         start: args.start,
-        progress: args.progress,
         extrapolate: !args.no_extrapolate,
+        focus: !args.no_focus,
     };
     let threads = opts.resolved_threads();
     let began = Instant::now();
@@ -178,7 +183,45 @@ fn solve(args: &SolveArgs) -> Result<(String, bool), String> {
             every,
             stop_after: stop_after.map(|d| d.saturating_sub(began.elapsed())),
         };
-        let built = Table::build_resumable(r, args.pieces, opts, Some(&checkpoint), &mut |l| {
+        // The seconds of the current pair at its last sweep line (none yet: 0).
+        let mut printed = ((0, 0), 0.0);
+        let built = Table::build_resumable(r, args.pieces, opts, Some(&checkpoint), &mut |p| {
+            let l = match p {
+                Progress::Level(l) => l,
+                Progress::Sweep(s) if args.progress => {
+                    if printed.0 != s.pieces {
+                        printed = (s.pieces, 0.0);
+                    }
+                    if s.seconds - printed.1 >= PROGRESS_SECONDS {
+                        printed.1 = s.seconds;
+                        eprintln!("{}", sweep_line(&s));
+                    }
+                    return;
+                }
+                Progress::Jump {
+                    pieces: (a, b),
+                    sweeps,
+                    ratio,
+                } if args.progress => {
+                    eprintln!(
+                        "level {a}v{b}: after sweep {sweeps}, every value moved {:.1} times its last change (ratio {ratio:.4})",
+                        ratio / (1.0 - ratio)
+                    );
+                    return;
+                }
+                Progress::Focus {
+                    pieces: (a, b),
+                    sweeps,
+                    focus: f,
+                } if args.progress => {
+                    eprintln!(
+                        "level {a}v{b}: after sweep {sweeps}, {} of {} blocks changed by more than the stop rule: {} focused rounds ({} blocks swept), largest change then {:.2e}",
+                        f.blocks, f.of, f.rounds, f.swept, f.largest
+                    );
+                    return;
+                }
+                _ => return,
+            };
             eprintln!(
                 "senet solve {r}: level {}v{}: {} positions, {} sweeps, last change {:.1e}, {:.1} s ({:.1} s listing and successors; graph {}{}){}",
                 l.pieces.0, l.pieces.1, l.states, l.sweeps, l.last_change, l.seconds, l.graph_seconds,
@@ -260,6 +303,7 @@ fn solve(args: &SolveArgs) -> Result<(String, bool), String> {
             "graph_budget": opts.graph_budget(),
             "start": opts.start.to_string(),
             "extrapolate": opts.extrapolate,
+            "focus": opts.focus,
             "peak_rss_bytes": peak_rss(),
         });
         if args.stats {
@@ -301,6 +345,21 @@ fn solve(args: &SolveArgs) -> Result<(String, bool), String> {
 }
 
 /// The command's output: the text lines, or with --json the tables' JSON.
+/// Seconds between two `--progress` lines of a level pair's sweeps.
+const PROGRESS_SECONDS: f64 = 10.0;
+
+/// A `--progress` line: the sweep, its largest change, the trend a jump waits for, the time.
+fn sweep_line(s: &SweepReport) -> String {
+    let (a, b) = s.pieces;
+    let trend = s.trend.map_or(String::new(), |(ratio, aligned)| {
+        format!("; changes {ratio:.4} times the last sweep's, aligned {aligned:.4}")
+    });
+    format!(
+        "level {a}v{b}: sweep {}, largest change {:.2e}{trend}, {:.1} s ({:.1} s listing and successors)",
+        s.sweeps, s.largest_change, s.seconds, s.graph_seconds
+    )
+}
+
 fn finish(args: &SolveArgs, text: Vec<String>, out: Vec<serde_json::Value>) -> String {
     if args.json {
         serde_json::to_string_pretty(&json!({ "tables": out })).expect("JSON")
