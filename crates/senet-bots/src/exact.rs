@@ -111,12 +111,6 @@ pub struct BuildOptions {
     /// returning to themselves (`senat`'s 4v4). On by default; a build resumed from a
     /// checkpoint starts its history afresh, so only a build without it resumes bit for bit.
     pub extrapolate: bool,
-    /// Focused sweeps (docs/solve.md): after a sweep in which at most one block of positions
-    /// in eight changed by more than the stop rule, those blocks are swept again, round
-    /// after round, for at most the cost of one more whole sweep, so that the few slowest
-    /// positions of a level go on converging without sweeping all the rest. The same fixed
-    /// point (the stop rule is still a whole sweep); on by default.
-    pub focus: bool,
 }
 
 /// The values value iteration starts from, for every position of a level pair before its
@@ -159,7 +153,6 @@ impl Default for BuildOptions {
             memory: 0,
             start: Start::Net,
             extrapolate: true,
-            focus: true,
         }
     }
 }
@@ -195,7 +188,6 @@ impl BuildOptions {
             tolerance: self.tolerance(),
             graph_budget: self.graph_budget(),
             start: self.start,
-            focus: self.focus,
             extrapolate: self.extrapolate,
         }
     }
@@ -588,15 +580,6 @@ pub enum Progress<'a> {
     Level(&'a LevelReport),
     /// A sweep of a level pair is done.
     Sweep(SweepReport),
-    /// After sweep `sweeps` of level pair `pieces`, focused sweeps ([`BuildOptions::focus`]).
-    Focus {
-        /// Pieces on the board of the side to throw and of the other side.
-        pieces: (usize, usize),
-        /// The sweeps of the pair so far (whole sweeps: the focused ones are not counted).
-        sweeps: usize,
-        /// What the focused sweeps did.
-        focus: Focus,
-    },
     /// After sweep `sweeps` of level pair `pieces`, every value moved `ratio / (1 - ratio)`
     /// times its last change ([`BuildOptions::extrapolate`]).
     Jump {
@@ -1184,7 +1167,6 @@ struct SolveParams {
     graph_budget: u64,
     start: Start,
     extrapolate: bool,
-    focus: bool,
 }
 
 /// Solves every level pair with at most `max_total` pieces on the board, smaller totals
@@ -1361,8 +1343,6 @@ fn solve_pair<G: Solvable, C: Cell>(
     let mut sweeps = sweeps_before;
     let mut change = f64::INFINITY;
     let mut jumps = params.extrapolate.then(|| Extrapolation::new(states.len()));
-    // Each block's largest change in its last sweep, for the focused sweeps.
-    let last: Vec<AtomicU32> = (0..graph.blocks.len()).map(|_| AtomicU32::new(0)).collect();
     while change > params.tolerance && sweeps < MAX_SWEEPS {
         let ctx = Sweep {
             base,
@@ -1371,7 +1351,7 @@ fn solve_pair<G: Solvable, C: Cell>(
             values,
             deltas: jumps.as_mut().map(|x| x.next()),
         };
-        let swept = graph.sweep(&ctx, None, &last, pool);
+        let swept = graph.sweep(&ctx, pool);
         change = swept.largest;
         sweeps += 1;
         let jump = match jumps.as_mut() {
@@ -1396,26 +1376,6 @@ fn solve_pair<G: Solvable, C: Cell>(
                 sweeps,
                 ratio,
             });
-        } else if params.focus {
-            // Not recorded as changes: the extrapolation compares whole sweeps, so its
-            // history starts again after a focus.
-            let ctx = Sweep {
-                base,
-                layout,
-                states: &states,
-                values,
-                deltas: None,
-            };
-            if let Some(f) = graph.focus(&ctx, &last, params.tolerance, pool) {
-                if let Some(x) = jumps.as_mut() {
-                    x.history.clear();
-                }
-                progress(Progress::Focus {
-                    pieces: (a, b),
-                    sweeps,
-                    focus: f,
-                });
-            }
         }
         if let Some(s) = saver.as_deref_mut() {
             s.swept();
@@ -1908,96 +1868,34 @@ impl Graph {
         change
     }
 
-    /// One Gauss-Seidel sweep of the blocks `which` (in order; `None`: every block), each
-    /// block's largest change kept in `last` (f32 bits); their changes. With a pool, an
-    /// asynchronous sweep on every thread: each takes the next block not yet taken, so the
-    /// blocks are swept nearly in order.
+    /// One Gauss-Seidel sweep of every block; its changes. With a pool, an asynchronous
+    /// sweep on every thread: each takes the next block not yet taken, so the blocks are
+    /// swept nearly in order.
     fn sweep<G: Solvable, C: Cell>(
         &self,
         s: &Sweep<'_, G, C>,
-        which: Option<&[usize]>,
-        last: &[AtomicU32],
         pool: Option<&rayon::ThreadPool>,
     ) -> Change {
-        let n = which.map_or(self.blocks.len(), <[usize]>::len);
-        let one = |j: usize| {
-            let k = which.map_or(j, |w| w[j]);
-            let c = self.sweep_block(k, s);
-            last[k].store((c.largest as f32).to_bits(), Relaxed);
-            c
-        };
+        let n = self.blocks.len();
         let Some(pool) = pool else {
-            return (0..n).map(one).fold(Change::default(), Change::merge);
+            return (0..n)
+                .map(|k| self.sweep_block(k, s))
+                .fold(Change::default(), Change::merge);
         };
         let next = AtomicUsize::new(0);
         pool.broadcast(|_| {
             let mut change = Change::default();
             loop {
-                let j = next.fetch_add(1, Relaxed);
-                if j >= n {
+                let k = next.fetch_add(1, Relaxed);
+                if k >= n {
                     return change;
                 }
-                change = change.merge(one(j));
+                change = change.merge(self.sweep_block(k, s));
             }
         })
         .into_iter()
         .fold(Change::default(), Change::merge)
     }
-
-    /// Focused sweeps, after a sweep of every block whose changes are in `last`: where at
-    /// most one block in [`FOCUS_SHARE`] changed by more than `tolerance`, those blocks are
-    /// swept again and again (each round those of them still above it) while the rounds
-    /// cost less than one more sweep of every block. The slowest positions of a level (a
-    /// few that keep returning to themselves, as in `senat`'s 4v4) then go on converging
-    /// without sweeping all the rest, which has settled. The same fixed point: the stop rule
-    /// is still a sweep of every block. `None` where there was nothing to focus on.
-    fn focus<G: Solvable, C: Cell>(
-        &self,
-        s: &Sweep<'_, G, C>,
-        last: &[AtomicU32],
-        tolerance: f64,
-        pool: Option<&rayon::ThreadPool>,
-    ) -> Option<Focus> {
-        let above = |k: &usize| f64::from(f32::from_bits(last[*k].load(Relaxed))) > tolerance;
-        let n = self.blocks.len();
-        let mut active: Vec<usize> = (0..n).filter(above).collect();
-        if active.is_empty() || active.len() * FOCUS_SHARE > n {
-            return None;
-        }
-        let mut focus = Focus {
-            blocks: active.len(),
-            of: n,
-            rounds: 0,
-            swept: 0,
-            largest: 0.0,
-        };
-        while !active.is_empty() && focus.swept + active.len() <= n {
-            focus.largest = self.sweep(s, Some(&active), last, pool).largest;
-            focus.rounds += 1;
-            focus.swept += active.len();
-            active.retain(above);
-        }
-        Some(focus)
-    }
-}
-
-/// One block in this many (or fewer) still changing by more than the stop rule is a focus
-/// ([`Graph::focus`]).
-const FOCUS_SHARE: usize = 8;
-
-/// What the focused sweeps after a whole sweep of a level pair did ([`BuildOptions::focus`]).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Focus {
-    /// The blocks that changed by more than the stop rule in the sweep before.
-    pub blocks: usize,
-    /// The blocks of the level pair.
-    pub of: usize,
-    /// Rounds of focused sweeps.
-    pub rounds: usize,
-    /// Blocks swept in all, over the rounds (at most `of`).
-    pub swept: usize,
-    /// The largest change in the last round.
-    pub largest: f64,
 }
 
 fn squares_sum(m: u32) -> u32 {

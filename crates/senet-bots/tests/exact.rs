@@ -786,7 +786,7 @@ fn a_build_stopped_and_resumed_from_its_checkpoint_gives_the_same_table() {
 fn a_build_reports_each_sweep_and_each_level_pair_to_its_caller() {
     // The library prints nothing: what it tells the caller is the events. Every sweep of a
     // pair comes before the pair's report, numbered from 1, the last one with the report's
-    // last change; a jump or a focus comes only after a sweep of its pair.
+    // last change; a jump comes only after a sweep of its pair.
     for extrapolate in [false, true] {
         let opts = BuildOptions {
             threads: 2,
@@ -825,22 +825,6 @@ fn a_build_reports_each_sweep_and_each_level_pair_to_its_caller() {
                 );
                 levels.push(r.pieces);
             }
-            exact::Progress::Focus {
-                pieces,
-                sweeps: n,
-                focus,
-            } => {
-                let last = sweeps.last().expect("a sweep before a focus");
-                assert_eq!((last.pieces, last.sweeps), (pieces, n));
-                assert!(
-                    focus.blocks * 8 <= focus.of && focus.swept <= focus.of,
-                    "{focus:?}"
-                );
-                assert!(
-                    focus.rounds >= 1 && focus.swept >= focus.blocks,
-                    "{focus:?}"
-                );
-            }
             _ => unreachable!("no other events"),
         })
         .unwrap();
@@ -853,50 +837,4 @@ fn a_build_reports_each_sweep_and_each_level_pair_to_its_caller() {
             assert_eq!(jumps, 0);
         }
     }
-}
-
-#[test]
-fn focused_sweeps_reach_the_same_values() {
-    // Focused sweeps (BuildOptions::focus) sweep only the blocks still changing, between
-    // whole sweeps; the stop rule is still a whole sweep, so the values are those of whole
-    // sweeps only, to within the stop rule's iteration error.
-    let mut focused = 0;
-    for rules in exact::RULE_SETS {
-        // 16 bits: their stop rule (2.5e-7 in f32) leaves a few blocks changing at the end.
-        let opts = |focus| BuildOptions {
-            threads: 1,
-            bits: 16,
-            focus,
-            ..BuildOptions::default()
-        };
-        let (plain, _) = Table::build_with(rules, 2, opts(false), &mut |p| {
-            assert!(!matches!(p, exact::Progress::Focus { .. }), "{p:?}");
-        })
-        .unwrap();
-        let (table, _) = Table::build_with(rules, 2, opts(true), &mut |p| {
-            if let exact::Progress::Focus { focus, .. } = p {
-                focused += focus.rounds;
-            }
-        })
-        .unwrap();
-        for a in 1..=2 {
-            for b in 1..=2 {
-                plain.for_each_state(a, b, |own, opp, v| {
-                    let w = table.side_to_throw(own, opp).unwrap();
-                    // Each within the stop rule's iteration error (a few 1e-7, as in
-                    // sixteen_bit_values_stay_within_their_bound) and its 16-bit rounding.
-                    let d = (w - v).abs();
-                    assert!(
-                        d <= 2.0 * exact::U16_ERROR + 3e-6,
-                        "{rules}: {own:x} {opp:x}: {v} {w}"
-                    );
-                });
-            }
-        }
-        assert!(
-            table.bellman_residual(2) <= 2.0 * exact::U16_ERROR + 6e-6,
-            "{rules}"
-        );
-    }
-    assert!(focused > 0, "no focused sweeps in any 2-piece build");
 }

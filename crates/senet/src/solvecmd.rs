@@ -66,11 +66,6 @@ pub struct SolveArgs {
     /// its last change; the same fixed point in fewer sweeps).
     #[arg(long)]
     no_extrapolate: bool,
-    /// Whole sweeps only: no focused sweeps (by default, after a sweep in which at most one
-    /// block of positions in eight changed by more than the stop rule, those blocks are swept
-    /// again for at most the cost of one more sweep; the same fixed point).
-    #[arg(long)]
-    no_focus: bool,
 }
 
 /// The exit status of a build stopped by `--for`, its work saved.
@@ -141,7 +136,6 @@ fn solve(args: &SolveArgs) -> Result<(String, bool), String> {
         memory,
         start: args.start,
         extrapolate: !args.no_extrapolate,
-        focus: !args.no_focus,
     };
     let threads = opts.resolved_threads();
     let began = Instant::now();
@@ -206,17 +200,6 @@ fn solve(args: &SolveArgs) -> Result<(String, bool), String> {
                     eprintln!(
                         "level {a}v{b}: after sweep {sweeps}, every value moved {:.1} times its last change (ratio {ratio:.4})",
                         ratio / (1.0 - ratio)
-                    );
-                    return;
-                }
-                Progress::Focus {
-                    pieces: (a, b),
-                    sweeps,
-                    focus: f,
-                } if args.progress => {
-                    eprintln!(
-                        "level {a}v{b}: after sweep {sweeps}, {} of {} blocks changed by more than the stop rule: {} focused rounds ({} blocks swept), largest change then {:.2e}",
-                        f.blocks, f.of, f.rounds, f.swept, f.largest
                     );
                     return;
                 }
@@ -303,7 +286,6 @@ fn solve(args: &SolveArgs) -> Result<(String, bool), String> {
             "graph_budget": opts.graph_budget(),
             "start": opts.start.to_string(),
             "extrapolate": opts.extrapolate,
-            "focus": opts.focus,
             "peak_rss_bytes": peak_rss(),
         });
         if args.stats {
