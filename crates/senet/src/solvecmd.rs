@@ -177,7 +177,7 @@ fn solve(args: &SolveArgs) -> Result<(String, bool), String> {
             every,
             stop_after: stop_after.map(|d| d.saturating_sub(began.elapsed())),
         };
-        // The seconds of the current pair at its last sweep line (none yet: 0).
+        // The pair of the last sweep line and its seconds then (0 for a pair not printed yet).
         let mut printed = ((0, 0), 0.0);
         let built = Table::build_resumable(r, args.pieces, opts, Some(&checkpoint), &mut |p| {
             let l = match p {
@@ -326,7 +326,6 @@ fn solve(args: &SolveArgs) -> Result<(String, bool), String> {
     Ok((finish(args, text, out), false))
 }
 
-/// The command's output: the text lines, or with --json the tables' JSON.
 /// Seconds between two `--progress` lines of a level pair's sweeps.
 const PROGRESS_SECONDS: f64 = 10.0;
 
@@ -342,6 +341,7 @@ fn sweep_line(s: &SweepReport) -> String {
     )
 }
 
+/// The command's output: the text lines, or with --json the tables' JSON.
 fn finish(args: &SolveArgs, text: Vec<String>, out: Vec<serde_json::Value>) -> String {
     if args.json {
         serde_json::to_string_pretty(&json!({ "tables": out })).expect("JSON")
