@@ -72,7 +72,9 @@ pub enum EvalKind {
 }
 
 /// Runs `$body` with `$g` bound to the concrete game inside an [`AnyGame`] and `$e` to the
-/// evaluator chosen by an [`EvalKind`], so that the body is compiled per rule set.
+/// evaluator chosen by an [`EvalKind`], so that the body is compiled per rule set. `$g` is
+/// the root of what `$body` searches: the trained networks choose by it whether their
+/// four-piece endgame network takes part ([`weights::Rooted`]).
 ///
 /// Adding a rule set's evaluator is one line here (and its `impl Evaluator`); a rule set
 /// without a line gets [`eval::Census`], so a newly merged rule set works with every bot
@@ -87,7 +89,7 @@ macro_rules! dispatch {
                 senet_rules::with_game!($any, $g => { let $e = &$crate::eval::Census; $body })
             }
             (senet_rules::AnyGame::Kendall5($g), K::Tuned) => {
-                let $e = &*$crate::weights::KENDALL5_NET;
+                let $e = $crate::weights::KENDALL5_ROOTED.for_root($g);
                 $body
             }
             (senet_rules::AnyGame::Kendall5($g), K::Reference) => {
@@ -103,7 +105,7 @@ macro_rules! dispatch {
                 $body
             }
             (senet_rules::AnyGame::Kendall($g), K::Tuned | K::Reference) => {
-                let $e = &*$crate::weights::KENDALL_NET;
+                let $e = $crate::weights::KENDALL_ROOTED.for_root($g);
                 $body
             }
             (senet_rules::AnyGame::Kendall($g), K::Linear) => {
@@ -115,7 +117,7 @@ macro_rules! dispatch {
                 $body
             }
             (senet_rules::AnyGame::Senat($g), K::Tuned | K::Reference) => {
-                let $e = $crate::weights::net_for(&$crate::weights::SENAT_NETS, $g);
+                let $e = $crate::weights::SENAT_ROOTED.for_root($g);
                 $body
             }
             (senet_rules::AnyGame::Senat($g), K::Linear) => {
@@ -127,7 +129,7 @@ macro_rules! dispatch {
                 $body
             }
             (senet_rules::AnyGame::Houses($g), K::Tuned | K::Reference) => {
-                let $e = $crate::weights::net_for(&$crate::weights::HOUSES_NETS, $g);
+                let $e = $crate::weights::HOUSES_ROOTED.for_root($g);
                 $body
             }
             (senet_rules::AnyGame::Houses($g), K::Linear) => {

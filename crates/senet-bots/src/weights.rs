@@ -1,7 +1,7 @@
 //! The evaluators of each rule set, as statics the bots refer to.
 
 use crate::fnet::{FeatNet, Features};
-use crate::net::NetEval;
+use crate::net::{NetEval, END4_PIECES};
 use crate::track::{
     TrackEval, TrackGame, TrackSpec, HOUSES_SPEC, HOUSES_SPECS, KENDALL5_SPEC, KENDALL_SPEC,
     SENAT_SPEC, SENAT_SPECS,
@@ -204,6 +204,53 @@ fn per_options(net: &NetEval, specs: &'static [TrackSpec]) -> Vec<NetEval> {
         })
         .collect()
 }
+
+/// A network as the bots search with it (issue 34): its four-piece endgame network values
+/// the positions below a root that has at most [`END4_PIECES`] pieces of each side on the
+/// board, and no others. From a root with more, the main network values every position with
+/// four of a side, as where there is no four-piece network: a search then never compares a
+/// move valued by one network with a move valued by the other, which the two networks,
+/// trained apart (the main one by self-play, the four-piece one on exact values), do not
+/// value on one scale. That boundary cost whole games on `senat` (docs/bots.md). Piece
+/// counts on the board only fall, so a search from a root inside the four-piece positions
+/// stays inside them.
+#[derive(Clone, Debug)]
+pub struct Rooted {
+    /// The network, with its four-piece network, under each choice of options.
+    whole: Vec<NetEval>,
+    /// The same without its four-piece network.
+    beyond: Vec<NetEval>,
+}
+
+impl Rooted {
+    /// `net` under each choice of options in `specs`.
+    fn new(net: &NetEval, specs: &'static [TrackSpec]) -> Rooted {
+        let mut main = net.clone();
+        main.end4 = None;
+        Rooted {
+            whole: per_options(net, specs),
+            beyond: per_options(&main, specs),
+        }
+    }
+
+    /// The network that values the positions of a search from `root`.
+    pub fn for_root<G: TrackGame>(&self, root: &G) -> &NetEval {
+        let four = root.masks().iter().all(|m| m.count_ones() <= END4_PIECES);
+        net_for(if four { &self.whole } else { &self.beyond }, root)
+    }
+}
+
+/// `kendall5`, the network as the bots search with it ([`Rooted`]).
+pub static KENDALL5_ROOTED: LazyLock<Rooted> =
+    LazyLock::new(|| Rooted::new(&KENDALL5_NET, std::slice::from_ref(&KENDALL5_SPEC)));
+/// `kendall`, the network as the bots search with it ([`Rooted`]).
+pub static KENDALL_ROOTED: LazyLock<Rooted> =
+    LazyLock::new(|| Rooted::new(&KENDALL_NET, std::slice::from_ref(&KENDALL_SPEC)));
+/// `senat`, the network as the bots search with it, under each choice of its options.
+pub static SENAT_ROOTED: LazyLock<Rooted> = LazyLock::new(|| Rooted::new(&SENAT_NET, &SENAT_SPECS));
+/// `houses`, the network as the bots search with it, under each choice of its options.
+pub static HOUSES_ROOTED: LazyLock<Rooted> =
+    LazyLock::new(|| Rooted::new(&HOUSES_NET, &HOUSES_SPECS));
 
 /// `senat`, the network, under each choice of its options ([`SENAT_SPECS`]).
 pub static SENAT_NETS: LazyLock<Vec<NetEval>> =
@@ -422,6 +469,46 @@ pub static KENDALL: TrackEval = TrackEval {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::Evaluator;
+    use senet_rules::{Kendall5, Options, Player};
+
+    /// Issue 34: a search from a root with five of a side never meets the four-piece network
+    /// (the boundary between the two networks cost whole games on `senat`); from a root with
+    /// four a side it values the four-piece positions.
+    #[test]
+    fn a_search_from_five_pieces_values_four_piece_positions_with_the_main_network() {
+        let bits = |squares: &[u32]| squares.iter().fold(0u32, |m, &s| m | 1 << s);
+        let start = Kendall5::start(&Options::defaults(Kendall5::option_specs()));
+        let (five, four) = (bits(&[1, 5, 20, 24, 29]), bits(&[5, 20, 24, 29]));
+        let other = bits(&[3, 12, 16, 28]);
+        let five_four = start.endgame([five, other], Player::First).unwrap();
+        let four_four = start.endgame([four, other], Player::First).unwrap();
+        assert!(
+            KENDALL5_NET.end4.is_some(),
+            "kendall5 has a four-piece network"
+        );
+        let from_five = KENDALL5_ROOTED.for_root(&five_four);
+        let from_four = KENDALL5_ROOTED.for_root(&four_four);
+        assert!(from_five.end4.is_none() && from_four.end4.is_some());
+        let mut main = KENDALL5_NET.clone();
+        main.end4 = None;
+        let v = |e: &NetEval, g: &Kendall5| Evaluator::<Kendall5>::eval(e, g);
+        assert_eq!(v(from_five, &four_four), v(&main, &four_four));
+        assert_eq!(v(from_four, &four_four), v(&KENDALL5_NET, &four_four));
+        assert_ne!(v(from_five, &four_four), v(from_four, &four_four));
+        // Where no four-piece network would value a position, the two agree.
+        assert_eq!(v(from_five, &five_four), v(from_four, &five_four));
+        // A rule set with options gets the network for the root's options.
+        use senet_rules::Senat;
+        let specs = Senat::option_specs();
+        for o in [
+            Options::defaults(specs),
+            Options::parse(specs, &["die"], "senat").unwrap(),
+        ] {
+            let g = Senat::start(&o);
+            assert!(std::ptr::eq(SENAT_ROOTED.for_root(&g).spec, g.track_spec()));
+        }
+    }
 
     #[test]
     fn every_network_weights_file_parses() {
