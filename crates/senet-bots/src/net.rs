@@ -395,7 +395,7 @@ impl NetEval {
     #[inline(always)]
     fn mover_z_in<const W: usize>(&self, men: [u32; 2], mover: Player) -> f32 {
         // The endgame network values the endgames, where there is one.
-        let four = at_most_four(men[0]) && at_most_four(men[1]);
+        let four = at_most_four_a_side(men);
         match (&self.end, &self.end4) {
             (Some(e), _) if four && at_most_three(men[0]) && at_most_three(men[1]) => {
                 self.end_z(e, men, mover)
@@ -877,6 +877,13 @@ fn at_most_three(m: u32) -> bool {
     let m = m & m.wrapping_sub(1);
     let m = m & m.wrapping_sub(1);
     m == 0
+}
+
+/// Whether both sides have at most [`END4_PIECES`] pieces on the board: the positions a
+/// four-piece endgame network ([`NetEval::end4`]) may value.
+#[inline(always)]
+pub fn at_most_four_a_side(men: [u32; 2]) -> bool {
+    at_most_four(men[0]) && at_most_four(men[1])
 }
 
 /// Whether `m` has at most [`END4_PIECES`] (four) bits set (as [`at_most_three`]).

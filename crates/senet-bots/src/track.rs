@@ -836,10 +836,7 @@ mod tests {
             panic!()
         };
         assert!(std::ptr::eq(d.track_spec(), die));
-        assert!(std::ptr::eq(
-            weights::net_for(&weights::SENAT_NETS, &d).spec,
-            die
-        ));
+        assert!(std::ptr::eq(weights::SENAT_ROOTED.for_root(&d).spec, die));
         // The second player, more exposed with the die, is worth less to itself.
         for (a, b) in values(&coins).into_iter().zip(values(&with_die)) {
             assert!(b > a, "coins {a}, die {b}");
@@ -872,10 +869,7 @@ mod tests {
         let four = game(senet_rules::RuleSet::Houses, &[], men);
         let sixg = game(senet_rules::RuleSet::Houses, &["six_sticks=true"], men);
         let AnyGame::Houses(h) = sixg else { panic!() };
-        assert!(std::ptr::eq(
-            weights::net_for(&weights::HOUSES_NETS, &h).spec,
-            six
-        ));
+        assert!(std::ptr::eq(weights::HOUSES_ROOTED.for_root(&h).spec, six));
         for (a, b) in values(&four).into_iter().zip(values(&sixg)) {
             assert_ne!(a, b);
         }

@@ -1,7 +1,7 @@
 //! The evaluators of each rule set, as statics the bots refer to.
 
 use crate::fnet::{FeatNet, Features};
-use crate::net::{NetEval, END4_PIECES};
+use crate::net::{at_most_four_a_side, NetEval};
 use crate::track::{
     TrackEval, TrackGame, TrackSpec, HOUSES_SPEC, HOUSES_SPECS, KENDALL5_SPEC, KENDALL_SPEC,
     SENAT_SPEC, SENAT_SPECS,
@@ -206,7 +206,7 @@ fn per_options(net: &NetEval, specs: &'static [TrackSpec]) -> Vec<NetEval> {
 }
 
 /// A network as the bots search with it (issue 34): its four-piece endgame network values
-/// the positions below a root that has at most [`END4_PIECES`] pieces of each side on the
+/// the positions below a root that has at most [`END4_PIECES`](crate::net::END4_PIECES) pieces of each side on the
 /// board, and no others. From a root with more, the main network values every position with
 /// four of a side, as where there is no four-piece network: a search then never compares a
 /// move valued by one network with a move valued by the other, which the two networks,
@@ -235,7 +235,7 @@ impl Rooted {
 
     /// The network that values the positions of a search from `root`.
     pub fn for_root<G: TrackGame>(&self, root: &G) -> &NetEval {
-        let four = root.masks().iter().all(|m| m.count_ones() <= END4_PIECES);
+        let four = at_most_four_a_side(root.masks());
         net_for(if four { &self.whole } else { &self.beyond }, root)
     }
 }
@@ -252,15 +252,8 @@ pub static SENAT_ROOTED: LazyLock<Rooted> = LazyLock::new(|| Rooted::new(&SENAT_
 pub static HOUSES_ROOTED: LazyLock<Rooted> =
     LazyLock::new(|| Rooted::new(&HOUSES_NET, &HOUSES_SPECS));
 
-/// `senat`, the network, under each choice of its options ([`SENAT_SPECS`]).
-pub static SENAT_NETS: LazyLock<Vec<NetEval>> =
-    LazyLock::new(|| per_options(&SENAT_NET, &SENAT_SPECS));
-/// `houses`, the network, under each choice of its options ([`HOUSES_SPECS`]).
-pub static HOUSES_NETS: LazyLock<Vec<NetEval>> =
-    LazyLock::new(|| per_options(&HOUSES_NET, &HOUSES_SPECS));
-
 /// Of `nets` (one per choice of options), the one for the options of `g`.
-pub fn net_for<'a, G: TrackGame>(nets: &'a [NetEval], g: &G) -> &'a NetEval {
+fn net_for<'a, G: TrackGame>(nets: &'a [NetEval], g: &G) -> &'a NetEval {
     let spec = g.track_spec();
     nets.iter()
         .find(|n| std::ptr::eq(n.spec, spec))
