@@ -38,12 +38,20 @@ pub struct Options {
 }
 
 impl Options {
-    /// The default options of a rule set.
+    /// The default options of a rule set: the decisions searched [`default_depth`] throws
+    /// deep, the luck [`default_luck_depth`], each search within the `expert` level's node
+    /// budget.
     pub fn for_rules(rules: RuleSet) -> Options {
-        Options::with_depth(rules, default_depth(rules))
+        Options {
+            depth: default_depth(rules),
+            luck_depth: default_luck_depth(rules),
+            budget: crate::Level::Expert.budget(rules),
+        }
     }
 
-    /// The options of a rule set with the decisions searched `depth` throws deep.
+    /// The options of a rule set with the decisions searched `depth` throws deep, the luck
+    /// as deep (one throw less on the two-dice rule sets), within the `expert` level's node
+    /// budget.
     pub fn with_depth(rules: RuleSet, depth: u32) -> Options {
         let luck_depth = match rules {
             RuleSet::Pyramid | RuleSet::Parker => depth.saturating_sub(1),
@@ -52,7 +60,7 @@ impl Options {
         Options {
             depth,
             luck_depth,
-            budget: None,
+            budget: crate::Level::Expert.budget(rules),
         }
     }
 
@@ -74,17 +82,30 @@ impl Options {
     }
 }
 
-/// The default analysis depth of a rule set: as deep as keeps a whole game's analysis within
-/// seconds on one core (`examples/analysisbench.rs`, figures in `docs/analysis.md`).
+/// The default depth of the analysis's decisions: on the stick rule sets the `expert` level's
+/// ([`crate::EXPERT_DEPTH`], within its budget), so that the analysis judges a move as the
+/// strongest level chooses one (issue 34: at 3 throws its best move was an exact best in
+/// 87-90% of the held-out `senat` and `houses` decisions, `expert`'s in 91-93%); 2 on pyramid
+/// and parker, where a throw has up to 16 outcomes and a turn two decisions.
 pub fn default_depth(rules: RuleSet) -> u32 {
     match rules {
         RuleSet::Pyramid | RuleSet::Parker => 2,
+        _ => crate::EXPERT_DEPTH,
+    }
+}
+
+/// The default depth of the throws' luck, where every possible throw is searched: as deep as
+/// keeps a whole game's analysis within seconds on one core (`examples/analysisbench.rs`,
+/// figures in `docs/analysis.md`).
+pub fn default_luck_depth(rules: RuleSet) -> u32 {
+    match rules {
+        RuleSet::Pyramid | RuleSet::Parker => 1,
         _ => 3,
     }
 }
 
-/// The deepest analysis accepted.
-pub const MAX_DEPTH: u32 = 4;
+/// The deepest analysis accepted: the `expert` level's depth.
+pub const MAX_DEPTH: u32 = crate::EXPERT_DEPTH;
 
 /// How bad a decision was, by the win chance it lost (thresholds in [`THRESHOLDS`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
@@ -507,7 +528,9 @@ pub fn analyze(
     );
     let total = rec.events.len();
     let mut notes = Vec::with_capacity(total);
-    // The exact search of the position right after the last throw, reused by its decision.
+    // The exact search of the position right after the last throw, reused by its decision
+    // when it was the decisions' depth, or when the decision has one legal move (nothing to
+    // judge: its value is the luck search's, and a deeper search would only cost time).
     let mut after_throw: Option<(AnyGame, Choice)> = None;
     let mut decision = 0;
     for (i, e) in rec.events.iter().enumerate() {
@@ -518,14 +541,15 @@ pub fn analyze(
                 let Status::Throw(p) = g.status() else {
                     unreachable!("the replay checked the record");
                 };
-                let (before, found) = match luck_bot.as_deref_mut() {
-                    Some(lb) => (throw_values(lb, &g, None).0, None),
-                    None => throw_values(bot.as_mut(), &g, Some(t)),
-                };
+                let shallower = luck_bot.is_some();
+                let (before, found) =
+                    throw_values(luck_bot.as_deref_mut().unwrap_or(bot.as_mut()), &g, Some(t));
                 g.set_throw(t)?;
                 let after = match found {
                     Some((v, c)) => {
-                        after_throw = Some((g, c));
+                        if !shallower || c.scores.len() == 1 {
+                            after_throw = Some((g, c));
+                        }
                         v
                     }
                     None => value_of(luck_bot.as_deref_mut().unwrap_or(bot.as_mut()), &g, p),

@@ -155,7 +155,7 @@ fn bad_records_and_depths_are_refused_with_a_reason() {
     )
     .unwrap_err()
     .to_string();
-    assert!(e.contains("depth must be 0-4"), "{e}");
+    assert!(e.contains("depth must be 0-5"), "{e}");
     // A luck depth past the depth is refused with its own reason, by the record's analysis
     // and by a position's value alike.
     let opt = Options {
@@ -228,7 +228,7 @@ fn valuing_a_position_agrees_with_the_analysis() {
         .unwrap();
     let o = value_position(&over, &opt).unwrap();
     assert_eq!((o.awaits, o.first), ("over", 1.0));
-    assert!(value_position(&g, &Options::with_depth(RuleSet::Kendall5, 5)).is_err());
+    assert!(value_position(&g, &Options::with_depth(RuleSet::Kendall5, 6)).is_err());
 }
 
 /// A band is named after the bot whose measured rate is nearest: each bot's own rate gets its
@@ -280,4 +280,39 @@ fn exact_endgame_values_where_the_tables_cover_the_position() {
         // O failed too: X is to throw again at 8/17.
         assert!((a.notes.last().unwrap().first() - 8.0 / 17.0).abs() < 1e-6);
     }
+}
+
+/// The analysis judges a decision as `expert` searches it (issue 34: 3 throws deep, its best
+/// move was an exact best less often than `expert`'s): the decisions `EXPERT_DEPTH` throws deep
+/// within the `expert` budget, the luck (every throw searched) 3 deep; pyramid and parker 2
+/// and 1. A kendall5 middle-game decision, four pieces a side, which the two depths value
+/// differently: the note's values are the deep search's, the throw's the shallow one's.
+#[test]
+fn the_analysis_judges_decisions_at_the_expert_depth_and_the_luck_shallower() {
+    use senet_bots::{analysis::analyser, Level, EXPERT_DEPTH};
+    let budget = Level::Expert.budget(RuleSet::Kendall5);
+    let o = Options::for_rules(RuleSet::Kendall5);
+    assert_eq!((o.depth, o.luck_depth, o.budget), (EXPERT_DEPTH, 3, budget));
+    for r in [RuleSet::Pyramid, RuleSet::Parker] {
+        let o = Options::for_rules(r);
+        assert_eq!((o.depth, o.luck_depth), (2, 1), "{r}");
+    }
+    let start = "kendall5 ..O.O...XO.OX......X...X...... off=1,1 turn=2 throw=- dec=55";
+    let a = analyze(&record(start, &["4", "5-9"]), &o, &mut |_, _| {}).unwrap();
+    let mut g: AnyGame = start.parse().unwrap();
+    g.set_throw(Throw::parse("4").unwrap()).unwrap();
+    let best = |depth: u32| {
+        let c = analyser(depth, budget).choose_with(&g, 0, true);
+        c.scores.iter().map(|s| s.1).fold(f64::MIN, f64::max)
+    };
+    let (deep, shallow) = (best(EXPERT_DEPTH), best(3));
+    assert!((deep - shallow).abs() > 1e-4, "{deep} {shallow}");
+    let Note::Move { before, .. } = moves(&a)[0] else {
+        unreachable!()
+    };
+    assert!((before - deep).abs() < 1e-12, "{before} against {deep}");
+    let Note::Throw { after, .. } = &a.notes[0] else {
+        unreachable!()
+    };
+    assert!((after - shallow).abs() < 1e-12, "{after} against {shallow}");
 }

@@ -1,6 +1,7 @@
 //! The speed of the game analysis (issue 19's bar: a kendall5 game in under 2 s on one core
 //! at the default depth, pyramid and parker in under 10 s): `expert` plays itself from seeded
-//! throws, and each game's record is analysed at the default depth, timed in thread CPU time.
+//! throws, and each game's record is analysed at the default depths (within the `expert`
+//! budget), timed in thread CPU time.
 //!
 //! `cargo run --release -p senet-coach --example analysisbench [GAMES] [RULES,...]`
 
@@ -19,8 +20,10 @@ fn main() {
             .collect(),
         None => RuleSet::ALL.to_vec(),
     };
-    println!("| rule set | depth | games | decisions (median) | CPU s per game: median | max |");
-    println!("|---|---|---|---|---|---|");
+    println!(
+        "| rule set | depth | luck depth | games | decisions (median) | CPU s per game: median | max |"
+    );
+    println!("|---|---|---|---|---|---|---|");
     for r in rules {
         let start = AnyGame::new(r, &[] as &[&str]).expect("default options");
         let spec: BotSpec = "expert".parse().expect("a level");
@@ -42,9 +45,10 @@ fn main() {
         }
         let max = cpu.iter().cloned().fold(0.0, f64::max);
         println!(
-            "| {} | {} | {games} | {:.0} | {:.2} | {:.2} |",
+            "| {} | {} | {} | {games} | {:.0} | {:.2} | {:.2} |",
             r.id(),
             opt.depth,
+            opt.luck_depth,
             median(&mut decisions),
             median(&mut cpu),
             max

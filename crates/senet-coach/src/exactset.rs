@@ -22,7 +22,8 @@
 //!   depth within the `expert` budget, every move's value exact at that depth), the mean
 //!   absolute error of its move values and how often its best move is an exact best. Each
 //!   bot that reads tables is measured twice: with the tables cut to `pieces - 1` pieces
-//!   per side (as it played before the bigger table existed) and with them whole.
+//!   per side (as it played before the bigger table existed) and with them whole (once,
+//!   when only the tables to `pieces - 1` are at hand: the set holds the exact values).
 
 use crate::duel::mix;
 use rand::{RngCore, SeedableRng};
@@ -562,14 +563,15 @@ fn loss_of(d: &Decision, g: &AnyGame, m: senet_rules::Move) -> (f64, bool) {
 
 /// Measures `bots` (and the analysis, if `with_analysis`) on `set`, in parallel over the
 /// decisions. `before` is the tables cut to `pieces - 1` pieces per side, `whole` the tables
-/// whole; the bots that read tables (the `expert` level and the analysis) are measured with
-/// both, the others once.
+/// whole (`None` where only the smaller tables exist: the set holds the exact values, so
+/// they are all a measurement needs); the bots that read tables (the `expert` level and the
+/// analysis) are measured with both, the others once.
 pub fn measure(
     set: &ExactSet,
     bots: &[String],
     with_analysis: bool,
     before: &'static Tables,
-    whole: &'static Tables,
+    whole: Option<&'static Tables>,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Report, String> {
     let rules = set.rules;
@@ -580,7 +582,7 @@ pub fn measure(
         let spec: BotSpec = bot.parse()?;
         let reads_tables = spec.level == Some(Level::Expert) && !spec.points;
         let runs: Vec<&'static Tables> = if reads_tables {
-            vec![before, whole]
+            std::iter::once(before).chain(whole).collect()
         } else {
             vec![before]
         };
@@ -607,9 +609,8 @@ pub fn measure(
         }
     }
     if with_analysis {
-        let mut opt = analysis::Options::for_rules(rules);
-        opt.budget = Level::Expert.budget(rules);
-        for tables in [before, whole] {
+        let opt = analysis::Options::for_rules(rules);
+        for tables in std::iter::once(before).chain(whole) {
             progress(&format!("analysis (tables to {} pieces)", pieces(tables)));
             let scored: Vec<Scored> = (0..set.decisions.len())
                 .into_par_iter()

@@ -169,7 +169,7 @@ fn the_measurement_sees_perfect_play_and_mistakes() {
     let set = small_set();
     let (whole, before) = tables();
     let bots = ["random".to_string(), "expert".to_string()];
-    let r = measure(set, &bots, true, before, whole, &|_| {}).unwrap();
+    let r = measure(set, &bots, true, before, Some(whole), &|_| {}).unwrap();
     let find = |bot: &str, tables: usize| {
         r.subjects
             .iter()

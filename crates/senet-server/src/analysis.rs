@@ -10,7 +10,6 @@ use crate::store::Store;
 use crate::wire::{AnalysisDone, AnalysisReply, AnalysisRunning, Done, Running};
 use senet_bots::analysis::PositionValue;
 use senet_bots::analysis::{self, Options};
-use senet_bots::Level;
 use senet_rules::{AnyGame, Game, Record, RuleSet, Status, Throw};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -74,12 +73,10 @@ impl Default for Analyses {
     }
 }
 
-/// The analysis options the server uses for a record's rule set: the default depths, and
-/// the `expert` level's node budget per search so that no search runs long.
+/// The analysis options the server uses for a record's rule set: the default ones (their
+/// depths, and the `expert` level's node budget per search, so that no search runs long).
 fn server_options(rules: RuleSet) -> Options {
-    let mut o = Options::for_rules(rules);
-    o.budget = Level::Expert.budget(rules);
-    o
+    Options::for_rules(rules)
 }
 
 impl Analyses {
@@ -246,7 +243,7 @@ pub struct ValueRequest {
     /// The throw, when the position holds none (e.g. `4` or `3-5`).
     pub throw: Option<String>,
     /// The search depth of the decisions in throws (default: the rule set's analysis depth;
-    /// at most that depth: 3 on the stick rule sets, 2 on pyramid and parker).
+    /// at most that depth: 5 on the stick rule sets, 2 on pyramid and parker).
     pub depth: Option<u32>,
 }
 

@@ -199,7 +199,7 @@ async fn any_position_is_valued_without_a_game() {
         (
             json!({ "position": pos, "depth": 9 }),
             StatusCode::UNPROCESSABLE_ENTITY,
-            "depth must be at most 3",
+            "depth must be at most 5",
         ),
         (
             json!({ "position": pos, "colour": "red" }),

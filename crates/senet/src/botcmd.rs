@@ -121,7 +121,8 @@ pub enum BotCommand {
         /// Measure the bots and the analysis on held-out exact test sets (files of `senet
         /// exactset`, comma-separated) and print their tables: per bot and tag, decisions,
         /// mean loss, error rate and worst loss, the table-reading bots with the tables cut
-        /// to one piece fewer than the set's (as they were) and whole; no matches.
+        /// to one piece fewer than the set's (as they were) and whole (when the tables hold
+        /// the set's pieces); no matches.
         #[arg(long, value_name = "SETS", conflicts_with_all = ["errors_only", "levels"])]
         exact: Option<String>,
         /// With --exact: the bots (comma-separated; default the levels).
@@ -1038,14 +1039,19 @@ fn exact_sets(
                 set.header.pieces
             ))
         })?;
-        if table.pieces() < set.header.pieces {
+        let want = set.header.pieces;
+        // The set holds every move's exact value, so the tables to one piece fewer (what the
+        // bots played with before) are all a measurement needs; the whole tables add a run.
+        if table.pieces() + 1 < want {
             return Err(bad(format!(
-                "{path} has {} pieces a side, but the {rules} table holds {}: the bots would be measured without it",
-                set.header.pieces,
-                table.pieces()
+                "{path} has {want} pieces a side, but the {rules} table holds {}: build it to at least {} with senet solve {rules} --pieces {}",
+                table.pieces(),
+                want - 1,
+                want - 1
             )));
         }
-        let before = exact_tables(dir.clone(), set.header.pieces.saturating_sub(1));
+        let before = exact_tables(dir.clone(), want.saturating_sub(1));
+        let whole = (table.pieces() >= want).then_some(whole);
         let t = Instant::now();
         let r = measure(&set, &bots, with_analysis, before, whole, &|what| {
             eprintln!("{rules}: {what} ({:.0} s)", t.elapsed().as_secs_f64())

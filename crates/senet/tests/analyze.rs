@@ -128,7 +128,7 @@ fn analyze_refuses_bad_input_with_a_reason() {
     let rec = random_game("senat", "1");
     let (_, err, code) = senet(&["analyze", "-", "--depth", "7"], Some(&rec));
     assert_eq!(code, 1);
-    assert!(err.contains("depth must be 0-4"), "{err}");
+    assert!(err.contains("depth must be 0-5"), "{err}");
     let bad = rec.replacen("\"move\":\"", "\"move\":\"x", 1);
     let (_, err, code) = senet(&["analyze", "-"], Some(&bad));
     assert_eq!(code, 1);

@@ -537,7 +537,7 @@ fn train_net_searched_exports_positions_valued_by_search() {
         (searched("2", &["--keep", "0"]), "must lie in (0, 1], got 0"),
         (
             searched("2", &["--depth", "9"]),
-            "the search depth must be 0-4, got 9",
+            "the search depth must be 0-5, got 9",
         ),
         (
             searched("2", &["--budget", "0"]),
@@ -609,6 +609,33 @@ fn exactset_and_ladder_exact_measure_the_bots_on_exact_decisions() {
     );
     assert_eq!(subjects[2]["tags"][0]["error_rate"], 0.0);
     assert_eq!(subjects[4]["tags"][0]["best_exact"], 1.0);
+    // A set one piece past the tables (its header says 3) is measured once, with the tables
+    // the bots have: the set holds the exact values. Two pieces past is refused in words.
+    let one_past = dir.join("k5-one-past.jsonl");
+    std::fs::write(&one_past, text.replacen("\"pieces\":2", "\"pieces\":3", 1)).unwrap();
+    let (code, out, err) = senet(&[
+        "ladder",
+        "--exact",
+        one_past.to_str().unwrap(),
+        "--exact-bots",
+        "random,expert",
+        "--dir",
+        t,
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let names: Vec<String> = v[0]["subjects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| format!("{}@{}", s["bot"].as_str().unwrap(), s["tables"]))
+        .collect();
+    assert_eq!(names, ["random@0", "expert@2", "analysis@2"]);
+    std::fs::write(&one_past, text.replacen("\"pieces\":2", "\"pieces\":4", 1)).unwrap();
+    let (code, _, err) = senet(&["ladder", "--exact", one_past.to_str().unwrap(), "--dir", t]);
+    assert_eq!(code, 1);
+    assert!(err.contains("senet solve kendall5 --pieces 3"), "{err}");
     // A set of more pieces than the tables hold, and a broken file, are refused in words.
     let (code, _, err) = senet(&[
         "exactset",
