@@ -287,12 +287,17 @@ impl Level {
     /// 50.55% [48.37, 52.73] over 1000 pairs); the network is the step from `casual`
     /// (58.7% [58.0, 59.4] and 61.4% [60.8, 62.1] against `greedy`, 10,000 pairs; `kendall5`
     /// with its 64-unit network of 2026-11-27) and the search the step to `expert`.
+    /// And for `strong` on `houses`, which searches one throw deep (`expectimax:1`): with the
+    /// four-piece network of 2026-11-30, which lifts a shallow search more than a deep one,
+    /// `expert` scored 51.4% [49.4, 53.4] against a `strong` of `expectimax:2` (1200 pairs,
+    /// `docs/bots.md`), no step a match could show.
     pub fn spec_for(self, rules: senet_rules::RuleSet) -> (BotKind, EvalKind) {
         use senet_rules::RuleSet as R;
         match (self, rules) {
             (Level::Beginner, R::Pyramid) => (BotKind::Sloppy(5), EvalKind::Hand),
             (Level::Strong, R::Parker) => (BotKind::Expectimax(2), EvalKind::Hand),
             (Level::Strong, R::Kendall | R::Kendall5) => (BotKind::Greedy, EvalKind::Tuned),
+            (Level::Strong, R::Houses) => (BotKind::Expectimax(1), EvalKind::Tuned),
             _ => self.spec(),
         }
     }

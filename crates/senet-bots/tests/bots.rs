@@ -456,7 +456,8 @@ fn parker_strong_searches_with_the_hand_set_evaluator() {
 }
 
 /// `strong` on kendall and kendall5 is the trained network one decision ahead, without a
-/// budget (the step to `expert` is the search); on the other stick rule sets it searches.
+/// budget (the step to `expert` is the search); on the other stick rule sets it searches,
+/// on houses one throw deep.
 #[test]
 fn kendall_strong_is_the_trained_network_one_decision_ahead() {
     use senet_bots::{BotKind, EvalKind, Level};
@@ -479,8 +480,13 @@ fn kendall_strong_is_the_trained_network_one_decision_ahead() {
         }
     }
     assert!(n > 20);
+    assert_eq!(Level::Strong.spec_for(RuleSet::Senat), Level::Strong.spec());
+    // On houses one throw deep: the step to `expert` (docs/bots.md, Levels).
+    assert_eq!(
+        Level::Strong.spec_for(RuleSet::Houses),
+        (BotKind::Expectimax(1), EvalKind::Tuned)
+    );
     for rules in [RuleSet::Senat, RuleSet::Houses] {
-        assert_eq!(Level::Strong.spec_for(rules), Level::Strong.spec());
         assert_eq!(Level::Strong.budget(rules), Some(20_000));
     }
 }
