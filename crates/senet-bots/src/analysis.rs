@@ -698,10 +698,10 @@ fn summary(p: Player, notes: &[Note], end_first: f64, rules: RuleSet) -> Summary
 pub fn band_rates(rules: RuleSet) -> [f64; 5] {
     // `senet analyze --calibrate --games 4 --positions 1000` (docs/analysis.md).
     match rules {
-        RuleSet::Kendall => [0.00278, 0.00381, 0.00257, 0.00028, 0.00002],
-        RuleSet::Kendall5 => [0.00567, 0.00514, 0.00290, 0.00044, 0.00001],
-        RuleSet::Senat => [0.01048, 0.01026, 0.00860, 0.00007, 0.00007],
-        RuleSet::Houses => [0.00830, 0.01000, 0.00585, 0.00010, 0.00010],
+        RuleSet::Kendall => [0.00347, 0.00439, 0.00331, 0.00028, 0.00000],
+        RuleSet::Kendall5 => [0.00544, 0.00496, 0.00286, 0.00046, 0.00000],
+        RuleSet::Senat => [0.01302, 0.01387, 0.01078, 0.00014, 0.00000],
+        RuleSet::Houses => [0.00920, 0.01075, 0.00694, 0.00046, 0.00000],
         RuleSet::Pyramid => [0.05012, 0.01891, 0.01563, 0.00207, 0.00034],
         RuleSet::Parker => [0.04594, 0.02152, 0.00632, 0.00316, 0.00023],
     }
