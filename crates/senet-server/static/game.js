@@ -529,7 +529,9 @@ export async function gamePage(id) {
     if (!on || G.barAt === S.seq) return;
     G.barAt = S.seq;
     const seq = S.seq;
-    api('POST', '/api/value', { position: S.position }).then((v) => {
+    // A glance, not a review: 2 throws deep, which every rule set accepts (a review's
+    // decisions go to `expert`'s 5), so that a bar at every event costs the server little.
+    api('POST', '/api/value', { position: S.position, depth: 2 }).then((v) => {
       if (G.state.seq !== seq) return;
       const p1 = v.first;
       const side = (i) => G.state.sides[i].name;
