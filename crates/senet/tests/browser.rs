@@ -920,20 +920,18 @@ fn drawn_is_servers(s: &Session, port: u16, id: &str, settled: bool) {
             if !settled {
                 return;
             }
-            let running =
-                s.js("return document.querySelector('#board-wrap').classList.contains('running')");
-            if running == json!(false) {
-                let mismatch =
-                    s.js("return document.querySelector('#board-wrap').dataset.mismatch || '0'");
+            // One script reads the three, so that a replay started by the bot's next event
+            // in between cannot be taken for a replay that left its ghosts behind.
+            let now = s.js("const w = document.querySelector('#board-wrap');
+                 return [w.classList.contains('running'), w.dataset.mismatch || '0',
+                         document.querySelectorAll('svg.ghosts').length]");
+            if now[0] == json!(false) {
                 assert_eq!(
-                    mismatch,
+                    now[1],
                     json!("0"),
                     "a replay ended off the server's position"
                 );
-                assert_eq!(
-                    s.js("return document.querySelectorAll('svg.ghosts').length"),
-                    json!(0)
-                );
+                assert_eq!(now[2], json!(0), "no ghosts are left after a replay");
                 return;
             }
         }
