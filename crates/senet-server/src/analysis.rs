@@ -73,12 +73,6 @@ impl Default for Analyses {
     }
 }
 
-/// The analysis options the server uses for a record's rule set: the default ones (their
-/// depths, and the `expert` level's node budget per search, so that no search runs long).
-fn server_options(rules: RuleSet) -> Options {
-    Options::for_rules(rules)
-}
-
 impl Analyses {
     fn jobs(&self) -> std::sync::MutexGuard<'_, HashMap<String, Job>> {
         lock(&self.jobs)
@@ -163,7 +157,8 @@ impl Analyses {
         tokio::spawn(async move {
             let permit = running.acquire_owned().await;
             let result = tokio::task::spawn_blocking(move || {
-                let opt = server_options(rules);
+                // The default options: their depths within the `expert` budget, so no search runs long.
+                let opt = Options::for_rules(rules);
                 analysis::analyze(&rec, &opt, &mut |d, _| done.store(d, Ordering::Relaxed))
                     .map(|a| Arc::<str>::from(serde_json::to_string(&a).unwrap_or_default()))
                     .map_err(|e| e.to_string())
@@ -263,7 +258,7 @@ pub fn value(req: &ValueRequest) -> Result<PositionValue, Failure> {
         g.set_throw(Throw::parse(t).map_err(bad)?).map_err(bad)?;
     }
     let rules = g.rules();
-    let mut opt = server_options(rules);
+    let mut opt = Options::for_rules(rules);
     if let Some(d) = req.depth {
         if d > opt.depth {
             return Err(Failure::Unprocessable(format!(

@@ -580,23 +580,31 @@ fn exactset_and_ladder_exact_measure_the_bots_on_exact_decisions() {
     );
     let text = std::fs::read_to_string(&set).unwrap();
     assert_eq!(text.lines().count(), 13);
-    let (code, out, err) = senet(&[
-        "ladder",
-        "--exact",
-        s,
-        "--exact-bots",
-        "random,expert",
-        "--dir",
-        t,
-        "--json",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let v: Value = serde_json::from_str(&out).unwrap();
+    // `senet ladder --exact SET` of random and expert: its report, and each subject as
+    // bot@pieces of the tables it read.
+    let ladder = |set: &str| {
+        let (code, out, err) = senet(&[
+            "ladder",
+            "--exact",
+            set,
+            "--exact-bots",
+            "random,expert",
+            "--dir",
+            t,
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        let names: Vec<String> = v[0]["subjects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| format!("{}@{}", s["bot"].as_str().unwrap(), s["tables"]))
+            .collect();
+        (v, names)
+    };
+    let (v, names) = ladder(s);
     let subjects = v[0]["subjects"].as_array().unwrap();
-    let names: Vec<String> = subjects
-        .iter()
-        .map(|s| format!("{}@{}", s["bot"].as_str().unwrap(), s["tables"]))
-        .collect();
     assert_eq!(
         names,
         [
@@ -613,24 +621,7 @@ fn exactset_and_ladder_exact_measure_the_bots_on_exact_decisions() {
     // the bots have: the set holds the exact values. Two pieces past is refused in words.
     let one_past = dir.join("k5-one-past.jsonl");
     std::fs::write(&one_past, text.replacen("\"pieces\":2", "\"pieces\":3", 1)).unwrap();
-    let (code, out, err) = senet(&[
-        "ladder",
-        "--exact",
-        one_past.to_str().unwrap(),
-        "--exact-bots",
-        "random,expert",
-        "--dir",
-        t,
-        "--json",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let v: Value = serde_json::from_str(&out).unwrap();
-    let names: Vec<String> = v[0]["subjects"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| format!("{}@{}", s["bot"].as_str().unwrap(), s["tables"]))
-        .collect();
+    let (_, names) = ladder(one_past.to_str().unwrap());
     assert_eq!(names, ["random@0", "expert@2", "analysis@2"]);
     std::fs::write(&one_past, text.replacen("\"pieces\":2", "\"pieces\":4", 1)).unwrap();
     let (code, _, err) = senet(&["ladder", "--exact", one_past.to_str().unwrap(), "--dir", t]);
