@@ -526,6 +526,8 @@ fn main() {
         .unwrap();
     let limits = Limits {
         per_second: 0.0,
+        // Every simulated player comes from loopback.
+        per_address: senet_server::service::AddressLimits::off(),
         max_websockets: 4096,
         ..Limits::default()
     };

@@ -14,7 +14,7 @@ use crate::service::{Failure, NewGame, Service, Subscription, Who};
 use crate::web;
 use crate::wire::{
     AnalysisDone, AnalysisReply, AnalysisRunning, Catalogue, Claimed, Created, ErrorBody, GameList,
-    GameState, Hint, InviteLink, NextGame, Review, Series, Throws,
+    GameState, Health, Hint, InviteLink, NextGame, Review, Series, Throws,
 };
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
@@ -71,6 +71,12 @@ pub struct Limits {
     pub body_timeout: Duration,
     /// Time a whole request may take, body and answer (408 beyond).
     pub request_timeout: Duration,
+    /// Client addresses that may read `GET /metrics` besides loopback ones (a Prometheus
+    /// server elsewhere); any other client is refused (403), so that a proxy that passes
+    /// everything does not publish the server's figures.
+    pub metrics_from: Vec<IpAddr>,
+    /// Limits per client address on making players, accounts and seeks (issue 56).
+    pub per_address: crate::service::AddressLimits,
 }
 
 impl Default for Limits {
@@ -89,6 +95,8 @@ impl Default for Limits {
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
             request_timeout: Duration::from_secs(30),
+            metrics_from: Vec::new(),
+            per_address: crate::service::AddressLimits::default(),
         }
     }
 }
@@ -206,8 +214,12 @@ struct AppState {
     limiter: Arc<RateLimiter>,
     /// Open WebSockets, against `Limits::max_websockets`.
     websockets: Arc<AtomicUsize>,
+    /// Open WebSockets of the lobby (the rest of `websockets` are games').
+    lobby_sockets: Arc<AtomicUsize>,
     max_websockets: usize,
     ws_ping: Duration,
+    /// Who may read `/metrics` besides loopback clients ([`Limits::metrics_from`]).
+    metrics_from: Arc<Vec<IpAddr>>,
 }
 
 /// A WebSocket's place under `Limits::max_websockets`, given back on drop.
@@ -1099,6 +1111,8 @@ async fn ws(
 /// answering: it is pinged every `ping`, and closed after twice that without a message.
 async fn live(mut socket: WebSocket, mut sub: Subscription, svc: Arc<Service>, ping: Duration) {
     use tokio::sync::broadcast::error::RecvError;
+    let stop = stopped(svc.stopping());
+    tokio::pin!(stop);
     let mut heard = tokio::time::Instant::now();
     let mut tick = tokio::time::interval_at(heard + ping, ping);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -1109,6 +1123,10 @@ async fn live(mut socket: WebSocket, mut sub: Subscription, svc: Arc<Service>, p
     {
         loop {
             tokio::select! {
+                () = &mut stop => {
+                    restarting(&mut socket).await;
+                    break;
+                }
                 _ = tick.tick() => {
                     if heard.elapsed() >= 2 * ping {
                         let _ = socket.send(Message::Close(None)).await;
@@ -1141,6 +1159,106 @@ async fn live(mut socket: WebSocket, mut sub: Subscription, svc: Arc<Service>, p
     svc.unsubscribe(&sub).await;
 }
 
+/// The close code of a WebSocket closed because the server is stopping: 1012, "Service
+/// Restart" (RFC 6455's registry); the page reconnects at once.
+pub const CLOSE_RESTARTING: u16 = 1012;
+
+/// Completes once the server is stopping (see [`Service::begin_shutdown`]).
+pub(crate) async fn stopped(mut rx: tokio::sync::watch::Receiver<bool>) {
+    if rx.wait_for(|s| *s).await.is_err() {
+        // The service is gone: nothing will ever say stop.
+        std::future::pending::<()>().await;
+    }
+}
+
+/// Closes a live connection because the server is stopping (code 1012, "server
+/// restarting").
+pub(crate) async fn restarting(socket: &mut WebSocket) {
+    let _ = socket
+        .send(Message::Close(Some(axum::extract::ws::CloseFrame {
+            code: CLOSE_RESTARTING,
+            reason: "server restarting".into(),
+        })))
+        .await;
+}
+
+#[utoipa::path(
+    get,
+    path = "/healthz",
+    summary = "health check for a load balancer or a supervisor: 200 when the database answers, 503 when it does not",
+    responses(
+        (status = 200, description = "the server and its database answer", body = Health),
+        (status = 503, description = "the database does not answer (or the server is stopping)", body = Health),
+    )
+)]
+async fn healthz(State(s): State<AppState>) -> Response {
+    let stopping = *s.svc.stopping().borrow();
+    let db = s.svc.healthy(Duration::from_secs(2)).await;
+    let ok = db.is_ok() && !stopping;
+    let body = Health {
+        status: if ok { "ok" } else { "unavailable" }.into(),
+        database: match &db {
+            Ok(()) => "ok".into(),
+            Err(e) => e.clone(),
+        },
+        stopping,
+    };
+    let mut r = axum::Json(body).into_response();
+    if !ok {
+        *r.status_mut() = StatusCode::SERVICE_UNAVAILABLE;
+        r.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("2"));
+    }
+    r
+}
+
+#[utoipa::path(
+    get,
+    path = "/metrics",
+    summary = "the server's metrics in Prometheus's text format (requests by route and status, latency, moves appended, WebSockets, searches, database errors, games in memory); only for loopback clients and --metrics-from addresses",
+    responses(
+        (status = 200, description = "Prometheus text exposition format 0.0.4", content_type = "text/plain"),
+        (status = 403, description = "not a client allowed to read the metrics", body = ErrorBody),
+    )
+)]
+async fn metrics(
+    State(s): State<AppState>,
+    Extension(ClientAddr(ip)): Extension<ClientAddr>,
+) -> Response {
+    if !(ip.is_loopback() || s.metrics_from.contains(&ip)) {
+        return error(
+            StatusCode::FORBIDDEN,
+            format!(
+                "the metrics are for the operator: {ip} may not read them (serve --metrics-from IP allows an address besides loopback)"
+            ),
+        );
+    }
+    let lobby = s.lobby_sockets.load(Ordering::Acquire);
+    let all = s.websockets.load(Ordering::Acquire);
+    let m = s.svc.metrics();
+    m.websockets.with_label_values(&["lobby"]).set(lobby as i64);
+    m.websockets
+        .with_label_values(&["game"])
+        .set(all.saturating_sub(lobby) as i64);
+    (
+        [(header::CONTENT_TYPE, crate::metrics::CONTENT_TYPE)],
+        m.render(),
+    )
+        .into_response()
+}
+
+/// The route a request matched (a response extension set after routing), for the metrics.
+#[derive(Clone)]
+struct RouteTag(Arc<str>);
+
+async fn tag_route(path: Option<axum::extract::MatchedPath>, req: Request, next: Next) -> Response {
+    let mut r = next.run(req).await;
+    if let Some(p) = path {
+        r.extensions_mut().insert(RouteTag(Arc::from(p.as_str())));
+    }
+    r
+}
+
 #[utoipa::path(
     get,
     path = "/api/openapi.json",
@@ -1169,7 +1287,25 @@ async fn not_found(method: Method, uri: axum::http::Uri) -> Response {
     }
 }
 
-async fn limit(State(s): State<AppState>, mut req: Request, next: Next) -> Response {
+async fn limit(State(s): State<AppState>, req: Request, next: Next) -> Response {
+    let started = std::time::Instant::now();
+    let method = req.method().clone();
+    let r = limited(&s, req, next).await;
+    let route = r
+        .extensions()
+        .get::<RouteTag>()
+        .map_or_else(|| Arc::from("other"), |t| t.0.clone());
+    let m = s.svc.counters();
+    m.requests
+        .with_label_values(&[&*route, method.as_str(), r.status().as_str()])
+        .inc();
+    m.latency
+        .with_label_values(&[&*route])
+        .observe(started.elapsed().as_secs_f64());
+    r
+}
+
+async fn limited(s: &AppState, mut req: Request, next: Next) -> Response {
     let ip = client_of(&req, &s.limiter.trusted_proxies);
     req.extensions_mut().insert(ClientAddr(ip));
     let peer = req
@@ -1238,7 +1374,9 @@ api_routes! {
     "/api/games/{id}/next" => post next;
     "/api/series/{id}" => get series;
     "/api/series/{id}/record" => get series_record;
-    "/api/me" => get online::me, post online::new_me, patch online::rename;
+    "/api/me" => get online::me, post online::new_me, patch online::rename, delete online::delete_me;
+    "/api/me/data" => get online::my_data;
+    "/api/reports" => post online::report;
     "/api/account" => post online::account;
     "/api/login" => post online::login;
     "/api/logout" => post online::logout;
@@ -1263,12 +1401,15 @@ pub fn router(svc: Arc<Service>, limits: Limits) -> Router {
     if tokio::runtime::Handle::try_current().is_ok() {
         svc.start_sweeper();
     }
+    svc.set_address_limits(limits.per_address.clone());
     let state = AppState {
         svc,
         limiter: Arc::new(RateLimiter::new(&limits)),
         websockets: Arc::new(AtomicUsize::new(0)),
+        lobby_sockets: Arc::new(AtomicUsize::new(0)),
         max_websockets: limits.max_websockets.max(1),
         ws_ping: limits.ws_ping,
+        metrics_from: Arc::new(limits.metrics_from.clone()),
     };
     let app = Router::new()
         .route("/", get(web::page))
@@ -1278,8 +1419,11 @@ pub fn router(svc: Arc<Service>, limits: Limits) -> Router {
         .route("/s/{id}", get(web::page))
         .route("/rules/{id}", get(web::page))
         .route("/p/{name}", get(web::page))
-        .route("/leaderboard/{rules}", get(web::page));
+        .route("/leaderboard/{rules}", get(web::page))
+        .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics));
     api(app)
+        .route_layer(middleware::from_fn(tag_route))
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(state.clone(), limit))
         .layer(DefaultBodyLimit::max(limits.body_bytes))

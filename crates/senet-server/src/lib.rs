@@ -12,6 +12,9 @@
 //! - [`seeds`]: the seed commitment and the throws drawn from it.
 //! - Bots are asked for moves through `senet_bots::play`, the adapter shared with `senet play`.
 //! - [`analysis`]: the review's analysis of finished games and the stateless valuation.
+//! - [`moderation`]: reports, bans, closed accounts and the expiry of idle sessions and
+//!   anonymous players, shared by the servers and `senet admin`.
+//! - [`metrics`]: what an operator watches: `GET /metrics` (Prometheus) and `GET /healthz`.
 //! - [`web`]: the embedded page, script and style sheet; [`rulespage`]: the rules pages'
 //!   rules and demonstrations.
 //! - [`wire`]: the JSON of the API as Rust types; the OpenAPI document (`/api/openapi.json`)
@@ -22,6 +25,8 @@
 pub mod analysis;
 pub mod api;
 pub mod http;
+pub mod metrics;
+pub mod moderation;
 pub mod online;
 pub mod players;
 pub mod postgres;
@@ -77,7 +82,10 @@ pub fn open_store(db: &str) -> Result<Arc<dyn Store>, String> {
 }
 
 /// Opens the database `db` (see [`open_store`]), binds `addr`, calls `ready` with the bound
-/// address, and serves until `shutdown` completes.
+/// address, and serves until `shutdown` completes; then stops gracefully: no new
+/// connection is accepted, requests in flight (and so their appends) are finished, and every
+/// WebSocket is closed with code 1012 and the reason "server restarting", which the page
+/// answers by reconnecting.
 pub async fn serve(
     addr: &str,
     db: &str,
@@ -94,7 +102,7 @@ pub async fn serve(
     tokio::task::spawn_blocking(move || watcher.watch_store())
         .await
         .map_err(|e| format!("cannot watch the database: {e}"))??;
-    let app = router(svc, limits.clone());
+    let app = router(svc.clone(), limits.clone());
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
@@ -102,5 +110,9 @@ pub async fn serve(
         .local_addr()
         .map_err(|e| format!("cannot read the bound address: {e}"))?;
     ready(local);
+    let shutdown = async move {
+        shutdown.await;
+        svc.begin_shutdown();
+    };
     http::serve(listener, app, &limits, shutdown).await
 }

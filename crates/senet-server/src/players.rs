@@ -165,17 +165,26 @@ pub fn create_player(
     ))
 }
 
-/// The player of a session (by the SHA-256 of its secret).
-pub fn session_player(store: &dyn Store, session: &str) -> Result<Option<PlayerRow>, StoreError> {
+/// The player of a session (by the SHA-256 of its secret) that was used within
+/// [`crate::moderation::SESSION_IDLE_S`] of `now` (unix seconds), with the session's last use.
+pub fn session_player(
+    store: &dyn Store,
+    session: &str,
+    now: i64,
+) -> Result<Option<(PlayerRow, i64)>, StoreError> {
     run(store, |tx| {
         tx.rows(
             &format!(
-                "SELECT {PLAYER_COLS} FROM sessions s JOIN players p ON p.id = s.player WHERE s.token = $1"
+                "SELECT {PLAYER_COLS}, COALESCE(s.seen, s.created) FROM sessions s JOIN players p ON p.id = s.player
+                 WHERE s.token = $1 AND COALESCE(s.seen, s.created) >= $2"
             ),
-            &[session.into()],
+            &[
+                session.into(),
+                (now - crate::moderation::SESSION_IDLE_S).into(),
+            ],
         )?
         .first()
-        .map(player_row)
+        .map(|r| Ok((player_row(r)?, r[4].need_int("sessions.seen")?)))
         .transpose()
     })
 }
@@ -365,7 +374,7 @@ pub fn leaderboard(
     run(store, |tx| {
         tx.rows(
             "SELECT p.name, r.rating, r.rd, r.vol, r.games FROM ratings r JOIN players p ON p.id = r.player
-             WHERE r.rules = $1 AND r.rd <= $2 ORDER BY r.rating DESC, p.name_key LIMIT $3",
+             WHERE r.rules = $1 AND r.rd <= $2 AND p.banned IS NULL AND p.closed IS NULL ORDER BY r.rating DESC, p.name_key LIMIT $3",
             &[rules.into(), crate::online::PROVISIONAL_RD.into(), limit.into()],
         )?
         .iter()
@@ -769,8 +778,27 @@ pub struct SeekRow {
     pub created: i64,
 }
 
-/// Opens a seek, unless the player has `max` open already. Returns whether it did.
-pub fn create_seek(store: &dyn Store, s: &SeekRow, max: i64) -> Result<bool, StoreError> {
+/// What [`create_seek`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeekMade {
+    /// The seek is open.
+    Made,
+    /// The player has their most open seeks already.
+    PlayerFull,
+    /// The address has its most open seeks already.
+    AddressFull,
+    /// The player may not seek (banned, closed, removed).
+    Refused(crate::moderation::Standing),
+}
+
+/// Opens a seek, unless the player has `max` open already, the client address `from.0` has
+/// `from.1` open already (0: no limit), or the player is banned or closed (issue 56).
+pub fn create_seek(
+    store: &dyn Store,
+    s: &SeekRow,
+    max: i64,
+    from: &(String, i64),
+) -> Result<SeekMade, StoreError> {
     run(store, |tx| {
         let lock = tx.for_update();
         // Lock the seeker's row so that two seeks at once count each other.
@@ -778,16 +806,23 @@ pub fn create_seek(store: &dyn Store, s: &SeekRow, max: i64) -> Result<bool, Sto
             &format!("SELECT id FROM players WHERE id = $1{lock}"),
             &[(&s.player).into()],
         )?;
+        let standing = crate::moderation::standing_tx(tx, &s.player)?;
+        if standing != crate::moderation::Standing::Good {
+            return Ok(SeekMade::Refused(standing));
+        }
         let open = tx.rows(
             "SELECT count(*) FROM seeks WHERE player = $1 AND game IS NULL",
             &[(&s.player).into()],
         )?;
         if open.first().and_then(|r| r[0].int()).unwrap_or(0) >= max {
-            return Ok(false);
+            return Ok(SeekMade::PlayerFull);
+        }
+        if from.1 > 0 && crate::moderation::open_seeks_from(tx, &from.0)? >= from.1 {
+            return Ok(SeekMade::AddressFull);
         }
         tx.exec(
-            "INSERT INTO seeks (id, player, rules, options, rated, clock, pool, rating, created, game)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL)",
+            "INSERT INTO seeks (id, player, rules, options, rated, clock, pool, rating, created, game, addr)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10)",
             &[
                 (&s.id).into(),
                 (&s.player).into(),
@@ -798,10 +833,11 @@ pub fn create_seek(store: &dyn Store, s: &SeekRow, max: i64) -> Result<bool, Sto
                 s.pool.into(),
                 s.rating.into(),
                 s.created.into(),
+                (&from.0).into(),
             ],
         )?;
         tx.notify("!lobby")?;
-        Ok(true)
+        Ok(SeekMade::Made)
     })
 }
 

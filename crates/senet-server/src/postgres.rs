@@ -83,6 +83,7 @@ CREATE TABLE analyses (
 );
 ",
     crate::players::MIGRATION,
+    crate::moderation::MIGRATION,
 ];
 
 /// The channel of change notifications.

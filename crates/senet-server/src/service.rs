@@ -32,7 +32,7 @@ use tokio::sync::{broadcast, Mutex as AsyncMutex};
 
 mod online;
 use crate::players::Online;
-pub use online::{now_ms, Who};
+pub use online::{now_ms, AddressLimits, Who};
 
 /// How often spectators' comings and goings are told to a game's watchers, at most.
 const PRESENCE_EVERY: std::time::Duration = std::time::Duration::from_millis(300);
@@ -942,6 +942,8 @@ struct BotLimiter {
     total: usize,
     per_client: usize,
     ask_wait: std::sync::Mutex<Duration>,
+    /// `senet_searches_total`.
+    counted: prometheus::IntCounter,
 }
 
 /// A search waiting for its turn; dropped after its turn came but before it ran (given up,
@@ -977,8 +979,9 @@ impl Drop for Running<'_> {
 }
 
 impl BotLimiter {
-    fn new(total: usize, per_client: usize) -> BotLimiter {
+    fn new(total: usize, per_client: usize, counted: prometheus::IntCounter) -> BotLimiter {
         BotLimiter {
+            counted,
             queues: std::sync::Mutex::new(Queues::default()),
             total: total.max(1),
             per_client: per_client.max(1),
@@ -1028,6 +1031,7 @@ impl BotLimiter {
             ));
         }
         waiting.started = None;
+        self.counted.inc();
         let running = Running(self, client);
         let r = tokio::task::spawn_blocking(f).await;
         drop(running);
@@ -1084,6 +1088,11 @@ pub struct Service {
     watchers_by_client: std::sync::Mutex<HashMap<Client, usize>>,
     /// The lobby: open seeks, games being played, pairings (issue 33).
     lobby: online::Lobby,
+    /// What `/metrics` shows (issue 56).
+    metrics: Arc<crate::metrics::Metrics>,
+    /// Set once the server is told to stop: live connections are closed with "server
+    /// restarting" and the sweeper stops.
+    stopping: tokio::sync::watch::Sender<bool>,
 }
 
 /// A live connection's view of a game: the first message and the stream of changes.
@@ -1120,6 +1129,10 @@ impl Service {
     /// A service over a store running at most `total` bot searches at once, `per_client`
     /// of them for one client address.
     pub fn with_bot_limits(store: Arc<dyn Store>, total: usize, per_client: usize) -> Arc<Service> {
+        let metrics = Arc::new(crate::metrics::Metrics::new());
+        // Every call to the database is counted (events appended, errors) on its way.
+        let store: Arc<dyn Store> =
+            Arc::new(crate::metrics::CountingStore::new(store, metrics.clone()));
         Arc::new_cyclic(|me| Service {
             me: me.clone(),
             store,
@@ -1127,12 +1140,72 @@ impl Service {
             analyses: crate::analysis::Analyses::default(),
             series_records: RecentTexts::new(64, 32 << 20),
             max_live: AtomicUsize::new(MAX_LIVE),
-            bots: BotLimiter::new(total, per_client),
+            bots: BotLimiter::new(total, per_client, metrics.searches.clone()),
             watch_per_game: AtomicUsize::new(200),
             watch_per_client: AtomicUsize::new(20),
             watchers_by_client: std::sync::Mutex::new(HashMap::new()),
             lobby: online::Lobby::default(),
+            metrics,
+            stopping: tokio::sync::watch::channel(false).0,
         })
+    }
+
+    /// The service's metrics, with the gauges read now (`GET /metrics`).
+    pub fn metrics(&self) -> &crate::metrics::Metrics {
+        let m = &self.metrics;
+        m.games_in_memory.set(self.games_in_memory() as i64);
+        let q = self.bots.queues();
+        m.searches_running.set(q.running as i64);
+        let queued: usize = q
+            .waiting
+            .iter()
+            .flat_map(|w| w.values())
+            .map(VecDeque::len)
+            .sum();
+        m.searches_queued.set(queued as i64);
+        drop(q);
+        m.shutting_down.set(i64::from(*self.stopping.borrow()));
+        m
+    }
+
+    /// The service's metrics as they are (the gauges as last read by [`Service::metrics`]).
+    pub fn counters(&self) -> &crate::metrics::Metrics {
+        &self.metrics
+    }
+
+    /// Bot searches started since the service started (bot moves, hints, values).
+    pub fn searches_started(&self) -> u64 {
+        self.metrics.searches.get()
+    }
+
+    /// Whether the database answers now (`GET /healthz`): a trivial query, within `wait`.
+    pub async fn healthy(&self, wait: Duration) -> Result<(), String> {
+        let store = self.store.clone();
+        let q = tokio::task::spawn_blocking(move || {
+            crate::players::run(&*store, |tx| tx.rows("SELECT 1", &[]).map(|_| ()))
+        });
+        match tokio::time::timeout(wait, q).await {
+            Ok(Ok(Ok(()))) => Ok(()),
+            Ok(Ok(Err(e))) => Err(e.to_string()),
+            Ok(Err(e)) => Err(format!("the check failed: {e}")),
+            Err(_) => Err(format!(
+                "the database did not answer within {} ms",
+                wait.as_millis()
+            )),
+        }
+    }
+
+    /// Tells the live connections and the sweeper that the server is stopping: each
+    /// WebSocket is closed with code 1012 and the reason "server restarting" (the page
+    /// reconnects), and no new sweep starts. Requests in flight are finished by the
+    /// connection layer ([`crate::http::serve`]).
+    pub fn begin_shutdown(&self) {
+        self.stopping.send_replace(true);
+    }
+
+    /// A receiver that sees `true` once [`Service::begin_shutdown`] was called.
+    pub fn stopping(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.stopping.subscribe()
     }
 
     /// Games held in memory now (loaded and replayed from the store when first read).
@@ -2548,7 +2621,11 @@ mod tests {
     /// reply waits its turn, and a question that gave up never takes a place.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_question_waits_at_most_its_bound_and_replies_wait_their_turn() {
-        let limiter = Arc::new(BotLimiter::new(1, 2));
+        let limiter = Arc::new(BotLimiter::new(
+            1,
+            2,
+            prometheus::IntCounter::new("t", "t").unwrap(),
+        ));
         *limiter.ask_wait.lock().unwrap() = Duration::from_millis(150);
         let who: Client = "10.0.0.1".parse().unwrap();
         let long = long_reply(&limiter, who, 800);
@@ -2575,7 +2652,11 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_search_given_up_after_its_turn_came_gives_its_place_back() {
         use std::future::Future;
-        let limiter = Arc::new(BotLimiter::new(1, 2));
+        let limiter = Arc::new(BotLimiter::new(
+            1,
+            2,
+            prometheus::IntCounter::new("t", "t").unwrap(),
+        ));
         let who: Client = "10.0.0.1".parse().unwrap();
         let long = long_reply(&limiter, who, 300);
         tokio::time::sleep(Duration::from_millis(50)).await;

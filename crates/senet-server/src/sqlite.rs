@@ -79,6 +79,7 @@ CREATE TABLE analyses (
 ) WITHOUT ROWID;
 ",
     crate::players::MIGRATION,
+    crate::moderation::MIGRATION,
 ];
 
 /// [`crate::sql::Tx`] on a SQLite transaction.

@@ -20,6 +20,17 @@ pub struct ErrorBody {
     pub error: String,
 }
 
+/// `GET /healthz`: whether the server and its database answer.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Health {
+    /// `ok`, or `unavailable` (then the status is 503).
+    pub status: String,
+    /// `ok`, or why the database did not answer.
+    pub database: String,
+    /// Whether the server was told to stop and is finishing its requests.
+    pub stopping: bool,
+}
+
 /// One side as the rule set names it, with the colour word of its pieces.
 #[derive(Clone, Debug, Serialize, ToSchema)]
 pub struct Side {
@@ -835,6 +846,86 @@ pub struct PasswordChange {
     pub old: String,
     /// The new password (8-128 characters).
     pub new: String,
+}
+
+/// A report about another player (issue 56).
+#[derive(Clone, Debug, serde::Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReportRequest {
+    /// The reported player's name.
+    pub player: String,
+    /// The game it is about, if any (the reported player must have played in it).
+    #[serde(default)]
+    pub game: Option<String>,
+    /// What happened (3-500 characters).
+    pub reason: String,
+}
+
+/// A report filed.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ReportMade {
+    /// The report's ID.
+    pub id: String,
+}
+
+/// Deleting one's own account.
+#[derive(Clone, Default, serde::Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DeleteMe {
+    /// The password, for an account (an anonymous player has none).
+    #[serde(default)]
+    pub password: Option<String>,
+}
+
+/// The account was deleted.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Deleted {
+    /// The name the player's games now show.
+    pub name: String,
+}
+
+/// A session, in a player's data.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct SessionOut {
+    /// Unix seconds.
+    pub created: i64,
+    /// Last used (unix seconds; written at most hourly), when known.
+    #[schema(required = true)]
+    pub seen: Option<i64>,
+}
+
+/// A report the player filed, in their data.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ReportOut {
+    /// The report's ID.
+    pub id: String,
+    /// The reported player's name.
+    pub player: String,
+    /// The game, if any.
+    #[schema(required = true)]
+    pub game: Option<String>,
+    /// The reason given.
+    pub reason: String,
+    /// Unix seconds.
+    pub created: i64,
+    /// When the operator dealt with it (unix seconds).
+    #[schema(required = true)]
+    pub resolved: Option<i64>,
+}
+
+/// Everything stored about the session's player (`GET /api/me/data`).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct MyData {
+    /// When exported (unix seconds).
+    pub exported: i64,
+    /// The player as their page shows them, with every game.
+    pub player: PlayerPage,
+    /// The player's sessions (browsers signed in).
+    pub sessions: Vec<SessionOut>,
+    /// The reports the player filed.
+    pub reports: Vec<ReportOut>,
+    /// What is not in this file, and why.
+    pub not_included: String,
 }
 
 /// Nothing to say beyond success.

@@ -26,6 +26,8 @@ use support::pg::Cluster;
 fn open_limits() -> Limits {
     Limits {
         per_second: 0.0,
+        // Every simulated player comes from loopback.
+        per_address: senet_server::service::AddressLimits::off(),
         ..Limits::default()
     }
 }

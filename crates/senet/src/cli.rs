@@ -135,6 +135,9 @@ enum Command {
     Serve(crate::serve::ServeArgs),
     /// Build the exact endgame tables of the stick rule sets (docs/solve.md).
     Solve(crate::solvecmd::SolveArgs),
+    /// The operator's moderation commands against a server's database: reports, bans,
+    /// renames, closed accounts, expiry (docs/deploy.md).
+    Admin(crate::admincmd::AdminArgs),
 }
 
 /// Runs the command line; returns the process exit code.
@@ -261,6 +264,7 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
         // Serves until stopped, then exits with the server's exit code.
         Command::Serve(args) => std::process::exit(crate::serve::run(args)),
         Command::Solve(args) => std::process::exit(crate::solvecmd::run(args)),
+        Command::Admin(args) => std::process::exit(crate::admincmd::run(args)),
     }
 }
 

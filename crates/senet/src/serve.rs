@@ -42,6 +42,25 @@ pub struct ServeArgs {
     /// an idle keep-alive connection.
     #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
     header_timeout: f64,
+    /// An address that may read GET /metrics besides loopback ones (repeatable): a
+    /// Prometheus server on another machine.
+    #[arg(long = "metrics-from", value_name = "IP")]
+    metrics_from: Vec<IpAddr>,
+    /// New players (visitors without a session) one client address may make an hour (0: no
+    /// limit).
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    players_per_hour: u32,
+    /// Accounts one client address may make an hour (each costs an Argon2 hash; 0: no
+    /// limit).
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    accounts_per_hour: u32,
+    /// Seeks and quick-pairing requests one client address may make an hour (0: no limit).
+    #[arg(long, default_value_t = 60, value_name = "N")]
+    seeks_per_hour: u32,
+    /// Open seeks from one client address at once, over every server on the database (0: no
+    /// limit).
+    #[arg(long, default_value_t = 6, value_name = "N")]
+    open_seeks_per_address: u32,
 }
 
 /// The server's limits from the arguments, checked; the connection caps not given are sized
@@ -87,6 +106,14 @@ fn limits(a: &ServeArgs, nofile: Option<u64>) -> Result<senet_server::Limits, St
         max_per_address: a.max_per_address.unwrap_or(per_address),
         max_websockets: a.max_websockets.unwrap_or(websockets),
         header_timeout: Duration::from_secs_f64(a.header_timeout),
+        metrics_from: a.metrics_from.clone(),
+        per_address: senet_server::service::AddressLimits {
+            players: a.players_per_hour,
+            accounts: a.accounts_per_hour,
+            seeks: a.seeks_per_hour,
+            open_seeks: a.open_seeks_per_address,
+            window: Duration::from_secs(3600),
+        },
         ..senet_server::Limits::default()
     })
 }
@@ -145,7 +172,10 @@ pub fn run(args: ServeArgs) -> i32 {
         shutdown(),
     ));
     match result {
-        Ok(()) => 0,
+        Ok(()) => {
+            println!("senet serve: stopped (requests in flight finished, live connections told to reconnect)");
+            0
+        }
         Err(e) => {
             eprintln!("error: {e}");
             1
@@ -216,6 +246,12 @@ mod tests {
         assert_eq!(l.header_timeout, Duration::from_millis(2500));
         let d = parse(&[]).unwrap();
         assert_eq!((d.per_second, d.burst), (50.0, 200));
+        assert_eq!(
+            d.per_address,
+            senet_server::service::AddressLimits::default()
+        );
+        let p = parse(&["--players-per-hour", "0", "--open-seeks-per-address", "2"]).unwrap();
+        assert_eq!((p.per_address.players, p.per_address.open_seeks), (0, 2));
         // Caps not given come from the descriptor limit (1,024 here): room is kept for
         // the database and the process's own descriptors.
         assert_eq!(

@@ -12,6 +12,8 @@ use utoipa::OpenApi;
 #[derive(OpenApi)]
 #[openapi(
     paths(
+        super::healthz,
+        super::metrics,
         super::openapi,
         super::rules,
         super::rules_page,
@@ -36,6 +38,9 @@ use utoipa::OpenApi;
         super::online::me,
         super::online::new_me,
         super::online::rename,
+        super::online::delete_me,
+        super::online::my_data,
+        super::online::report,
         super::online::account,
         super::online::login,
         super::online::logout,

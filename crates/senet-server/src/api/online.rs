@@ -7,8 +7,9 @@ use crate::online::csrf_of;
 use crate::players::PlayerRow;
 use crate::service::{Failure, Who};
 use crate::wire::{
-    Credentials, Empty, ErrorBody, GameState, Leaderboard, LiveGame, LobbyMessage, Logout, Me,
-    NameRequest, Paired, PasswordChange, PlayerPage, RematchReply, SeekOut, SeekRequest, Waiting,
+    Credentials, DeleteMe, Deleted, Empty, ErrorBody, GameState, Leaderboard, LiveGame,
+    LobbyMessage, Logout, Me, MyData, NameRequest, Paired, PasswordChange, PlayerPage,
+    RematchReply, ReportMade, ReportRequest, SeekOut, SeekRequest, Waiting,
 };
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -163,13 +164,14 @@ pub(super) async fn me(State(s): State<AppState>, h: HeaderMap) -> ApiResult {
     responses(
         (status = 200, description = "the session already had a player", body = Me),
         (status = 201, description = "a new anonymous player; the cookie is set", body = Me),
-        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After), or too many new players from this address (20 an hour by default)", body = ErrorBody),
         (status = 500, description = "the server failed", body = ErrorBody),
     )
 )]
 pub(super) async fn new_me(
     State(s): State<AppState>,
     Extension(Https(https)): Extension<Https>,
+    Extension(ClientAddr(ip)): Extension<ClientAddr>,
     h: HeaderMap,
 ) -> ApiResult {
     if let Some(secret) = cookie_secret(&h) {
@@ -177,7 +179,7 @@ pub(super) async fn new_me(
             return ok_json(s.svc.me(&p, &secret).await?);
         }
     }
-    let (p, secret) = s.svc.new_player().await?;
+    let (p, secret) = s.svc.new_player(ip).await?;
     let mut r = created(s.svc.me(&p, &secret).await?);
     set_cookie(&mut r, Some(&secret), https);
     Ok(r)
@@ -228,19 +230,20 @@ pub(super) async fn rename(
         (status = 403, description = "no or wrong X-CSRF-Token", body = ErrorBody),
         (status = 409, description = "the name is taken, or the player has an account already", body = ErrorBody),
         (status = 422, description = "not a valid name, or a password not 8-128 characters", body = ErrorBody),
-        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After), or too many accounts made from this address (5 an hour by default)", body = ErrorBody),
         (status = 500, description = "the server failed", body = ErrorBody),
     )
 )]
 pub(super) async fn account(
     State(s): State<AppState>,
+    Extension(ClientAddr(ip)): Extension<ClientAddr>,
     h: HeaderMap,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let c = Caller::of(&s, &h, true).await?;
     let (p, secret) = c.player()?;
     let req: Credentials = secret_body(b, r#"{"name": TEXT, "password": TEXT}"#)?;
-    s.svc.make_account(p, &req.name, &req.password).await?;
+    s.svc.make_account(ip, p, &req.name, &req.password).await?;
     let p = s.svc.session(secret).await?.unwrap_or_else(|| p.clone());
     ok_json(s.svc.me(&p, secret).await?)
 }
@@ -305,6 +308,89 @@ pub(super) async fn logout(
 }
 
 #[utoipa::path(
+    delete,
+    path = "/api/me",
+    summary = "delete the session's player: the name is replaced (deleted-...), the password, sessions and open seeks go; the games stay, so the other players' records and ratings do; an account must give its password",
+    request_body = DeleteMe,
+    responses(
+        (status = 200, description = "deleted; the cookie is cleared", body = Deleted),
+        (status = 400, description = "malformed request", body = ErrorBody),
+        (status = 408, description = "the request body did not arrive in time", body = ErrorBody),
+        (status = 413, description = "body over the size limit", body = ErrorBody),
+        (status = 401, description = "no session, or the account's password is missing or wrong", body = ErrorBody),
+        (status = 403, description = "no or wrong X-CSRF-Token", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 500, description = "the server failed", body = ErrorBody),
+    )
+)]
+pub(super) async fn delete_me(
+    State(s): State<AppState>,
+    Extension(Https(https)): Extension<Https>,
+    h: HeaderMap,
+    b: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let c = Caller::of(&s, &h, true).await?;
+    let (p, _) = c.player()?;
+    let req: DeleteMe = secret_body(b, r#"{"password": TEXT} or nothing"#)?;
+    let name = s.svc.delete_me(p, req.password.as_deref()).await?;
+    let mut r = ok_json(Deleted { name })?;
+    set_cookie(&mut r, None, https);
+    Ok(r)
+}
+
+#[utoipa::path(
+    get,
+    path = "/api/me/data",
+    summary = "download everything stored about the session's player (a JSON file): the player, ratings with history, every game, sessions, reports filed",
+    responses(
+        (status = 200, description = "the data (Content-Disposition: attachment)", body = MyData),
+        (status = 401, description = "no session", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 500, description = "the server failed", body = ErrorBody),
+    )
+)]
+pub(super) async fn my_data(State(s): State<AppState>, h: HeaderMap) -> ApiResult {
+    let c = Caller::of(&s, &h, false).await?;
+    let (p, _) = c.player()?;
+    let data = s.svc.my_data(p).await?;
+    let mut r = ok_json(data)?;
+    let file = format!("attachment; filename=\"senet-{}.json\"", p.name);
+    if let Ok(v) = HeaderValue::from_str(&file) {
+        r.headers_mut().insert(header::CONTENT_DISPOSITION, v);
+    }
+    Ok(r)
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/reports",
+    summary = "report a player to the site's operator (what happened, maybe in which game); at most 10 reports a day",
+    request_body = ReportRequest,
+    responses(
+        (status = 201, description = "filed", body = ReportMade),
+        (status = 400, description = "malformed request", body = ErrorBody),
+        (status = 408, description = "the request body did not arrive in time", body = ErrorBody),
+        (status = 413, description = "body over the size limit", body = ErrorBody),
+        (status = 401, description = "no session", body = ErrorBody),
+        (status = 403, description = "no or wrong X-CSRF-Token", body = ErrorBody),
+        (status = 404, description = "no such player", body = ErrorBody),
+        (status = 422, description = "a reason not 3-500 characters, oneself, or a game the player did not play", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After), or 10 reports filed in the last day", body = ErrorBody),
+        (status = 500, description = "the server failed", body = ErrorBody),
+    )
+)]
+pub(super) async fn report(
+    State(s): State<AppState>,
+    h: HeaderMap,
+    b: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let c = Caller::of(&s, &h, true).await?;
+    let (p, _) = c.player()?;
+    let req: ReportRequest = body(b)?;
+    Ok(created(s.svc.report(p, &req).await?))
+}
+
+#[utoipa::path(
     post,
     path = "/api/password",
     summary = "change the account's password; every other session ends",
@@ -359,22 +445,23 @@ pub(super) async fn seeks(State(s): State<AppState>) -> ApiResult {
         (status = 408, description = "the request body did not arrive in time", body = ErrorBody),
         (status = 413, description = "body over the size limit", body = ErrorBody),
         (status = 401, description = "no session", body = ErrorBody),
-        (status = 403, description = "no or wrong X-CSRF-Token", body = ErrorBody),
+        (status = 403, description = "no or wrong X-CSRF-Token, or the player is banned or closed", body = ErrorBody),
         (status = 409, description = "the player has 3 open seeks already", body = ErrorBody),
         (status = 422, description = "unknown rule set or option, or a bad clock", body = ErrorBody),
-        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After), too many seeks from this address (60 an hour by default), or its most open seeks at once (6)", body = ErrorBody),
         (status = 500, description = "the server failed", body = ErrorBody),
     )
 )]
 pub(super) async fn new_seek(
     State(s): State<AppState>,
+    Extension(ClientAddr(ip)): Extension<ClientAddr>,
     h: HeaderMap,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let c = Caller::of(&s, &h, true).await?;
     let (p, _) = c.player()?;
     let req: SeekRequest = body(b)?;
-    let seek = s.svc.create_seek(p, &req, false).await?;
+    let seek = s.svc.create_seek(ip, p, &req, false).await?;
     Ok(created(s.svc.seek_out(&seek).await?))
 }
 
@@ -411,7 +498,7 @@ pub(super) async fn cancel_seek(
     responses(
         (status = 201, description = "the game and the caller's seat", body = Paired),
         (status = 401, description = "no session", body = ErrorBody),
-        (status = 403, description = "no or wrong X-CSRF-Token", body = ErrorBody),
+        (status = 403, description = "no or wrong X-CSRF-Token, or the player is banned or closed", body = ErrorBody),
         (status = 409, description = "the seek is taken or withdrawn, or it is the caller's own", body = ErrorBody),
         (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
         (status = 500, description = "the server failed", body = ErrorBody),
@@ -439,22 +526,23 @@ pub(super) async fn accept(
         (status = 408, description = "the request body did not arrive in time", body = ErrorBody),
         (status = 413, description = "body over the size limit", body = ErrorBody),
         (status = 401, description = "no session", body = ErrorBody),
-        (status = 403, description = "no or wrong X-CSRF-Token", body = ErrorBody),
+        (status = 403, description = "no or wrong X-CSRF-Token, or the player is banned or closed", body = ErrorBody),
         (status = 409, description = "the player has 3 open seeks already", body = ErrorBody),
         (status = 422, description = "unknown rule set or option, or a bad clock", body = ErrorBody),
-        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After), too many seeks from this address (60 an hour by default), or its most open seeks at once (6)", body = ErrorBody),
         (status = 500, description = "the server failed", body = ErrorBody),
     )
 )]
 pub(super) async fn pairing(
     State(s): State<AppState>,
+    Extension(ClientAddr(ip)): Extension<ClientAddr>,
     h: HeaderMap,
     b: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let c = Caller::of(&s, &h, true).await?;
     let (p, _) = c.player()?;
     let req: SeekRequest = body(b)?;
-    match s.svc.pairing(p, &req).await? {
+    match s.svc.pairing(ip, p, &req).await? {
         Ok(paired) => ok_json(paired),
         Err(waiting) => {
             let mut r = ok_json(waiting)?;
@@ -505,14 +593,18 @@ pub(super) async fn lobby_ws(
     };
     let (first, rx) = s.svc.lobby_subscribe().await;
     let ping = s.ws_ping;
+    let stopping = s.svc.stopping();
+    // Counted apart from the games' sockets for the metrics (never refused here: the cap is
+    // `place`'s).
+    let counted = WsPlace::take(&s.lobby_sockets, usize::MAX);
     Ok(upgrade.max_message_size(4096).on_upgrade(move |socket| {
         let conn = conn.map(|Extension(c)| c);
         if let Some(c) = &conn {
             c.upgraded();
         }
         async move {
-            lobby_live(socket, first, rx, ping).await;
-            drop((place, conn));
+            lobby_live(socket, first, rx, ping, stopping).await;
+            drop((place, counted, conn));
         }
     }))
 }
@@ -522,8 +614,11 @@ async fn lobby_live(
     first: Vec<std::sync::Arc<str>>,
     mut rx: tokio::sync::broadcast::Receiver<std::sync::Arc<str>>,
     ping: std::time::Duration,
+    stopping: tokio::sync::watch::Receiver<bool>,
 ) {
     use tokio::sync::broadcast::error::RecvError;
+    let stop = super::stopped(stopping);
+    tokio::pin!(stop);
     for m in first {
         if socket
             .send(Message::Text(m.to_string().into()))
@@ -538,6 +633,10 @@ async fn lobby_live(
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
+            () = &mut stop => {
+                super::restarting(&mut socket).await;
+                break;
+            }
             _ = tick.tick() => {
                 if heard.elapsed() >= 2 * ping
                     || socket.send(Message::Ping(Vec::new().into())).await.is_err()

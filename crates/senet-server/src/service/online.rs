@@ -4,6 +4,7 @@
 //! [`crate::players`]; the rules of names, passwords, clocks and ratings in [`crate::online`].
 
 use super::{blocking, now, random_id, random_token, snapshot, Failure, Live, Res, Service};
+use crate::moderation::{self, Standing};
 use crate::online::{self as rules_of, ClockSpec, ClockState, Rating};
 use crate::players::{self, GameResult, PlayerRow, Rematch, SeekRow};
 use crate::seeds;
@@ -47,6 +48,25 @@ impl<'a> Who<'a> {
     }
 }
 
+/// Counts one against `key` in `map`; false when that makes more than `max` in `window`.
+fn counted(
+    map: &Mutex<HashMap<String, (u32, Instant)>>,
+    key: String,
+    max: u32,
+    window: Duration,
+) -> bool {
+    let mut m = lock(map);
+    if m.len() > 100_000 {
+        m.retain(|_, (_, t)| t.elapsed() < window);
+    }
+    let e = m.entry(key).or_insert((0, Instant::now()));
+    if e.1.elapsed() >= window {
+        *e = (0, Instant::now());
+    }
+    e.0 = e.0.saturating_add(1);
+    e.0 <= max
+}
+
 /// Milliseconds since the Unix epoch.
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
@@ -81,6 +101,51 @@ const LOGINS_PER_NAME: u32 = 10;
 const LOGINS_PER_ADDRESS: u32 = 30;
 const LOGIN_WINDOW: Duration = Duration::from_secs(300);
 
+/// Limits per client address on what costs the server storage or work (issue 56): making
+/// players, accounts (an Argon2 hash each) and seeks. Each is a count per address in a
+/// window of [`AddressLimits::window`] (counted by each server: behind a proxy that spreads
+/// one address over N servers, N times as many), except `open_seeks`, counted in the
+/// database across servers. 0 turns a limit off.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AddressLimits {
+    /// New players (`POST /api/me` without a session) per address per window.
+    pub players: u32,
+    /// Accounts made (`POST /api/account`) per address per window.
+    pub accounts: u32,
+    /// Seeks and quick-pairing requests per address per window.
+    pub seeks: u32,
+    /// Open seeks from one address at once (a player has at most 3 of their own).
+    pub open_seeks: u32,
+    /// The window.
+    pub window: Duration,
+}
+
+impl Default for AddressLimits {
+    /// 20 new players, 5 accounts and 60 seeks per address an hour; 6 open seeks.
+    fn default() -> AddressLimits {
+        AddressLimits {
+            players: 20,
+            accounts: 5,
+            seeks: 60,
+            open_seeks: 6,
+            window: Duration::from_secs(3600),
+        }
+    }
+}
+
+impl AddressLimits {
+    /// No limit per address (tests and load runs from one address).
+    pub fn off() -> AddressLimits {
+        AddressLimits {
+            players: 0,
+            accounts: 0,
+            seeks: 0,
+            open_seeks: 0,
+            window: Duration::from_secs(3600),
+        }
+    }
+}
+
 /// The lobby's live state and what the sweeper needs.
 pub(super) struct Lobby {
     tx: broadcast::Sender<Arc<str>>,
@@ -89,6 +154,9 @@ pub(super) struct Lobby {
     sweeping: AtomicBool,
     sessions: Mutex<HashMap<String, (PlayerRow, Instant)>>,
     logins: Mutex<HashMap<String, (u32, Instant)>>,
+    /// Counts per address (new players, accounts, seeks) in their windows.
+    made: Mutex<HashMap<String, (u32, Instant)>>,
+    per_address: Mutex<AddressLimits>,
 }
 
 impl Default for Lobby {
@@ -100,6 +168,8 @@ impl Default for Lobby {
             sweeping: AtomicBool::new(false),
             sessions: Mutex::new(HashMap::new()),
             logins: Mutex::new(HashMap::new()),
+            made: Mutex::new(HashMap::new()),
+            per_address: Mutex::new(AddressLimits::default()),
         }
     }
 }
@@ -306,7 +376,17 @@ impl Service {
         }
         let store = self.store.clone();
         let key = h.clone();
-        let p = blocking(move || players::session_player(&*store, &key)).await?;
+        let p = blocking(move || {
+            let t = now();
+            let found = players::session_player(&*store, &key, t)?;
+            if let Some((p, seen)) = &found {
+                // Its last use, for the expiry of idle sessions and players (written at most
+                // hourly).
+                moderation::touch(&*store, &key, &p.id, Some(*seen), t)?;
+            }
+            Ok(found.map(|(p, _)| p))
+        })
+        .await?;
         let mut cache = lock(&self.lobby.sessions);
         if cache.len() > 100_000 {
             cache.clear();
@@ -327,7 +407,9 @@ impl Service {
     }
 
     /// Makes an anonymous player with a generated name; returns it and its session secret.
-    pub async fn new_player(&self) -> Res<(PlayerRow, String)> {
+    pub async fn new_player(&self, client: super::Client) -> Res<(PlayerRow, String)> {
+        let l = self.address_limits();
+        self.made_from(client, "new players", l.players, l.window)?;
         let secret = random_token() + &random_token();
         let h = seeds::digest(&secret);
         let store = self.store.clone();
@@ -387,7 +469,13 @@ impl Service {
     }
 
     /// Makes the player an account with this name and password.
-    pub async fn make_account(&self, p: &PlayerRow, name: &str, password: &str) -> Res<()> {
+    pub async fn make_account(
+        &self,
+        client: super::Client,
+        p: &PlayerRow,
+        name: &str,
+        password: &str,
+    ) -> Res<()> {
         if p.account {
             return Err(Failure::Conflict(
                 "this player already has an account: change the password instead".into(),
@@ -395,6 +483,9 @@ impl Service {
         }
         rules_of::check_password(password).map_err(Failure::Unprocessable)?;
         rules_of::check_name(name).map_err(Failure::Unprocessable)?;
+        // Counted before the Argon2 hash, the costly part.
+        let l = self.address_limits();
+        self.made_from(client, "accounts", l.accounts, l.window)?;
         let pw = password.to_string();
         let phc = tokio::task::spawn_blocking(move || rules_of::hash_password(&pw))
             .await
@@ -405,16 +496,62 @@ impl Service {
 
     /// Counts a login attempt against `key`; false when over `max` in the window.
     fn login_allowed(&self, key: String, max: u32) -> bool {
-        let mut m = lock(&self.lobby.logins);
-        if m.len() > 100_000 {
-            m.retain(|_, (_, t)| t.elapsed() < LOGIN_WINDOW);
+        counted(&self.lobby.logins, key, max, LOGIN_WINDOW)
+    }
+
+    /// Sets the limits per client address (`Limits::per_address`).
+    pub fn set_address_limits(&self, l: AddressLimits) {
+        *lock(&self.lobby.per_address) = l;
+    }
+
+    fn address_limits(&self) -> AddressLimits {
+        lock(&self.lobby.per_address).clone()
+    }
+
+    /// Counts one `what` made from `client` against `max` per window; a refusal in words
+    /// (429) when over it. `max` 0: no limit.
+    fn made_from(
+        &self,
+        client: super::Client,
+        what: &'static str,
+        max: u32,
+        window: Duration,
+    ) -> Res<()> {
+        if max == 0 || counted(&self.lobby.made, format!("{what}:{client}"), max, window) {
+            return Ok(());
         }
-        let e = m.entry(key).or_insert((0, Instant::now()));
-        if e.1.elapsed() >= LOGIN_WINDOW {
-            *e = (0, Instant::now());
+        self.metrics.refused.with_label_values(&[what]).inc();
+        Err(Failure::Busy(format!(
+            "too many {what} from your address: at most {max} in {} minutes; wait and try again{}",
+            window.as_secs().div_ceil(60),
+            match what {
+                "new players" => " (this browser keeps its player: you need no new one)",
+                _ => "",
+            }
+        )))
+    }
+
+    /// Refuses a player whose standing forbids seeking and pairing (read fresh).
+    async fn may_seek(&self, p: &PlayerRow) -> Res<()> {
+        let (store, id) = (self.store.clone(), p.id.clone());
+        match blocking(move || moderation::standing(&*store, &id)).await? {
+            Standing::Good => Ok(()),
+            s => Err(self.refuse_standing(s)),
         }
-        e.0 += 1;
-        e.0 <= max
+    }
+
+    fn refuse_standing(&self, s: Standing) -> Failure {
+        self.metrics.refused.with_label_values(&["banned"]).inc();
+        Failure::Forbidden(
+            match s {
+                Standing::Banned => {
+                    "this player is banned from seeking and pairing by the site's operator"
+                }
+                Standing::Closed => "this player's account was closed",
+                _ => "this player no longer exists",
+            }
+            .into(),
+        )
     }
 
     /// Signs in: a new session for the account `name` if `password` is its password. An
@@ -543,8 +680,16 @@ impl Service {
     }
 
     /// Opens a seek (or, with `pool`, waits in quick pairing).
-    pub async fn create_seek(&self, p: &PlayerRow, req: &SeekRequest, pool: bool) -> Res<SeekRow> {
+    pub async fn create_seek(
+        &self,
+        client: super::Client,
+        p: &PlayerRow,
+        req: &SeekRequest,
+        pool: bool,
+    ) -> Res<SeekRow> {
         let (rules, options, clock) = Self::check_seek(req)?;
+        let l = self.address_limits();
+        self.made_from(client, "seeks", l.seeks, l.window)?;
         let rating = self.rating_of(&p.id, rules.id()).await?;
         let seek = SeekRow {
             id: random_id(),
@@ -558,10 +703,25 @@ impl Service {
             created: now_ms(),
         };
         let (store, s) = (self.store.clone(), seek.clone());
-        if !blocking(move || players::create_seek(&*store, &s, MAX_SEEKS)).await? {
-            return Err(Failure::Conflict(format!(
-                "you already have {MAX_SEEKS} open seeks, the most allowed: cancel one first"
-            )));
+        let from = (client.to_string(), i64::from(l.open_seeks));
+        match blocking(move || players::create_seek(&*store, &s, MAX_SEEKS, &from)).await? {
+            players::SeekMade::Made => {}
+            players::SeekMade::PlayerFull => {
+                return Err(Failure::Conflict(format!(
+                    "you already have {MAX_SEEKS} open seeks, the most allowed: cancel one first"
+                )))
+            }
+            players::SeekMade::AddressFull => {
+                self.metrics
+                    .refused
+                    .with_label_values(&["open seeks"])
+                    .inc();
+                return Err(Failure::Busy(format!(
+                    "your address has {} open seeks already, the most allowed from one address: wait until one is taken or withdrawn",
+                    l.open_seeks
+                )));
+            }
+            players::SeekMade::Refused(st) => return Err(self.refuse_standing(st)),
         }
         self.lobby_refresh().await;
         Ok(seek)
@@ -666,6 +826,7 @@ impl Service {
 
     /// Accepts an open seek: the game starts for both (seats drawn at random).
     pub async fn accept_seek(&self, p: &PlayerRow, id: &str) -> Res<Paired> {
+        self.may_seek(p).await?;
         let store = self.store.clone();
         let rows = blocking(move || players::open_seeks(&*store)).await?;
         let Some(s) = rows.into_iter().find(|s| s.id == id) else {
@@ -738,8 +899,14 @@ impl Service {
     }
 
     /// Quick pairing: pairs with a waiting player at once, or waits.
-    pub async fn pairing(&self, p: &PlayerRow, req: &SeekRequest) -> Res<Result<Paired, Waiting>> {
+    pub async fn pairing(
+        &self,
+        client: super::Client,
+        p: &PlayerRow,
+        req: &SeekRequest,
+    ) -> Res<Result<Paired, Waiting>> {
         let (rules, options, clock) = Self::check_seek(req)?;
+        self.may_seek(p).await?;
         let rating = self.rating_of(&p.id, rules.id()).await?;
         let me = SeekRow {
             id: String::new(),
@@ -763,7 +930,7 @@ impl Service {
                 return Ok(Ok(paired));
             }
         }
-        let seek = self.create_seek(p, req, true).await?;
+        let seek = self.create_seek(client, p, req, true).await?;
         Ok(Err(Waiting { seek: seek.id }))
     }
 
@@ -1143,6 +1310,11 @@ impl Service {
                 let Some(me) = weak.upgrade() else {
                     return;
                 };
+                if *me.stopping.borrow() {
+                    // The server is stopping: what is left is decided by the servers that
+                    // stay, or by this one when it is back.
+                    return;
+                }
                 me.sweep(n).await;
                 n += 1;
             }
@@ -1172,6 +1344,19 @@ impl Service {
                 }
             }
         }
+        if n % 1200 == 11 {
+            // Every 10 minutes: idle sessions and anonymous players expire (issue 56).
+            let store = self.store.clone();
+            let _ = blocking(move || {
+                moderation::expire(
+                    &*store,
+                    now(),
+                    moderation::SESSION_IDLE_S,
+                    moderation::ANONYMOUS_IDLE_S,
+                )
+            })
+            .await;
+        }
         if n % 10 == 3 {
             let store = self.store.clone();
             if let Ok(ids) = blocking(move || players::unrated_finished(&*store)).await {
@@ -1182,19 +1367,137 @@ impl Service {
         }
     }
 
+    // ---- moderation (issue 56) ----
+
+    /// Files `p`'s report about the player named `req.player`.
+    pub async fn report(&self, p: &PlayerRow, req: &wire::ReportRequest) -> Res<wire::ReportMade> {
+        let reason = req.reason.trim().to_string();
+        if reason.chars().count() < 3 || reason.chars().count() > moderation::REASON_MAX {
+            return Err(Failure::Unprocessable(format!(
+                "say what happened in 3 to {} characters",
+                moderation::REASON_MAX
+            )));
+        }
+        if reason.chars().any(|c| c.is_control() && c != '\n') {
+            return Err(Failure::Unprocessable(
+                "the reason may hold line breaks but no other control characters".into(),
+            ));
+        }
+        let (store, id, me) = (self.store.clone(), random_id(), p.id.clone());
+        let (name, game) = (req.player.clone(), req.game.clone());
+        let r = blocking(move || {
+            moderation::report(&*store, &id, &me, &name, game.as_deref(), &reason, now())
+        })
+        .await?;
+        use moderation::ReportRefused as R;
+        match r {
+            Ok(id) => Ok(wire::ReportMade { id }),
+            Err(R::NoSuchPlayer) => Err(Failure::NotFound(format!(
+                "there is no player {:?}",
+                req.player
+            ))),
+            Err(R::Themselves) => Err(Failure::Unprocessable(
+                "you cannot report yourself".into(),
+            )),
+            Err(R::NotTheirGame) => Err(Failure::Unprocessable(format!(
+                "{:?} did not play in game {:?}",
+                req.player,
+                req.game.as_deref().unwrap_or("")
+            ))),
+            Err(R::TooMany) => Err(Failure::Busy(format!(
+                "you have filed {} reports in the last day, the most allowed: the operator will read them",
+                moderation::REPORTS_PER_DAY
+            ))),
+        }
+    }
+
+    /// Deletes `p`'s account at their request: the name is replaced, the password,
+    /// sessions and open seeks go, the games stay. An account's password must be given.
+    pub async fn delete_me(&self, p: &PlayerRow, password: Option<&str>) -> Res<String> {
+        if p.account {
+            let Some(pw) = password else {
+                return Err(Failure::Unauthorized(
+                    "deleting an account needs its password: {\"password\": TEXT}".into(),
+                ));
+            };
+            let (store, n) = (self.store.clone(), p.name.clone());
+            let found = blocking(move || players::login_lookup(&*store, &n)).await?;
+            let phc = found
+                .and_then(|(_, h)| h)
+                .unwrap_or_else(|| rules_of::dummy_hash().to_string());
+            let pw = pw.to_string();
+            let ok = tokio::task::spawn_blocking(move || rules_of::verify_password(&pw, &phc))
+                .await
+                .map_err(|e| Failure::Internal(e.to_string()))?;
+            if !ok {
+                return Err(Failure::Unauthorized("wrong password".into()));
+            }
+        }
+        let (store, id) = (self.store.clone(), p.id.clone());
+        let name = blocking(move || moderation::close(&*store, &id, now())).await?;
+        self.forget_sessions_of(&p.id);
+        self.lobby_refresh().await;
+        name.ok_or_else(|| Failure::Conflict("this account was closed already".into()))
+    }
+
+    /// Everything stored about `p`, for them to download.
+    pub async fn my_data(&self, p: &PlayerRow) -> Res<wire::MyData> {
+        let page = self.page_of(&p.id, i64::MAX).await?;
+        let (store, id) = (self.store.clone(), p.id.clone());
+        let (sessions, reports) = blocking(move || {
+            Ok((
+                moderation::sessions_of(&*store, &id)?,
+                moderation::reports_by(&*store, &id)?,
+            ))
+        })
+        .await?;
+        Ok(wire::MyData {
+            exported: now(),
+            player: page,
+            sessions: sessions
+                .into_iter()
+                .map(|s| wire::SessionOut {
+                    created: s.created,
+                    seen: s.seen,
+                })
+                .collect(),
+            reports: reports
+                .into_iter()
+                .map(|r| wire::ReportOut {
+                    id: r.id,
+                    player: r.reported,
+                    game: r.game,
+                    reason: r.reason,
+                    created: r.created,
+                    resolved: r.resolved,
+                })
+                .collect(),
+            not_included: "session secrets and the password are stored only as hashes and are not exported; reports other players made about you are kept for the operator; game records are at /api/games/{id}/record".into(),
+        })
+    }
+
     // ---- player pages ----
 
     /// A player's page: ratings with history, recent games.
     pub async fn player_page(&self, name: &str) -> Res<PlayerPage> {
+        self.page_of(name, 50).await
+    }
+
+    /// A player's page with at most `limit` games, by name or ID.
+    async fn page_of(&self, name: &str, limit: i64) -> Res<PlayerPage> {
         let store = self.store.clone();
         let n = name.to_string();
         let page = blocking(move || {
-            let Some(p) = players::player_by_name(&*store, &n)? else {
-                return Ok(None);
+            let p = match players::player_by_name(&*store, &n)? {
+                Some(p) => p,
+                None => match moderation::find(&*store, &n)? {
+                    Some(f) if f.player.id == n => f.player,
+                    _ => return Ok(None),
+                },
             };
             let ratings = players::ratings_of(&*store, &p.id)?;
             let hist = players::history(&*store, &p.id)?;
-            let games = players::player_games(&*store, &p.id, 50)?;
+            let games = players::player_games(&*store, &p.id, limit)?;
             let mut opp = Vec::new();
             for g in &games {
                 let o = match &g.opponent {

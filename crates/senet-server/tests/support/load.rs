@@ -152,6 +152,8 @@ pub fn run(plan: &Plan, dir: &Path) -> Report {
         .unwrap();
     let limits = Limits {
         per_second: 0.0,
+        // Every simulated player comes from loopback.
+        per_address: senet_server::service::AddressLimits::off(),
         ..Limits::default()
     };
     let mut stores: Vec<Arc<dyn Store>> = Vec::new();
