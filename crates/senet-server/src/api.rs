@@ -1340,6 +1340,9 @@ async fn limited(s: &AppState, mut req: Request, next: Next) -> Response {
     r
 }
 
+/// The operator's routes outside `/api/` (issue 56), documented with the API.
+pub const OPERATOR_ROUTES: &[(&str, &[&str])] = &[("/healthz", &["get"]), ("/metrics", &["get"])];
+
 /// Declares the API's routes once: [`API_ROUTES`] (what the OpenAPI test compares with the
 /// document) and the router's `/api/` routes are made from the same table.
 macro_rules! api_routes {

@@ -9,6 +9,8 @@
 //! - [`service`]: the games, written against the generic `Game` API of `senet-rules`.
 //! - [`store`]: the storage interface; [`sqlite`]: its SQLite implementation; [`postgres`]:
 //!   its PostgreSQL implementation, shared by several servers.
+//! - [`backup`]: `senet backup`, a consistent copy of a live SQLite database (SQLite's online
+//!   backup API), checked before it is put in place.
 //! - [`seeds`]: the seed commitment and the throws drawn from it.
 //! - Bots are asked for moves through `senet_bots::play`, the adapter shared with `senet play`.
 //! - [`analysis`]: the review's analysis of finished games and the stateless valuation.
@@ -24,6 +26,7 @@
 
 pub mod analysis;
 pub mod api;
+pub mod backup;
 pub mod http;
 pub mod metrics;
 pub mod moderation;

@@ -17,6 +17,8 @@ pub struct Browser {
     pub cookie: Option<String>,
     pub csrf: Option<String>,
     pub me: Value,
+    /// Sent as `X-Forwarded-For` (the client's address behind a trusted proxy).
+    pub forwarded: Option<String>,
 }
 
 impl Browser {
@@ -26,6 +28,7 @@ impl Browser {
             cookie: None,
             csrf: None,
             me: Value::Null,
+            forwarded: None,
         }
     }
 
@@ -49,6 +52,9 @@ impl Browser {
         let mut r = Request::builder().method(method).uri(uri);
         if let Some(c) = &self.cookie {
             r = r.header("cookie", format!("senet_session={c}"));
+        }
+        if let Some(f) = &self.forwarded {
+            r = r.header("x-forwarded-for", f);
         }
         if csrf && method != "GET" {
             if let Some(t) = &self.csrf {
