@@ -575,9 +575,16 @@ export async function gamePage(id) {
       }
       else if (m.type === 'resync') refetch();
     };
-    ws.onclose = () => {
-      el.conn.textContent = '○ reconnecting';
+    ws.onclose = (ev) => {
       el.conn.className = 'conn';
+      // 1012: the server is restarting (an update); it is back in a moment.
+      if (ev.code === 1012) {
+        el.conn.textContent = '○ server restarting, reconnecting';
+        G.retry = 0;
+        setTimeout(connect, 1000);
+        return;
+      }
+      el.conn.textContent = '○ reconnecting';
       setTimeout(connect, Math.min(10000, 500 * 2 ** G.retry++));
     };
   }

@@ -131,7 +131,42 @@ function dialogBody(close) {
         h('button', { id: 'signout', onclick: out(false) }, 'Sign out'),
         h('button', { id: 'signout-all', onclick: out(true) }, 'Sign out everywhere')), err));
   }
+  kids.push(h('div', { class: 'account-form', id: 'my-data' }, h('h3', {}, 'Your data'),
+    h('p', { class: 'small' }, 'Everything stored about you: your player, ratings, games, sessions and reports, as a JSON file.'),
+    h('p', {}, h('a', { href: '/api/me/data', id: 'my-data-link', download: '' }, 'Download your data'))));
+  kids.push(deleteForm(m, close));
   return kids;
+}
+
+// Deleting one's own player (issue 56): the name is replaced, the games stay.
+function deleteForm(m, close) {
+  const err = h('p', { class: 'error', id: 'delete-error', role: 'alert' });
+  const pw = m.account ? h('input', { id: 'delete-password', type: 'password', autocomplete: 'current-password', required: true }) : null;
+  const confirmBox = h('input', { id: 'delete-confirm', type: 'checkbox', required: true });
+  const btn = h('button', { type: 'submit', id: 'delete-submit', class: 'danger' }, 'Delete my player');
+  const f = h('form', { class: 'account-form', id: 'delete-form', 'aria-labelledby': 'delete-title', novalidate: true },
+    h('h3', { id: 'delete-title' }, 'Delete your player'),
+    h('p', { class: 'small' }, `Your name is replaced by "deleted-…", you are signed out everywhere and your seeks are withdrawn. Your games stay (your opponents keep their records and ratings) but no longer show ${m.name}. This cannot be undone.`),
+    pw ? h('label', { class: 'field', for: 'delete-password' }, h('span', {}, 'Password'), pw) : null,
+    h('label', { class: 'mode', for: 'delete-confirm' }, confirmBox, ' I understand'),
+    h('div', { class: 'row' }, btn), err);
+  f.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    err.textContent = '';
+    if (!confirmBox.checked) { err.textContent = 'Tick "I understand" first.'; return; }
+    btn.disabled = true;
+    try {
+      await api('DELETE', '/api/me', pw ? { password: pw.value } : {});
+      take(null);
+      close();
+      location.href = '/';
+    } catch (x) {
+      err.textContent = x.message;
+    } finally {
+      btn.disabled = false;
+    }
+  });
+  return f;
 }
 
 function dialog() {

@@ -141,7 +141,52 @@ export async function playerPage(name) {
       h('h3', {}, 'Ratings'), table,
       graph ? h('h3', {}, 'Rating over time') : null, graph),
     h('section', { class: 'panel wide' }, h('h3', {}, 'Recent games'), list,
-      h('p', { class: 'links' }, h('a', { href: '/' }, 'Lobby'))));
+      h('p', { class: 'links' }, h('a', { href: '/' }, 'Lobby'))),
+    me() && !self ? reportBox(p, games) : null);
+}
+
+// Reporting a player to the site's operator (issue 56): what happened, and maybe the game.
+function reportBox(p, games) {
+  const reason = h('textarea', { id: 'report-reason', name: 'reason', rows: 3, minlength: 3, maxlength: 500, required: true });
+  const game = h('select', { id: 'report-game', name: 'game' },
+    h('option', { value: '' }, 'No game in particular'),
+    games.map((g) => h('option', { value: g.id }, `${RESULT[g.result] || g.result} against ${g.opponent ? g.opponent.name : 'nobody'}, ${g.rules_name}, ${day(g.ended)}`)));
+  const status = h('p', { id: 'report-status', role: 'status', class: 'small' });
+  const btn = h('button', { type: 'submit', id: 'report-submit' }, 'Send the report');
+  const f = h('form', { id: 'report-form', class: 'account-form', 'aria-labelledby': 'report-title', hidden: true },
+    h('label', { class: 'field', for: 'report-reason' }, h('span', {}, 'What happened (3–500 characters)'), reason),
+    h('label', { class: 'field', for: 'report-game' }, h('span', {}, 'In which game'), game),
+    h('div', { class: 'row' }, btn));
+  const open = h('button', { id: 'report-open', 'aria-expanded': 'false', 'aria-controls': 'report-form' }, `Report ${p.name}`);
+  open.addEventListener('click', () => {
+    f.hidden = !f.hidden;
+    open.setAttribute('aria-expanded', String(!f.hidden));
+    if (!f.hidden) reason.focus();
+  });
+  f.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    status.textContent = '';
+    status.className = 'small';
+    btn.disabled = true;
+    try {
+      const body = { player: p.name, reason: reason.value };
+      if (game.value) body.game = game.value;
+      await api('POST', '/api/reports', body);
+      f.hidden = true;
+      open.setAttribute('aria-expanded', 'false');
+      open.disabled = true;
+      status.textContent = 'Thank you: the report was sent to the site\'s operator.';
+    } catch (x) {
+      status.className = 'error';
+      status.textContent = x.message;
+    } finally {
+      btn.disabled = false;
+    }
+  });
+  return h('section', { class: 'panel wide', id: 'report' },
+    h('h3', { id: 'report-title' }, 'Report this player'),
+    h('p', { class: 'small' }, 'For insults, cheating or stalling: the operator reads every report.'),
+    open, f, status);
 }
 
 export async function leaderboardPage(rules) {

@@ -248,10 +248,17 @@ export function playSomeone(cat) {
       else if (m.type === 'games') { L.games = m.games; renderLive(); }
       else if (m.type === 'paired' && me() && (m.players || []).includes(me().id)) go(m.game);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (L.closed) return;
-      conn.textContent = '○ reconnecting';
       conn.className = 'conn';
+      // 1012: the server is restarting (an update); it is back in a moment.
+      if (ev.code === 1012) {
+        conn.textContent = '○ server restarting, reconnecting';
+        L.retry = 0;
+        setTimeout(connect, 1000);
+        return;
+      }
+      conn.textContent = '○ reconnecting';
       setTimeout(connect, Math.min(10000, 500 * 2 ** L.retry++));
     };
   }

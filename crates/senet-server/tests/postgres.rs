@@ -1071,3 +1071,109 @@ async fn two_servers_share_seeks_pairings_clocks_and_ratings_on_postgres() {
         .unwrap();
     assert!((sum - deltas).abs() < 1e-6);
 }
+
+#[tokio::test]
+#[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
+async fn bans_reports_and_open_seeks_per_address_hold_across_servers_on_postgres() {
+    use senet_server::moderation::{self, Standing};
+    use support::online::Browser;
+    let pg = Cluster::start();
+    let url = pg.create_db("moderation");
+    let svcs = two_services(&url, true).await;
+    // Both servers behind one proxy on loopback, with the default limits per address.
+    let limits = || Limits {
+        per_second: 0.0,
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        ..Limits::default()
+    };
+    let (ra, rb) = (
+        router(svcs[0].clone(), limits()),
+        router(svcs[1].clone(), limits()),
+    );
+    let u = url.clone();
+    let store: Arc<dyn Store> = Arc::new(
+        tokio::task::spawn_blocking(move || PgStore::open(&u).unwrap())
+            .await
+            .unwrap(),
+    );
+    let join = |app: &axum::Router, from: &str| {
+        let mut b = Browser::new(app);
+        b.forwarded = Some(from.to_string());
+        b
+    };
+    let seek =
+        json!({"rules": "kendall5", "rated": false, "clock": {"minutes": 5, "increment": 3}});
+    // One address spreads its players over both servers: its open seeks are counted in the
+    // database, so the sixth is its last on either server.
+    let mut flood = Vec::new();
+    for i in 0..4 {
+        let mut b = join(if i % 2 == 0 { &ra } else { &rb }, "198.51.100.9");
+        assert_eq!(b.call("POST", "/api/me", None).await.0, StatusCode::CREATED);
+        flood.push(b);
+    }
+    let mut made = 0;
+    for b in &mut flood {
+        for _ in 0..2 {
+            let (s, v) = b.call("POST", "/api/seeks", Some(seek.clone())).await;
+            if made < 6 {
+                assert_eq!(s, StatusCode::CREATED, "{v}");
+                made += 1;
+            } else {
+                assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{v}");
+                assert!(v["error"].as_str().unwrap().contains("open seeks"), "{v}");
+            }
+        }
+    }
+    // A report made on one server, a ban by the operator: on the other server the banned
+    // player can no longer seek, and their seeks are gone from both lobbies.
+    let mut alice = join(&rb, "203.0.113.30");
+    assert_eq!(
+        alice.call("POST", "/api/me", None).await.0,
+        StatusCode::CREATED
+    );
+    let mallory = flood[0].clone();
+    let (s, r) = alice
+        .call(
+            "POST",
+            "/api/reports",
+            Some(json!({"player": mallory.me["name"], "reason": "floods the lobby"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{r}");
+    let (st, id) = (store.clone(), mallory.id());
+    let reports = tokio::task::spawn_blocking(move || {
+        assert!(moderation::ban(&*st, &id, "flooding", 1).unwrap());
+        moderation::reports(&*st, false).unwrap()
+    })
+    .await
+    .unwrap();
+    assert_eq!(reports.len(), 1);
+    assert!(reports[0].banned);
+    let (s, v) = mallory
+        .on(&rb)
+        .call("POST", "/api/seeks", Some(seek.clone()))
+        .await;
+    assert!(
+        s == StatusCode::FORBIDDEN || s == StatusCode::UNAUTHORIZED,
+        "{s} {v}"
+    );
+    let (_, list) = alice.call("GET", "/api/seeks", None).await;
+    assert!(
+        list.as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["player"]["id"] != mallory.me["id"]),
+        "{list}"
+    );
+    let (st, id) = (store.clone(), mallory.id());
+    let standing = tokio::task::spawn_blocking(move || moderation::standing(&*st, &id))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(standing, Standing::Banned);
+    // With Mallory's two seeks gone, the address has room for one more.
+    let (s, v) = flood[1]
+        .call("POST", "/api/seeks", Some(seek.clone()))
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+}
