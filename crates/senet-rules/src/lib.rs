@@ -50,7 +50,9 @@ pub use kendall5::Kendall5;
 pub use options::{OptionKind, OptionSpec, OptionValue, Options};
 pub use parker::Parker;
 pub use pyramid::Pyramid;
-pub use record::{is_legacy_pass, json_syntax_in_words, play_legacy_pass, Event, Record, Replay};
+pub use record::{
+    capped_before_c7, is_legacy_pass, json_syntax_in_words, play_legacy_pass, Event, Record, Replay,
+};
 pub use senat::Senat;
 pub use series::{Series, Starts, Target};
 

@@ -436,6 +436,47 @@ impl Pyramid {
         self.decisions += 1;
     }
 
+    /// The game as a record written before ruling C7 ends it when move `m`, the first die of
+    /// two played from `self`, brought it to the turn cap (C5) and left the other die with no
+    /// legal move. C7 loses that die and passes the turn at once (`turn=1 dice=-` after
+    /// white's move); the engine of the time kept it in hand for the same player, whose
+    /// `pass` for it would have been the next decision, which the cap forbade, so such a
+    /// record's final position is the player's turn with that die (`turn=2 dice=2`). Both are
+    /// the same capped draw with the same board, decisions and score (C5); records written
+    /// before C7 still replay to what they recorded (C7's last sentence). `None` where `m` is
+    /// no such move: the new engine keeps a playable die in hand at the cap as the old one
+    /// did. See [`crate::capped_before_c7`].
+    pub(crate) fn capped_before_c7(&self, m: Move) -> Option<Pyramid> {
+        let [a, b] = self.dice;
+        if m.is_pass() || b == 0 {
+            return None;
+        }
+        let mut after = *self;
+        after.play_unchecked(m);
+        let capped = matches!(after.status(), Status::Over(o) if o.capped);
+        if !capped || after.turn == self.turn {
+            // Not ended by the cap (Y9 ended it, or play goes on), or the die was kept.
+            return None;
+        }
+        after.turn = self.turn;
+        after.dice = [if m.die == a { b } else { a }, 0];
+        after.ankh_new = self.ankh_new_after(m);
+        Some(after)
+    }
+
+    /// Y8: a pyramid reaching the Ankh now is bound only from the next turn, so whether one
+    /// is newly there after `m` (before the turn's end clears it).
+    #[inline]
+    fn ankh_new_after(&self, m: Move) -> bool {
+        if m.to == ANKH {
+            true
+        } else if m.from == ANKH {
+            false
+        } else {
+            self.ankh_new
+        }
+    }
+
     fn end_turn(&mut self) {
         self.dice = [0, 0];
         self.ankh_new = false;
@@ -877,12 +918,7 @@ impl Game for Pyramid {
             a
         };
         let bits = self.shift(m);
-        // Y8: a pyramid reaching the Ankh now is bound only from the next turn.
-        if m.to == ANKH {
-            self.ankh_new = true;
-        } else if m.from == ANKH {
-            self.ankh_new = false;
-        }
+        self.ankh_new = self.ankh_new_after(m);
         if self.men[0] == 0 || self.men[1] == 0 {
             // Y9: the game is over at once; a die still in hand is not played.
             self.dice = [0, 0];

@@ -3,7 +3,7 @@
 //! `docs/notation.md`.
 
 use crate::game::Notation;
-use crate::{AnyGame, Error, Game, RuleSet, Status, Throw};
+use crate::{AnyGame, Error, Game, Move, RuleSet, Status, Throw};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -70,7 +70,9 @@ pub struct Record {
 pub struct Replay {
     /// The starting position.
     pub start: AnyGame,
-    /// The position after every event.
+    /// The position after every event: for a `pyramid` record written before ruling C7 that
+    /// the turn cap ended after the first of two dice, the position it was written with
+    /// ([`capped_before_c7`]).
     pub end: AnyGame,
     /// Moves (decisions) replayed.
     pub moves: usize,
@@ -232,7 +234,10 @@ impl Record {
         let start = self.start_position()?;
         let mut g = start;
         let mut moves = 0;
+        // The position before the last event and the move it was, when it was a move.
+        let mut last: Option<(AnyGame, Move)> = None;
         for (i, e) in self.events.iter().enumerate() {
+            last = None;
             let at = |what: String| {
                 Error::Record(format!("event {} (move {}): {what}", i + 1, moves + 1))
             };
@@ -247,6 +252,7 @@ impl Record {
                         continue;
                     }
                     let m = g.parse_move(mv).map_err(|e| at(format!("{mv}: {e}")))?;
+                    last = Some((g, m));
                     g.play_unchecked(m);
                     moves += 1;
                 }
@@ -267,7 +273,18 @@ impl Record {
             }
             // A legacy pass (C7) counted as the decision it was (`play_legacy_pass`), so the
             // final position is the one the record was written with.
-            let end = g.position();
+            let mut end = g.position();
+            if r.position != end {
+                // C5, C7: a pyramid game that the cap ended after the first of two dice, the
+                // other die having no move, is written by an engine from before C7 with that
+                // die still in hand. The same capped draw: it replays to its written position.
+                if let Some(old) = last.and_then(|(before, m)| capped_before_c7(&before, m)) {
+                    if old.position() == r.position {
+                        g = old;
+                        end = g.position();
+                    }
+                }
+            }
             if r.position != end {
                 return Err(Error::Record(format!(
                     "the record's final position {:?} differs from the replay's {:?}",
@@ -402,6 +419,22 @@ pub fn is_legacy_pass(g: &AnyGame, text: &str, after_move: bool) -> bool {
 pub fn play_legacy_pass(g: &mut AnyGame) {
     if let AnyGame::Pyramid(p) = g {
         p.count_legacy_pass();
+    }
+}
+
+/// The final position that a `pyramid` record written before ruling C7 holds when move `m`,
+/// played from `before`, was the first of two dice, brought the game to the turn cap (C5) and
+/// left the other die with no legal move: under C7 that die is lost and the turn passes at once
+/// (`turn=1 dice=-`), but the engine of the time kept it in hand (`turn=2 dice=2`), and the cap
+/// then ended the game before the `pass` it would have needed. It is the same capped draw, with
+/// the same board, decisions and score; [`Record::replay`] accepts it where the record's final
+/// position is this one, so that such records still replay to what they recorded (C7's last
+/// sentence). `None` for every other move and rule set (`parker` has always passed the turn at
+/// the cap).
+pub fn capped_before_c7(before: &AnyGame, m: Move) -> Option<AnyGame> {
+    match before {
+        AnyGame::Pyramid(p) => p.capped_before_c7(m).map(AnyGame::Pyramid),
+        _ => None,
     }
 }
 

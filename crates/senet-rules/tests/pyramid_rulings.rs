@@ -357,6 +357,127 @@ fn c7_records_with_the_old_pass_for_a_lost_die_still_replay() {
     assert!(bad.replay().is_err());
 }
 
+/// A record of `moves` played from `start` to the end of the game, with its result.
+fn finished_record(start: &str, events: &[&str]) -> (senet_rules::Record, AnyGame) {
+    let start: AnyGame = start.parse().unwrap();
+    let mut g = start;
+    let mut rec = senet_rules::Record::new(&start, None);
+    for &e in events {
+        if matches!(g.status(), Status::Throw(_)) {
+            let t = Throw::parse(e).unwrap();
+            g.set_throw(t).unwrap();
+            rec.push_throw(t);
+        } else {
+            play(&mut g, e);
+            rec.push_move(e.into());
+        }
+    }
+    assert!(
+        matches!(g.status(), Status::Over(o) if o.capped),
+        "{}",
+        g.position()
+    );
+    rec.finish(&g);
+    (rec, g)
+}
+
+/// `rec` with its final position's tail `from` replaced by `to`.
+fn with_end(rec: &senet_rules::Record, from: &str, to: &str) -> senet_rules::Record {
+    let mut r = rec.clone();
+    let res = r.result.as_mut().unwrap();
+    assert!(res.position.ends_with(from), "{}", res.position);
+    res.position = res.position.replace(from, to);
+    r
+}
+
+#[test]
+fn c5_c7_a_pyramid_game_capped_mid_turn_replays_to_its_written_position() {
+    // White's first die of 1-4 is decision 12 of 12 (C5), and the other die has no move
+    // (27 holds black's pyramid). C7: the die is lost and the turn passes, `turn=1 dice=-`.
+    // An engine from before C7 kept it in hand for white (and 22-26 newly on the Ankh, Y8),
+    // and the cap ended the game before its `pass`. Both records replay to what they hold.
+    let start = "pyramid:cap=12 .....................l....S..S off=-,- turn=2 dice=1-4 dec=11";
+    for (mv, old, wrong) in [
+        (
+            "22-26",
+            "turn=2 dice=1 ankh=new dec=12",
+            // The die played; the Ankh not newly reached; black's turn.
+            [
+                "turn=2 dice=4 dec=12",
+                "turn=2 dice=1 dec=12",
+                "turn=1 dice=1 dec=12",
+            ],
+        ),
+        (
+            "22-23",
+            "turn=2 dice=4 dec=12",
+            [
+                "turn=2 dice=1 dec=12",
+                "turn=2 dice=4 ankh=new dec=12",
+                "turn=1 dice=4 dec=12",
+            ],
+        ),
+    ] {
+        let (rec, g) = finished_record(start, &[mv]);
+        let new = "turn=1 dice=- dec=12";
+        assert!(
+            g.position().ends_with(new),
+            "C7 at the cap: {}",
+            g.position()
+        );
+        assert_eq!(rec.replay().unwrap().end, g, "today's record replays");
+
+        let before = with_end(&rec, new, old);
+        let r = before.replay().expect("the record from before C7 replays");
+        assert_eq!(r.end.position(), before.result.as_ref().unwrap().position);
+        assert_eq!(r.end.status(), g.status(), "the same capped draw");
+        assert_eq!(r.end.decisions(), 12);
+        assert_eq!(r.moves, 1);
+
+        // Nothing else is accepted: not the die played, not the Ankh's state changed, not the
+        // other player's turn, not both dice, and not a game that is not over.
+        for bad in wrong.into_iter().chain(["turn=2 dice=1-4 dec=12"]) {
+            let b = with_end(&rec, new, bad);
+            let e = b.replay().expect_err(bad).to_string();
+            assert!(e.contains("differs from the replay's"), "{bad}: {e}");
+        }
+        let mut open = before.clone();
+        open.options.insert("cap".into(), serde_json::json!(13));
+        open.start = Some(start.replace("cap=12", "cap=13"));
+        assert!(open.replay().is_err(), "not capped: the result is refused");
+    }
+
+    // A die that can still be played stays in hand at the cap, as it always did: that record
+    // holds `turn=2 dice=2`, and a claim that the turn passed is refused.
+    let (rec, g) = finished_record(
+        "pyramid:cap=12 ......L.L.........l...S.S..... off=S,ss turn=2 dice=2-4 dec=11",
+        &["19-23"],
+    );
+    assert!(
+        g.position().ends_with("turn=2 dice=2 dec=12"),
+        "{}",
+        g.position()
+    );
+    assert_eq!(rec.replay().unwrap().end, g);
+    let passed = with_end(&rec, "turn=2 dice=2 dec=12", "turn=1 dice=- dec=12");
+    assert!(passed.replay().is_err());
+
+    // An old record with both: a `pass` for black's lost 3 (counted, C5), then white's first
+    // die at the cap with the other die kept in hand.
+    let old = senet_rules::Record::from_json(
+        r#"{"format": "senet-record/1", "rules": "pyramid", "options": {"cap": 12},
+        "start": "pyramid:cap=12 .....................l..S....S off=-,- turn=1 dice=2-3 dec=9",
+        "events": [{"move": "25-27"}, {"move": "pass"}, {"throw": "1-4"}, {"move": "22-26"}],
+        "result": {"winner": null, "capped": true, "score": [0, 0], "position":
+        "pyramid:cap=12 .........................lS..S off=-,- turn=2 dice=1 ankh=new dec=12"}}"#,
+    )
+    .unwrap();
+    let r = old.replay().expect("the old record with both replays");
+    assert_eq!(r.end.position(), old.result.as_ref().unwrap().position);
+    assert_eq!(r.moves, 2);
+    assert!(matches!(r.end.status(), Status::Over(o) if o.capped));
+}
+
 #[test]
 fn y3_a_throw_with_no_playable_die_is_forfeited_at_once() {
     let mut g = at(&[(29, 'S'), (2, 's')], "turn=1 dice=3-4");

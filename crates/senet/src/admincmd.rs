@@ -77,7 +77,10 @@ enum Action {
 pub fn run(args: AdminArgs) -> i32 {
     match act(&args) {
         Ok(out) => {
-            println!("{out}");
+            use std::io::Write;
+            let mut stdout = std::io::stdout().lock();
+            let _ = writeln!(stdout, "{out}");
+            let _ = stdout.flush();
             0
         }
         Err(e) => {

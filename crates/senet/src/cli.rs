@@ -135,6 +135,19 @@ enum Command {
     Serve(crate::serve::ServeArgs),
     /// Build the exact endgame tables of the stick rule sets (docs/solve.md).
     Solve(crate::solvecmd::SolveArgs),
+    /// Copy a SQLite database consistently while `senet serve` serves it (SQLite's online
+    /// backup), check the copy and put it in place; restore by serving the copy
+    /// (`senet serve --db OUT`).
+    Backup {
+        /// The database: a SQLite file (a PostgreSQL database is backed up with pg_dump).
+        #[arg(long, default_value = "senet.sqlite")]
+        db: String,
+        /// The file to write (refused if it exists, unless --force).
+        out: std::path::PathBuf,
+        /// Replace OUT if it exists.
+        #[arg(long)]
+        force: bool,
+    },
     /// The operator's moderation commands against a server's database: reports, bans,
     /// renames, closed accounts, expiry (docs/deploy.md).
     Admin(crate::admincmd::AdminArgs),
@@ -264,7 +277,37 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
         // Serves until stopped, then exits with the server's exit code.
         Command::Serve(args) => std::process::exit(crate::serve::run(args)),
         Command::Solve(args) => std::process::exit(crate::solvecmd::run(args)),
+        Command::Backup { db, out, force } => std::process::exit(backup(&db, &out, force)),
         Command::Admin(args) => std::process::exit(crate::admincmd::run(args)),
+    }
+}
+
+/// `senet backup`: copies the database and prints what was copied; an error in words on
+/// standard error with exit code 1.
+fn backup(db: &str, out: &std::path::Path, force: bool) -> i32 {
+    let opts = senet_server::backup::Options {
+        force,
+        ..Default::default()
+    };
+    match senet_server::backup::backup(db, out, &opts) {
+        Ok(c) => {
+            let checks = if c.store_checked {
+                "integrity check ok, opens as a senet database"
+            } else {
+                "integrity check ok (an older schema: senet serve upgrades it when it opens it)"
+            };
+            println!(
+                "senet backup: copied {db} to {}: {}; {checks}\nrestore by serving the copy: senet serve --db {}",
+                out.display(),
+                c.summary(),
+                out.display()
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("error: senet backup: {e}");
+            1
+        }
     }
 }
 

@@ -173,7 +173,13 @@ pub fn run(args: ServeArgs) -> i32 {
     ));
     match result {
         Ok(()) => {
-            println!("senet serve: stopped (requests in flight finished, live connections told to reconnect)");
+            // Whoever started the server may have stopped reading its output: no panic.
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(
+                out,
+                "senet serve: stopped (requests in flight finished, live connections told to reconnect)"
+            );
+            let _ = out.flush();
             0
         }
         Err(e) => {

@@ -302,6 +302,50 @@ fn c7_an_old_pyramid_record_that_a_lost_dies_pass_brought_to_the_cap_replays_to_
 }
 
 #[test]
+fn c5_c7_a_pyramid_game_capped_mid_turn_replays_to_its_written_position() {
+    // Issue: a record written before ruling C7 that the cap (C5, cap=62) ended after white's
+    // 19-23, the first die of 2-4, holds `turn=2 dice=2`: the engine of the time kept the 2,
+    // which has no move, in hand, and the cap ended the game before its `pass`. Under C7 that
+    // die is lost and the turn passes (`turn=1 dice=-`). The same capped draw: both records
+    // replay to the position they hold.
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/pyramid-capped-mid-turn-before-c7.json"
+    );
+    let text = std::fs::read_to_string(fixture).unwrap();
+    let old_end = "pyramid:cap=62 ......L.L.............l.SS.... off=S,ss turn=2 dice=2 dec=62";
+    let new_end = "pyramid:cap=62 ......L.L.............l.SS.... off=S,ss turn=1 dice=- dec=62";
+    assert!(text.contains(old_end));
+    let dir = std::env::temp_dir().join(format!("senet-cli-capped-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let new = dir.join("new.json");
+    std::fs::write(&new, text.replace(old_end, new_end)).unwrap();
+    for (file, end) in [(fixture, old_end), (new.to_str().unwrap(), new_end)] {
+        let out = ok(&["replay", file]);
+        assert!(out.contains("5 moves replayed, all legal"), "{out}");
+        assert!(out.contains(&format!("final position: {end}")), "{out}");
+        assert!(
+            out.contains("result: draw (turn cap reached), score 2-4"),
+            "{out}"
+        );
+        let v: Value = serde_json::from_str(&ok(&["replay", file, "--json"])).unwrap();
+        assert_eq!(v["position"], end);
+        assert_eq!(v["status"]["state"], "over");
+    }
+    // Only those two: the die played, or the 2 on black's turn, is still refused.
+    for bad in [
+        "off=S,ss turn=2 dice=4 dec=62",
+        "off=S,ss turn=1 dice=2 dec=62",
+    ] {
+        let f = dir.join("bad.json");
+        std::fs::write(&f, text.replace("off=S,ss turn=2 dice=2 dec=62", bad)).unwrap();
+        let e = err(&["replay", f.to_str().unwrap()]);
+        assert!(e.contains("differs from the replay's"), "{bad}: {e}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn bad_command_lines_exit_with_2() {
     let o = senet(&["frobnicate"]);
     assert_eq!(o.status.code(), Some(2));

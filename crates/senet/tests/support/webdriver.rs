@@ -349,6 +349,14 @@ impl Session {
             .unwrap_or_default()
     }
 
+    /// The cookies the browser holds for the current page, as WebDriver describes them
+    /// (`name`, `value`, `secure`, `httpOnly`, `sameSite`, ...).
+    #[allow(dead_code)] // tests/deploy.rs
+    pub fn cookies(&self) -> Vec<Value> {
+        let v = self.cmd("GET", "/cookie", None).expect("cookies");
+        v.as_array().cloned().unwrap_or_default()
+    }
+
     /// Saves a PNG screenshot of the viewport.
     pub fn screenshot(&self, path: &Path) {
         let v = self.cmd("GET", "/screenshot", None).expect("screenshot");
@@ -403,9 +411,16 @@ pub struct Server {
 impl Server {
     /// Starts `senet serve` on `port` (0: any) and reads the address it prints.
     pub fn start(db: &Path, port: u16) -> Server {
+        Server::start_with(db.as_os_str(), port, &[])
+    }
+
+    /// [`Server::start`] on a database given as text (a file, or a PostgreSQL URL), with
+    /// more arguments for `senet serve`.
+    pub fn start_with(db: &std::ffi::OsStr, port: u16, extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_senet"))
             .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--db"])
             .arg(db)
+            .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -422,6 +437,18 @@ impl Server {
             .to_string();
         let port = url.rsplit(':').next().unwrap().parse().unwrap();
         Server { child, url, port }
+    }
+
+    /// Stops the process as an operator does (SIGTERM: a graceful stop) and waits for it;
+    /// its exit status.
+    #[allow(dead_code)] // tests/browser_site.rs
+    pub fn terminate(mut self) -> std::process::ExitStatus {
+        let sent = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success(), "SIGTERM was not sent");
+        self.child.wait().expect("the server ends")
     }
 
     /// Kills the process at once (no shutdown), as a crash would.
