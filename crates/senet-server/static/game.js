@@ -561,7 +561,7 @@ export async function gamePage(id) {
     const tok = token(1) || token(2);
     const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + `/api/games/${id}/ws` + (tok ? '?token=' + encodeURIComponent(tok) : '');
     const ws = new WebSocket(url);
-    ws.onopen = () => { G.retry = 0; el.conn.textContent = '● live'; el.conn.className = 'conn live'; };
+    ws.onopen = () => { G.retry = 0; G.restarting = false; el.conn.textContent = '● live'; el.conn.className = 'conn live'; };
     ws.onmessage = (ev) => {
       let m;
       try { m = JSON.parse(ev.data); } catch (e) { return; }
@@ -577,15 +577,11 @@ export async function gamePage(id) {
     };
     ws.onclose = (ev) => {
       el.conn.className = 'conn';
-      // 1012: the server is restarting (an update); it is back in a moment.
-      if (ev.code === 1012) {
-        el.conn.textContent = '○ server restarting, reconnecting';
-        G.retry = 0;
-        setTimeout(connect, 1000);
-        return;
-      }
-      el.conn.textContent = '○ reconnecting';
-      setTimeout(connect, Math.min(10000, 500 * 2 ** G.retry++));
+      // 1012: the server is restarting (an update): it is back in a moment, so the page
+      // tries every second, and says so until it is connected again.
+      if (ev.code === 1012) { G.restarting = true; G.retry = 0; }
+      el.conn.textContent = G.restarting ? '○ server restarting, reconnecting' : '○ reconnecting';
+      setTimeout(connect, G.restarting ? 1000 : Math.min(10000, 500 * 2 ** G.retry++));
     };
   }
 

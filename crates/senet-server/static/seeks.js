@@ -240,7 +240,7 @@ export function playSomeone(cat) {
     if (L.closed) return;
     const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/api/lobby/ws');
     L.ws = ws;
-    ws.onopen = () => { L.retry = 0; conn.textContent = '● live'; conn.className = 'conn live'; };
+    ws.onopen = () => { L.retry = 0; L.restarting = false; conn.textContent = '● live'; conn.className = 'conn live'; };
     ws.onmessage = (ev) => {
       let m;
       try { m = JSON.parse(ev.data); } catch (e) { return; }
@@ -251,15 +251,11 @@ export function playSomeone(cat) {
     ws.onclose = (ev) => {
       if (L.closed) return;
       conn.className = 'conn';
-      // 1012: the server is restarting (an update); it is back in a moment.
-      if (ev.code === 1012) {
-        conn.textContent = '○ server restarting, reconnecting';
-        L.retry = 0;
-        setTimeout(connect, 1000);
-        return;
-      }
-      conn.textContent = '○ reconnecting';
-      setTimeout(connect, Math.min(10000, 500 * 2 ** L.retry++));
+      // 1012: the server is restarting (an update): it is back in a moment, so the page
+      // tries every second, and says so until it is connected again.
+      if (ev.code === 1012) { L.restarting = true; L.retry = 0; }
+      conn.textContent = L.restarting ? '○ server restarting, reconnecting' : '○ reconnecting';
+      setTimeout(connect, L.restarting ? 1000 : Math.min(10000, 500 * 2 ** L.retry++));
     };
   }
 
