@@ -1295,9 +1295,20 @@ async fn limit(State(s): State<AppState>, req: Request, next: Next) -> Response 
         .extensions()
         .get::<RouteTag>()
         .map_or_else(|| Arc::from("other"), |t| t.0.clone());
+    // A method a client made up is counted as `other`: no label a client can multiply.
+    let method = match method {
+        Method::GET
+        | Method::POST
+        | Method::PATCH
+        | Method::DELETE
+        | Method::PUT
+        | Method::HEAD
+        | Method::OPTIONS => method.as_str(),
+        _ => "other",
+    };
     let m = s.svc.counters();
     m.requests
-        .with_label_values(&[&*route, method.as_str(), r.status().as_str()])
+        .with_label_values(&[&*route, method, r.status().as_str()])
         .inc();
     m.latency
         .with_label_values(&[&*route])

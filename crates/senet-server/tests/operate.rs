@@ -238,6 +238,7 @@ async fn metrics_count_requests_by_route_moves_searches_and_games_in_memory() {
     assert_eq!(s, StatusCode::OK, "{h}");
     assert_eq!(svc.searches_started(), before + 1);
     call(&app, "GET", "/api/nosuch", None, None).await;
+    call(&app, "BREW", "/api/rules", None, None).await;
 
     let m = metrics(&app).await;
     assert_eq!(
@@ -273,6 +274,12 @@ async fn metrics_count_requests_by_route_moves_searches_and_games_in_memory() {
         .is_some(),
         "{m}"
     );
+    // A made-up method is `other`, whatever it was.
+    assert!(
+        m.contains(r#"method="other",route="/api/rules",status="405""#),
+        "{m}"
+    );
+    assert!(!m.contains("BREW"), "{m}");
     assert!(
         m.contains(
             r#"senet_http_request_duration_seconds_bucket{route="/api/games/{id}",le="0.005"}"#
