@@ -117,3 +117,28 @@ cargo test --workspace --test browser --locked -- --ignored --test-threads=2 \
     --skip a_killed_server_restarts_and_the_game_goes_on
 cargo test --workspace --test browser --locked -- --ignored --exact \
     a_killed_server_restarts_and_the_game_goes_on
+# The site's operator and players (issue 56): a server stopped with SIGTERM and started again
+# on its port (so, alone), a report read with senet admin, deleting one's player.
+cargo test --workspace --test browser_site --locked -- --ignored --test-threads=1
+
+# The deployment of docs/deploy.md, tested as shipped: nginx on deploy/nginx/senet.conf (only
+# its `# [site]` lines replaced) terminating TLS with a certificate made by openssl, in front
+# of two servers on one throwaway PostgreSQL cluster; curl checks the redirect, the Secure
+# cookie and the forwarded client addresses, and two players meet, play a rated game and see
+# their ratings in headless Chromium through it. Ignored by a plain `cargo test`.
+echo "== deployment test (nginx, TLS, two servers on PostgreSQL, Chromium)"
+DEPLOY_PKGS=()
+{ [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1; } || DEPLOY_PKGS+=(nginx)
+command -v openssl >/dev/null 2>&1 || DEPLOY_PKGS+=(openssl)
+command -v curl >/dev/null 2>&1 || DEPLOY_PKGS+=(curl)
+if [ "${#DEPLOY_PKGS[@]}" -gt 0 ]; then
+    if [ "$(id -u)" -eq 0 ]; then
+        apt-get update
+        DEBIAN_FRONTEND=noninteractive apt-get install -y "${DEPLOY_PKGS[@]}"
+    else
+        echo "the deployment test needs the Debian packages ${DEPLOY_PKGS[*]};" >&2
+        echo "install them as root: apt-get install -y ${DEPLOY_PKGS[*]}" >&2
+        exit 1
+    fi
+fi
+cargo test --workspace --test deploy --locked -- --ignored
