@@ -15,8 +15,8 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use support::page::{
-    act_quick, game_id, game_id_or_none, motion_off, rename_in_page, set_select, step, strings,
-    wait_change, wait_text, Progress,
+    act_quick, both_in_one_game, game_id, game_id_or_none, motion_off, rename_in_page, set_select,
+    step, strings, wait_change, wait_text, Progress,
 };
 use support::webdriver::{http, temp_dir, Driver, Server, Session};
 
@@ -1848,17 +1848,7 @@ fn two_strangers_meet_in_the_lobby_play_on_a_clock_and_see_new_ratings() {
     b.click_css("#seeks li .seek-accept");
 
     // Both pages open the game: B's from the accept, A's from the lobby's "paired".
-    let t = Instant::now();
-    while game_id_or_none(&a).is_none_or(|g| Some(g) != game_id_or_none(&b)) {
-        assert!(
-            t.elapsed() < Duration::from_secs(20),
-            "both open the game: {:?} {:?}",
-            a.js("return location.pathname"),
-            b.js("return location.pathname")
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let id = game_id(&a);
+    let id = both_in_one_game(&a, &b);
     for s in [&a, &b] {
         s.wait_for("#board", 20);
         s.wait_for("#clock-1", 10);

@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use support::page::{
-    act_quick, game_id, game_id_or_none, motion_off, rename_in_page, set_select, strings,
-    wait_text, Progress,
+    act_quick, both_in_one_game, motion_off, rename_in_page, set_select, strings, wait_text,
+    Progress,
 };
 use support::webdriver::{free_port, temp_dir, Driver, Server, Session};
 
@@ -590,17 +590,7 @@ fn two_players_through_nginx_over_https_seek_play_on_a_clock_and_see_ratings() {
         assert!(seen.contains(part), "{part}: {seen}");
     }
     b.click_css("#seeks li .seek-accept");
-    let t = Instant::now();
-    while game_id_or_none(&a).is_none_or(|g| Some(g) != game_id_or_none(&b)) {
-        assert!(
-            t.elapsed() < Duration::from_secs(20),
-            "both open the game: {:?} {:?}",
-            a.js("return location.pathname"),
-            b.js("return location.pathname")
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let id = game_id(&a);
+    let id = both_in_one_game(&a, &b);
     for s in [&a, &b] {
         s.wait_for("#board", 20);
         s.wait_for("#clock-1", 10);

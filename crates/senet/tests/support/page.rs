@@ -169,3 +169,19 @@ pub fn game_id_or_none(s: &Session) -> Option<String> {
         .filter(|g| !g.contains('/') && !g.is_empty())
         .map(String::from)
 }
+
+/// Waits (20 s at most) until pages `a` and `b` show one game, as when one accepted the
+/// other's seek and the other was told of the pairing; its ID.
+pub fn both_in_one_game(a: &Session, b: &Session) -> String {
+    let t = Instant::now();
+    while game_id_or_none(a).is_none_or(|g| Some(g) != game_id_or_none(b)) {
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "both open the game: {:?} {:?}",
+            a.js("return location.pathname"),
+            b.js("return location.pathname")
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    game_id(a)
+}
