@@ -122,6 +122,11 @@ pub struct NewGame {
     /// The bot level, for mode `bot`.
     #[serde(default)]
     pub bot: Option<String>,
+    /// For mode `bot`: the page plays the bot with its own engine (issue 54). The bot's seat
+    /// then gets a token too (in `tokens`), with which the page sends the bot's throws and
+    /// moves; the server never searches for it.
+    #[serde(default)]
+    pub bot_in_page: bool,
     /// The creator's seat (1 or 2) for `bot` and `online` games; 1 when absent. In a series
     /// it is the creator's series seat (seat 1 plays first in game 1 with alternating starts).
     #[serde(default)]
@@ -290,12 +295,13 @@ impl LiveSeries {
             .enumerate()
             .map(|(i, s)| {
                 let player = if self.first as usize == i + 1 { 1 } else { 2 };
-                let (kind, bot) = seat_kind(s);
+                let (kind, bot, in_page) = seat_kind(s);
                 SeriesGameSeat {
                     seat: i + 1,
                     player,
                     kind,
                     bot,
+                    in_page,
                 }
             })
             .collect();
@@ -317,11 +323,12 @@ impl LiveSeries {
     }
 }
 
-/// A seat's kind and bot level as the API shows them.
-fn seat_kind(s: &Seat) -> (SeatKind, Option<String>) {
+/// A seat's kind, bot level and whether the page plays the bot, as the API shows them.
+fn seat_kind(s: &Seat) -> (SeatKind, Option<String>, bool) {
     match s {
-        Seat::Human => (SeatKind::Human, None),
-        Seat::Bot(l) => (SeatKind::Bot, Some(l.clone())),
+        Seat::Human => (SeatKind::Human, None, false),
+        Seat::Bot(l) => (SeatKind::Bot, Some(l.clone()), false),
+        Seat::PageBot(l) => (SeatKind::Bot, Some(l.clone()), true),
     }
 }
 
@@ -687,11 +694,12 @@ impl Live {
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                let (kind, bot) = seat_kind(s);
+                let (kind, bot, in_page) = seat_kind(s);
                 PlayerSeat {
                     player: i + 1,
                     kind,
                     bot,
+                    in_page,
                 }
             })
             .collect();
@@ -1542,13 +1550,22 @@ impl Service {
         match (req.mode.as_str(), &req.bot) {
             ("bot", Some(level)) => {
                 opponent::check_level(level).map_err(Failure::Unprocessable)?;
-                seats[own.other().index()] = Seat::Bot(level.clone());
+                seats[own.other().index()] = if req.bot_in_page {
+                    Seat::PageBot(level.clone())
+                } else {
+                    Seat::Bot(level.clone())
+                };
             }
             ("bot", None) => {
                 return Err(Failure::Unprocessable(format!(
                     "a bot game needs \"bot\": one of {}",
                     opponent::levels().join(", ")
                 )))
+            }
+            ("hotseat" | "online", None) if req.bot_in_page => {
+                return Err(Failure::Unprocessable(
+                    "\"bot_in_page\" is only for mode \"bot\"".into(),
+                ))
             }
             ("hotseat" | "online", None) => {}
             ("hotseat" | "online", Some(_)) => {
@@ -1571,7 +1588,7 @@ impl Service {
         let mut hashes = [None, None];
         let mut invite_code = None;
         for p in Player::BOTH {
-            if seats[p.index()] == Seat::Human {
+            if matches!(seats[p.index()], Seat::Human | Seat::PageBot(_)) {
                 if req.mode == "online" && p != own {
                     invite_code = Some(random_token());
                 } else {
@@ -1903,11 +1920,12 @@ impl Service {
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                let (kind, bot) = seat_kind(s);
+                let (kind, bot, in_page) = seat_kind(s);
                 SeriesSeat {
                     seat: i + 1,
                     kind,
                     bot,
+                    in_page,
                 }
             })
             .collect();

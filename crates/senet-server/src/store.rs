@@ -15,19 +15,27 @@ pub enum Seat {
     Human,
     /// A bot of this level (see [`senet_bots::play::levels`]).
     Bot(String),
+    /// A bot of this level that the page plays with its own engine (issue 54): the seat has
+    /// a token, held by the page, which sends the bot's throws and moves; the server never
+    /// searches for it.
+    PageBot(String),
 }
 
 impl Seat {
-    /// `human` or `bot:LEVEL`, as stored.
+    /// `human`, `bot:LEVEL` or `page-bot:LEVEL`, as stored.
     pub fn to_text(&self) -> String {
         match self {
             Seat::Human => "human".into(),
             Seat::Bot(l) => format!("bot:{l}"),
+            Seat::PageBot(l) => format!("page-bot:{l}"),
         }
     }
 
     /// Parses [`Seat::to_text`].
     pub fn from_text(s: &str) -> Result<Seat, StoreError> {
+        if let Some(l) = s.strip_prefix("page-bot:") {
+            return Ok(Seat::PageBot(l.to_string()));
+        }
         match s.strip_prefix("bot:") {
             Some(l) => Ok(Seat::Bot(l.to_string())),
             None if s == "human" => Ok(Seat::Human),

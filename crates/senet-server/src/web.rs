@@ -29,12 +29,29 @@ pub const SCRIPTS: &[(&str, &str)] = &[
     ("online.js", include_str!("../static/online.js")),
     ("seeks.js", include_str!("../static/seeks.js")),
     ("players.js", include_str!("../static/players.js")),
+    ("engine.js", include_str!("../static/engine.js")),
+    (
+        "engine-worker.js",
+        include_str!("../static/engine-worker.js"),
+    ),
 ];
 /// The style sheet.
 pub const STYLE_CSS: &str = include_str!("../static/style.css");
 
-const CSP: &str = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; \
-connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+/// The page's engine (issue 54): the rules and bots in WebAssembly, run by the page in a Web
+/// Worker (`engine.js`, `engine-worker.js`); empty when this server was built without it
+/// (`scripts/build-wasm.sh` makes it; see `build.rs`).
+pub const ENGINE_WASM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/senet_engine.wasm"));
+
+/// Whether this server was built with the page's engine.
+pub fn has_engine() -> bool {
+    !ENGINE_WASM.is_empty()
+}
+
+// `wasm-unsafe-eval` lets the page compile its engine (WebAssembly), nothing else.
+const CSP: &str = "default-src 'self'; img-src 'self' data:; style-src 'self'; \
+script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self' ws: wss:; \
+frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /// Serves the page.
 pub async fn page() -> Response {
@@ -51,6 +68,23 @@ pub async fn page() -> Response {
 /// Serves the script's modules (`/static/main.js` and the rest of [`SCRIPTS`]) and
 /// `/static/style.css`.
 pub async fn asset(Path(file): Path<String>) -> Response {
+    if file == "senet_engine.wasm" {
+        if !has_engine() {
+            return (
+                StatusCode::NOT_FOUND,
+                "this server was built without the page's engine (scripts/build-wasm.sh builds it); the page asks the server instead",
+            )
+                .into_response();
+        }
+        return (
+            [
+                (header::CONTENT_TYPE, "application/wasm"),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            ENGINE_WASM,
+        )
+            .into_response();
+    }
     let script = SCRIPTS.iter().find(|(name, _)| *name == file);
     let (body, kind) = match (file.as_str(), script) {
         (_, Some((_, body))) => (*body, "text/javascript; charset=utf-8"),

@@ -144,6 +144,10 @@ pub struct PlayerSeat {
     /// The bot's level, for a bot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bot: Option<String>,
+    /// A bot that the page plays with its own engine (the seat's token is the page's);
+    /// absent for a bot the server plays and for a person.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub in_page: bool,
 }
 
 /// Where a game stands.
@@ -225,6 +229,10 @@ pub struct SeriesGameSeat {
     /// The bot's level, for a bot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bot: Option<String>,
+    /// A bot that the page plays with its own engine (the seat's token is the page's);
+    /// absent for a bot the server plays and for a person.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub in_page: bool,
 }
 
 /// Who starts each game of a series.
@@ -485,6 +493,10 @@ pub struct SeriesSeat {
     /// The bot's level, for a bot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bot: Option<String>,
+    /// A bot that the page plays with its own engine (the seat's token is the page's);
+    /// absent for a bot the server plays and for a person.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub in_page: bool,
 }
 
 /// Whether a game is over.

@@ -11,6 +11,7 @@ import { play as sound } from './sound.js';
 import { verifyThrows } from './verify.js';
 import { renderSeries } from './series.js';
 import { onlineParts } from './online.js';
+import * as engine from './engine.js';
 
 export function describe(e) {
   if (e.throw != null) return `player ${e.player} threw ${e.throw}`;
@@ -103,8 +104,14 @@ export async function gamePage(id) {
   const tokens = () => saved.get(id).tokens || {};
   // The seat's token where this browser holds one (sent as Bearer), else undefined.
   const token = (p) => tokens()[p];
-  // Whether seat p is this browser's: by its token or by the session's player.
-  const mine = (p) => !!token(p) || (G.you != null && String(G.you) === String(p));
+  // A bot seat that this page plays with its own engine (issue 54): its token is this
+  // page's, but the seat is the bot's, not the person's.
+  const pageBot = (p) => {
+    const seat = G.state.seats[p - 1];
+    return !!(seat && seat.in_page && token(p));
+  };
+  // Whether seat p is this browser's person's: by its token or by the session's player.
+  const mine = (p) => !pageBot(p) && (!!token(p) || (G.you != null && String(G.you) === String(p)));
   const seated = () => mine(1) || mine(2);
   const st = () => G.state.status;
   const myTurn = () => st().player != null && !!mine(st().player);
@@ -264,7 +271,7 @@ export async function gamePage(id) {
   async function hint() {
     if (!(myTurn() && st().state === 'move' && hints())) return;
     try {
-      G.hint = await api('GET', `/api/games/${id}/hint`, undefined, token(st().player));
+      G.hint = engine.ready() ? await localHint() : await api('GET', `/api/games/${id}/hint`, undefined, token(st().player));
       const m = G.state.legal.find((x) => x.move === G.hint.move);
       G.hint.from = m ? m.from : null;
       G.hint.to = m ? m.to : null;
@@ -275,6 +282,47 @@ export async function gamePage(id) {
   // The sticks (or dice) themselves throw too.
   el.shown.addEventListener('click', () => { if (!el.throwBtn.disabled && !el.throwBtn.hidden) act('throw'); });
   el.hintBtn.addEventListener('click', hint);
+
+  // The hint from this page's engine: the same answer as the server's (`expert`'s move and
+  // every legal move's win chance, best first), computed here.
+  async function localHint() {
+    const a = await engine.ask({ op: 'hint', position: G.state.position });
+    const moves = a.moves.map((m) => ({ move: m.move, win: m.chance })).sort((x, y) => y.win - x.win);
+    const best = moves.find((m) => m.move === a.best);
+    return { move: a.best, score: best ? best.win : null, level: 'expert', moves };
+  }
+
+  // Plays the turn of a bot seat this page holds (issue 54): the server throws for it, this
+  // page's engine chooses its move (seeded by the game and the decision), after the last
+  // event's replay. The server never searches for it.
+  async function driveBot() {
+    const p = st().player;
+    if (p == null || st().state === 'over' || !pageBot(p) || G.busy || G.botBusy) return;
+    G.botBusy = true;
+    const seq = G.state.seq;
+    try {
+      await (G.replay || Promise.resolve());
+      await new Promise((ok) => setTimeout(ok, reducedMotion() ? 150 : 400));
+      if (G.state.seq !== seq) return;
+      const tok = token(p);
+      let u;
+      if (st().state === 'throw') {
+        u = await api('POST', `/api/games/${id}/throw`, { seq }, tok);
+      } else {
+        const a = await engine.ask({ op: 'bot', position: G.state.position, bot: G.state.seats[p - 1].bot, seed: engine.seedOf(id, seq) });
+        if (G.state.seq !== seq) return;
+        u = await api('POST', `/api/games/${id}/move`, { move: a.move, seq }, tok);
+      }
+      absorb(u);
+    } catch (e) {
+      el.error.textContent = `The bot could not play: ${e.message}`;
+      if (e.status === 409) await refetch();
+      else await new Promise((ok) => setTimeout(ok, 2000));
+    } finally {
+      G.botBusy = false;
+    }
+    render();
+  }
 
   // The keyboard (the terminal game's keys): arrows choose a legal move, Enter plays it,
   // T throws, H asks for a hint, Escape clears the choice.
@@ -456,7 +504,7 @@ export async function gamePage(id) {
     if (G.pending) {
       const p = G.pending;
       G.pending = null;
-      if (p.before) anim.play(p.before, p.fresh, S.view, { vertical });
+      if (p.before) G.replay = anim.play(p.before, p.fresh, S.view, { vertical });
     }
     if (!el.legend.firstChild) el.legend.replaceChildren(legend(S.sides, S.view));
     el.notes.replaceChildren(...(S.view.notes || []).map(([k, v]) => h('span', { class: 'note' }, h('b', {}, k + ': '), v)));
@@ -510,6 +558,7 @@ export async function gamePage(id) {
     renderResult();
     online.render();
     renderSeries(G, el.series, tokens());
+    driveBot();
   }
 
   // The optional win-chance bar (issue 19): in games against a bot (on by default) and
@@ -531,7 +580,10 @@ export async function gamePage(id) {
     const seq = S.seq;
     // A glance, not a review: 2 throws deep, which every rule set accepts (a review's
     // decisions go to `expert`'s 5), so that a bar at every event costs the server little.
-    api('POST', '/api/value', { position: S.position, depth: 2 }).then((v) => {
+    const value = engine.ready()
+      ? engine.ask({ op: 'value', position: S.position, depth: 2 })
+      : api('POST', '/api/value', { position: S.position, depth: 2 });
+    value.then((v) => {
       if (G.state.seq !== seq) return;
       const p1 = v.first;
       const side = (i) => G.state.sides[i].name;

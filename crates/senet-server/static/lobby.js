@@ -2,6 +2,7 @@
 // a new game (rule set, options, opponent, seat, single game or series) and this browser's
 // games.
 
+import * as engine from './engine.js';
 import { $, h } from './dom.js';
 import { api, saved, catalogue } from './api.js';
 import { rulesSummary, drawBoard, paintSides, legend, upright } from './board.js';
@@ -69,6 +70,8 @@ export async function lobby() {
     const m = $('input[name=mode]:checked', app).value;
     const body = { rules: r.id, options, mode: m };
     if (m === 'bot') body.bot = levelSel.value;
+    // The bot plays in this page when its engine has loaded (issue 54), else on the server.
+    if (m === 'bot' && engine.ready()) body.bot_in_page = true;
     if (m !== 'hotseat') body.seat = Number(seatSel.value);
     series.apply(body);
     create.disabled = true;
@@ -87,7 +90,7 @@ export async function lobby() {
     const r = current();
     learn.disabled = true;
     try {
-      const c = await api('POST', '/api/games', { rules: r.id, options: [], mode: 'bot', bot: 'beginner', seat: 1 });
+      const c = await api('POST', '/api/games', { rules: r.id, options: [], mode: 'bot', bot: 'beginner', seat: 1, bot_in_page: engine.ready() });
       try { localStorage.removeItem('senet.tips'); } catch (e) { /* private mode */ }
       saved.put(c.id, { tokens: c.tokens, invite: null, seed_hash: c.state.seed_hash, rules: r.id, mode: 'bot', created: Date.now(), newcomer: true });
       location.href = '/g/' + c.id;

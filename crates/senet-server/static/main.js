@@ -11,6 +11,7 @@ import { seriesPage } from './series.js';
 import { rulesPage } from './rules.js';
 import { soundPrefs, setSoundPrefs, play } from './sound.js';
 import { loadMe, renderHeader } from './me.js';
+import { load as loadEngine } from './engine.js';
 import { playerPage, leaderboardPage } from './players.js';
 
 // The theme: the one chosen on this page (kept), else the system's.
@@ -79,6 +80,8 @@ settings();
 async function route() {
   // Who this browser is (issue 33): before any page, whose writes carry the session's CSRF
   // token. A server that cannot say leaves the page working without a name.
+  // The page's engine loads in the background (issue 54); the page works meanwhile.
+  loadEngine();
   await loadMe();
   renderHeader();
   const p = location.pathname;

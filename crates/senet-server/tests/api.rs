@@ -50,7 +50,12 @@ async fn raw(
     let status = res.status();
     let headers = res.headers().clone();
     let bytes = res.into_body().collect().await.unwrap().to_bytes();
-    (status, String::from_utf8(bytes.to_vec()).unwrap(), headers)
+    // Binary bodies (the engine's WebAssembly) are read as lossy text.
+    (
+        status,
+        String::from_utf8_lossy(&bytes).into_owned(),
+        headers,
+    )
 }
 
 async fn call(
@@ -884,6 +889,13 @@ async fn lists_static_files_openapi_and_unknown_paths() {
             "no external resources in {}",
             seen[i]
         );
+        // A worker's script is loaded by the page too (the engine's, issue 54).
+        for w in t.split("new Worker('/static/").skip(1) {
+            let file = w.split('\'').next().unwrap().to_string();
+            if !seen.contains(&file) {
+                seen.push(file);
+            }
+        }
         for line in t.lines().filter(|l| l.starts_with("import ")) {
             let from = line
                 .split(" from './")
@@ -899,6 +911,17 @@ async fn lists_static_files_openapi_and_unknown_paths() {
     assert_eq!(seen.len(), senet_server::web::SCRIPTS.len(), "{seen:?}");
     let (_, t, _) = raw(&a, "GET", "/static/verify.js", None, None).await;
     assert!(t.contains("export function verifyThrows"));
+    // The page's engine (issue 54): served as WebAssembly when this server was built with
+    // it, else refused in words (the page then asks the server).
+    let (s, body, h) = raw(&a, "GET", "/static/senet_engine.wasm", None, None).await;
+    if senet_server::web::has_engine() {
+        assert_eq!(s, StatusCode::OK);
+        assert_eq!(h["content-type"], "application/wasm");
+        assert!(senet_server::web::ENGINE_WASM.starts_with(b"\0asm"));
+    } else {
+        assert_eq!(s, StatusCode::NOT_FOUND);
+        assert!(body.contains("without the page's engine"), "{body}");
+    }
     let (s, _, _) = raw(&a, "GET", "/static/app.js", None, None).await;
     assert_eq!(s, StatusCode::NOT_FOUND, "the one script of old is gone");
     let (_, page, _) = raw(&a, "GET", "/", None, None).await;
