@@ -2,7 +2,8 @@
 // (engine-worker.js). `ask(req)` answers a request as crates/senet-wasm does; `ready()`
 // says (without waiting) whether the engine has loaded, `loaded()` waits for it. A server
 // built without the engine, or a browser without WebAssembly, leaves the page as it was:
-// it asks the server for every bot move, hint and value.
+// it asks the server for every bot move, hint and value. `<html data-engine>` says which:
+// `ready` or `none` once known.
 
 let worker = null;
 let state = 'idle'; // idle, loading, ready, none
@@ -12,7 +13,11 @@ let loading = null;
 
 function start() {
   if (worker || state === 'none') return;
-  if (typeof Worker === 'undefined' || typeof WebAssembly === 'undefined') { state = 'none'; return; }
+  if (typeof Worker === 'undefined' || typeof WebAssembly === 'undefined') {
+    state = 'none';
+    document.documentElement.dataset.engine = state;
+    return;
+  }
   state = 'loading';
   try {
     worker = new Worker('/static/engine-worker.js');
@@ -31,7 +36,8 @@ function start() {
     for (const w of waiting.values()) w.fail(new Error('the engine stopped'));
     waiting.clear();
   };
-  loading = send({ op: 'rules' }).then(() => { state = 'ready'; return true; }, () => { state = 'none'; return false; });
+  loading = send({ op: 'rules' }).then(() => { state = 'ready'; return true; }, () => { state = 'none'; return false; })
+    .then((ok) => { document.documentElement.dataset.engine = state; return ok; });
 }
 
 function send(req) {

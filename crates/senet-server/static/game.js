@@ -271,7 +271,8 @@ export async function gamePage(id) {
   async function hint() {
     if (!(myTurn() && st().state === 'move' && hints())) return;
     try {
-      G.hint = engine.ready() ? await localHint() : await api('GET', `/api/games/${id}/hint`, undefined, token(st().player));
+      // The page's engine when this browser has it (waiting for it while it loads).
+      G.hint = (await engine.loaded()) ? await localHint() : await api('GET', `/api/games/${id}/hint`, undefined, token(st().player));
       const m = G.state.legal.find((x) => x.move === G.hint.move);
       G.hint.from = m ? m.from : null;
       G.hint.to = m ? m.to : null;
@@ -302,7 +303,7 @@ export async function gamePage(id) {
     const seq = G.state.seq;
     try {
       await (G.replay || Promise.resolve());
-      await new Promise((ok) => setTimeout(ok, reducedMotion() ? 150 : 400));
+      await new Promise((ok) => setTimeout(ok, reducedMotion() ? 50 : 150));
       if (G.state.seq !== seq) return;
       const tok = token(p);
       let u;
@@ -580,9 +581,9 @@ export async function gamePage(id) {
     const seq = S.seq;
     // A glance, not a review: 2 throws deep, which every rule set accepts (a review's
     // decisions go to `expert`'s 5), so that a bar at every event costs the server little.
-    const value = engine.ready()
+    const value = engine.loaded().then((local) => (local
       ? engine.ask({ op: 'value', position: S.position, depth: 2 })
-      : api('POST', '/api/value', { position: S.position, depth: 2 });
+      : api('POST', '/api/value', { position: S.position, depth: 2 })));
     value.then((v) => {
       if (G.state.seq !== seq) return;
       const p1 = v.first;

@@ -1,5 +1,6 @@
 // The review: a finished game event by event, with the analysis's graph, marks and summary.
 
+import * as engine from './engine.js';
 import { $, h, s } from './dom.js';
 import { api } from './api.js';
 import { drawBoard, paintSides, upright } from './board.js';
@@ -145,8 +146,29 @@ export async function reviewPage(id) {
         '2% (?!), 5% (?), 10% (??) of winning chance lost. ', h('a', { href: `/api/games/${id}/analysis` }, 'The analysis as JSON'), '.'));
     go(at);
   }
+  // The analysis made in this browser by the page's engine (issue 54): the same analysis
+  // as the server's, a few events at a time so that the progress shows; the server does no
+  // work for it.
+  async function localAnalysis() {
+    const rec = await api('GET', `/api/games/${id}/record`);
+    let r = await engine.ask({ op: 'analyze_start', record: rec });
+    while (r.status === 'running') {
+      const p = $('#analysis-progress', graphBox);
+      if (p) p.textContent = `Analysing the game in this browser… ${r.done} of ${r.total} events`;
+      r = await engine.ask({ op: 'analyze_step', session: r.session, events: 4 });
+    }
+    return r.analysis;
+  }
   async function loadAnalysis() {
     graphBox.replaceChildren(h('p', { class: 'small', id: 'analysis-progress' }, 'Analysing the game…'));
+    if (await engine.loaded()) {
+      try {
+        showAnalysis(await localAnalysis());
+        return;
+      } catch (e) {
+        // The server analyses it instead.
+      }
+    }
     for (;;) {
       let r;
       try { r = await api('GET', `/api/games/${id}/analysis`); } catch (e) {
