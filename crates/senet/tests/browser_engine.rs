@@ -5,7 +5,6 @@
 //! move. Ignored by a plain `cargo test`; `scripts/test.sh` runs it.
 
 mod support {
-    #[allow(dead_code)]
     pub mod page;
     #[allow(dead_code)]
     pub mod webdriver;
