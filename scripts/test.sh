@@ -8,6 +8,12 @@ cd "$(dirname "$0")/.."
 echo "== cargo fmt --check"
 cargo fmt --all --check
 
+# The page's engine (issue 54): built before anything else, so that every later build of
+# `senet serve` embeds it (crates/senet-server/build.rs) and the browser tests run with it.
+# It installs Debian's rustc-web, cargo-web, rust-web-src and lld when missing.
+echo "== the page's engine (WebAssembly, scripts/build-wasm.sh)"
+bash scripts/build-wasm.sh
+
 echo "== cargo clippy --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
@@ -120,6 +126,9 @@ cargo test --workspace --test browser --locked -- --ignored --exact \
 # The site's operator and players (issue 56): a server stopped with SIGTERM and started again
 # on its port (so, alone), a report read with senet admin, deleting one's player.
 cargo test --workspace --test browser_site --locked -- --ignored --test-threads=1
+# The engine in the page (issue 54): a bot game, a hint, the bar and the review made by the
+# page's engine, with the server's search counter unmoved.
+cargo test --workspace --test browser_engine --locked -- --ignored
 
 # The deployment of docs/deploy.md, tested as shipped: nginx on deploy/nginx/senet.conf (only
 # its `# [site]` lines replaced) terminating TLS with a certificate made by openssl, in front
@@ -142,3 +151,25 @@ if [ "${#DEPLOY_PKGS[@]}" -gt 0 ]; then
     fi
 fi
 cargo test --workspace --test deploy --locked -- --ignored
+
+# The page's engine in WebAssembly (issue 54): built by scripts/build-wasm.sh (which installs
+# Debian's rustc-web, cargo-web, rust-web-src and lld when missing), then asked in node the
+# questions the native engine answered: 64,000 answers over 2,000 positions of every rule set
+# (status, view, throws, legal moves, play, the moves of random, greedy, expectimax:1 and
+# every level, hints, values, one whole game's analysis each), perft from every start and the
+# move counts of the rules crate's regression files. The cases' writer is built like the
+# tests above (the workspace's selection, the dev profile), so nothing is compiled again.
+echo "== WebAssembly engine: the same answers as the native engine (node)"
+if ! command -v node >/dev/null 2>&1; then
+    if [ "$(id -u)" -eq 0 ]; then
+        apt-get update
+        DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs
+    else
+        echo "the WebAssembly engine's test needs node; install it as root: apt-get install -y nodejs" >&2
+        exit 1
+    fi
+fi
+# (The engine was built at the start, by scripts/build-wasm.sh.)
+cargo build --workspace --locked --example equivalence_cases
+target/debug/examples/equivalence_cases target/wasm/equivalence.jsonl 2000
+node crates/senet-wasm/tests/equivalence.mjs target/wasm/senet_engine.wasm target/wasm/equivalence.jsonl

@@ -514,47 +514,106 @@ pub fn analyze(
     opt: &Options,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Analysis, Error> {
-    opt.check()?;
-    rec.replay()?;
-    let start = rec.start_position()?;
-    let mut bot = analyser(opt.depth, opt.budget);
-    // The throws' luck is searched by a bot of its own depth when it is shallower.
-    let mut luck_bot = (opt.luck_depth != opt.depth).then(|| analyser(opt.luck_depth, opt.budget));
-    let mut g = start;
-    let first_at_start = value_of(
-        luck_bot.as_deref_mut().unwrap_or(bot.as_mut()),
-        &g,
-        Player::First,
-    );
-    let total = rec.events.len();
-    let mut notes = Vec::with_capacity(total);
-    // The exact search of the position right after the last throw, reused by its decision
-    // when it was the decisions' depth, or when the decision has one legal move (nothing to
-    // judge: its value is the luck search's, and a deeper search would only cost time).
-    let mut after_throw: Option<(AnyGame, Choice)> = None;
-    let mut decision = 0;
-    for (i, e) in rec.events.iter().enumerate() {
-        progress(i, total);
+    let mut a = Analyzer::new(rec, opt)?;
+    let total = a.total();
+    while a.done() < total {
+        progress(a.done(), total);
+        a.step()?;
+    }
+    progress(total, total);
+    a.finish()
+}
+
+/// A game's analysis made one event at a time, for a caller that shows progress between
+/// events without a callback (the WebAssembly engine answers the page in chunks): [`analyze`]
+/// is `new`, then `step` until `done() == total()`, then `finish`, so both give the same
+/// analysis (the searches' caches carry from one event to the next either way).
+pub struct Analyzer {
+    rec: Record,
+    opt: Options,
+    start: AnyGame,
+    bot: Box<dyn Bot>,
+    /// The throws' luck is searched by a bot of its own depth when it is shallower.
+    luck_bot: Option<Box<dyn Bot>>,
+    g: AnyGame,
+    first_at_start: f64,
+    notes: Vec<Note>,
+    /// The exact search of the position right after the last throw, reused by its decision
+    /// when it was the decisions' depth, or when the decision has one legal move (nothing to
+    /// judge: its value is the luck search's, and a deeper search would only cost time).
+    after_throw: Option<(AnyGame, Choice)>,
+    decision: usize,
+    next: usize,
+}
+
+impl Analyzer {
+    /// Checks the options, replays and checks the record (a bad record gives the replay's
+    /// error) and values the start; no event is analysed yet.
+    pub fn new(rec: &Record, opt: &Options) -> Result<Analyzer, Error> {
+        opt.check()?;
+        rec.replay()?;
+        let start = rec.start_position()?;
+        let mut bot = analyser(opt.depth, opt.budget);
+        let mut luck_bot =
+            (opt.luck_depth != opt.depth).then(|| analyser(opt.luck_depth, opt.budget));
+        let first_at_start = value_of(
+            luck_bot.as_deref_mut().unwrap_or(bot.as_mut()),
+            &start,
+            Player::First,
+        );
+        Ok(Analyzer {
+            rec: rec.clone(),
+            opt: *opt,
+            start,
+            bot,
+            luck_bot,
+            g: start,
+            first_at_start,
+            notes: Vec::with_capacity(rec.events.len()),
+            after_throw: None,
+            decision: 0,
+            next: 0,
+        })
+    }
+
+    /// The events of the record.
+    pub fn total(&self) -> usize {
+        self.rec.events.len()
+    }
+
+    /// The events analysed so far.
+    pub fn done(&self) -> usize {
+        self.next
+    }
+
+    /// Analyses the next event, if any is left.
+    pub fn step(&mut self) -> Result<(), Error> {
+        let i = self.next;
+        let Some(e) = self.rec.events.get(i) else {
+            return Ok(());
+        };
+        self.next += 1;
+        let g = &mut self.g;
         match e {
             Event::Throw { throw } => {
                 let t = Throw::parse(throw)?;
                 let Status::Throw(p) = g.status() else {
                     unreachable!("the replay checked the record");
                 };
-                let shallower = luck_bot.is_some();
-                let (before, found) =
-                    throw_values(luck_bot.as_deref_mut().unwrap_or(bot.as_mut()), &g, Some(t));
+                let shallower = self.luck_bot.is_some();
+                let luck = self.luck_bot.as_deref_mut().unwrap_or(self.bot.as_mut());
+                let (before, found) = throw_values(luck, g, Some(t));
                 g.set_throw(t)?;
                 let after = match found {
                     Some((v, c)) => {
                         if !shallower || c.scores.len() == 1 {
-                            after_throw = Some((g, c));
+                            self.after_throw = Some((*g, c));
                         }
                         v
                     }
-                    None => value_of(luck_bot.as_deref_mut().unwrap_or(bot.as_mut()), &g, p),
+                    None => value_of(luck, g, p),
                 };
-                notes.push(Note::Throw {
+                self.notes.push(Note::Throw {
                     event: i,
                     player: player_no(p),
                     throw: t.to_string(),
@@ -565,21 +624,21 @@ pub fn analyze(
                 });
             }
             Event::Move { mv } => {
-                if rec.legacy_pass_at(&g, i) {
+                if self.rec.legacy_pass_at(g, i) {
                     // C7: counted as the decision it was when the record was written.
-                    senet_rules::play_legacy_pass(&mut g);
-                    continue;
+                    senet_rules::play_legacy_pass(g);
+                    return Ok(());
                 }
                 let Status::Move(p) = g.status() else {
                     unreachable!("the replay checked the record");
                 };
                 let m = g.parse_move(mv)?;
-                let c = match after_throw.take() {
-                    Some((h, c)) if h == g => c,
-                    _ => bot.choose_with(&g, 0, true),
+                let c = match self.after_throw.take() {
+                    Some((h, c)) if h == *g => c,
+                    _ => self.bot.choose_with(g, 0, true),
                 };
                 let before = best_value(&c);
-                let moves = move_values(&g, &c);
+                let moves = move_values(g, &c);
                 let after = c
                     .scores
                     .iter()
@@ -588,14 +647,14 @@ pub fn analyze(
                     .expect("the played move is legal");
                 let loss = (before - after).max(0.0);
                 let choice = c.scores.len() > 1;
-                decision += 1;
+                self.decision += 1;
                 let position = g.position();
                 let best = g.move_string(c.best);
                 let played = g.move_string(m);
                 g.play_unchecked(m);
-                notes.push(Note::Move {
+                self.notes.push(Note::Move {
                     event: i,
-                    decision,
+                    decision: self.decision,
                     player: player_no(p),
                     position,
                     moves,
@@ -610,25 +669,35 @@ pub fn analyze(
                 });
             }
         }
+        Ok(())
     }
-    progress(total, total);
-    let over = matches!(g.status(), Status::Over(_));
-    let end = match g.status() {
-        Status::Over(o) => crate::eval::terminal_value(&o),
-        _ => notes.last().map_or(first_at_start, Note::first),
-    };
-    let players = [
-        summary(Player::First, &notes, end, start.rules()),
-        summary(Player::Second, &notes, end, start.rules()),
-    ];
-    Ok(Analysis {
-        rules: start.rules().id(),
-        depth: opt.depth,
-        start: first_at_start,
-        notes,
-        players,
-        over,
-    })
+
+    /// The analysis, once every event is analysed (those left are analysed first).
+    pub fn finish(mut self) -> Result<Analysis, Error> {
+        while self.next < self.rec.events.len() {
+            self.step()?;
+        }
+        let g = self.g;
+        let notes = self.notes;
+        let over = matches!(g.status(), Status::Over(_));
+        let end = match g.status() {
+            Status::Over(o) => crate::eval::terminal_value(&o),
+            _ => notes.last().map_or(self.first_at_start, Note::first),
+        };
+        let rules = self.start.rules();
+        let players = [
+            summary(Player::First, &notes, end, rules),
+            summary(Player::Second, &notes, end, rules),
+        ];
+        Ok(Analysis {
+            rules: rules.id(),
+            depth: self.opt.depth,
+            start: self.first_at_start,
+            notes,
+            players,
+            over,
+        })
+    }
 }
 
 fn summary(p: Player, notes: &[Note], end_first: f64, rules: RuleSet) -> Summary {
@@ -770,6 +839,49 @@ pub struct PositionValue {
     pub best: Option<String>,
     /// Awaiting a throw: every throw with its chance, value and luck.
     pub throws: Vec<ThrowValue>,
+}
+
+/// What `POST /api/value` of `senet serve` answers, and the page's engine the same: the
+/// position (with `throw` set when given; refused when it already holds one), valued by
+/// [`value_position`] with the rule set's default options, or the decisions searched
+/// `depth` throws deep (at most the default depth), within the `expert` level's node budget,
+/// shared by the throws when a throw is awaited. A refusal in words.
+pub fn value_bounded(
+    position: &str,
+    throw: Option<&str>,
+    depth: Option<u32>,
+) -> Result<PositionValue, String> {
+    let bad = |e: Error| e.to_string();
+    let mut g: AnyGame = position.parse().map_err(bad)?;
+    if let Some(t) = throw {
+        if !matches!(g.status(), Status::Throw(_)) {
+            return Err(format!(
+                "the position already holds a throw ({}): leave out \"throw\"",
+                g.in_hand().map_or("-".into(), |t| t.to_string())
+            ));
+        }
+        g.set_throw(Throw::parse(t).map_err(bad)?).map_err(bad)?;
+    }
+    let rules = g.rules();
+    let mut opt = Options::for_rules(rules);
+    if let Some(d) = depth {
+        if d > opt.depth {
+            return Err(format!(
+                "depth must be at most {} on {}",
+                opt.depth,
+                rules.id()
+            ));
+        }
+        opt = Options {
+            budget: opt.budget,
+            ..Options::with_depth(rules, d)
+        };
+    }
+    if let (Status::Throw(_), Some(b)) = (g.status(), opt.budget) {
+        // Every throw is searched: share the budget.
+        opt.budget = Some((b / g.throw_dist().outcomes.len() as u64).max(1000));
+    }
+    value_position(&g, &opt).map_err(bad)
 }
 
 /// Values a position: awaiting a move, every legal move (exact at the depth); awaiting a

@@ -40,6 +40,7 @@ use std::any::Any;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI16, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::OnceLock;
+#[cfg(not(target_arch = "wasm32"))]
 use std::time::Instant;
 
 mod checkpoint;
@@ -1146,10 +1147,39 @@ fn load<C: Cell>(values: &[C], i: usize) -> f64 {
     values[i].get()
 }
 
+/// The time since a solve started, for its reports. WebAssembly in a page
+/// (`wasm32-unknown-unknown`, the page's engine) has no clock: `Instant::now` panics there,
+/// so its reports say 0 seconds; everywhere else this is `Instant`.
+#[derive(Clone, Copy)]
+struct Stopwatch {
+    #[cfg(not(target_arch = "wasm32"))]
+    start: Instant,
+}
+
+impl Stopwatch {
+    fn start() -> Stopwatch {
+        Stopwatch {
+            #[cfg(not(target_arch = "wasm32"))]
+            start: Instant::now(),
+        }
+    }
+
+    /// Seconds since [`Stopwatch::start`] (0 without a clock).
+    fn seconds(&self) -> f64 {
+        #[cfg(not(target_arch = "wasm32"))]
+        return self.start.elapsed().as_secs_f64();
+        #[cfg(target_arch = "wasm32")]
+        return 0.0;
+    }
+}
+
 /// Gives `f` a pool of `threads` threads (0: rayon's default) for its parallel parts, or
 /// none for 1 (all on this thread).
+///
+/// In WebAssembly (the page's engine, one thread) always on this thread, so that none of
+/// rayon's machinery is compiled in.
 fn with_pool<R>(threads: usize, f: impl FnOnce(Option<&rayon::ThreadPool>) -> R) -> R {
-    if threads == 1 {
+    if threads == 1 || cfg!(target_arch = "wasm32") {
         return f(None);
     }
     match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
@@ -1273,7 +1303,7 @@ fn solve_pair<G: Solvable, C: Cell>(
     resume: Option<Current>,
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<Option<LevelReport>, String> {
-    let start = Instant::now();
+    let start = Stopwatch::start();
     // The sweep's order: the pieces' squares summed, largest first (a move forward leads to
     // a larger sum, so most successors are swept before the positions that reach them); among
     // equal sums, by the index of the mirror position (the other side to throw), so that the
@@ -1337,7 +1367,7 @@ fn solve_pair<G: Solvable, C: Cell>(
         }),
         None => Graph::build(base, layout, &states, 1, params.graph_budget),
     };
-    let graph_seconds = start.elapsed().as_secs_f64();
+    let graph_seconds = start.seconds();
     let (sweeps_before, seconds_before, graph_before) =
         resume.map_or((0, 0.0, 0.0), |c| (c.sweeps, c.seconds, c.graph_seconds));
     let mut sweeps = sweeps_before;
@@ -1363,7 +1393,7 @@ fn solve_pair<G: Solvable, C: Cell>(
             sweeps,
             largest_change: change,
             trend: jumps.as_ref().map(|x| x.trend),
-            seconds: seconds_before + start.elapsed().as_secs_f64(),
+            seconds: seconds_before + start.seconds(),
             graph_seconds,
         }));
         if change <= params.tolerance {
@@ -1384,7 +1414,7 @@ fn solve_pair<G: Solvable, C: Cell>(
                 let here = Current {
                     pieces: (a, b),
                     sweeps,
-                    seconds: seconds_before + start.elapsed().as_secs_f64(),
+                    seconds: seconds_before + start.seconds(),
                     graph_seconds: graph_before + graph_seconds,
                 };
                 s.save(values, Some(here))?;
@@ -1399,7 +1429,7 @@ fn solve_pair<G: Solvable, C: Cell>(
         states: states.len() as u64,
         sweeps,
         last_change: change,
-        seconds: seconds_before + start.elapsed().as_secs_f64(),
+        seconds: seconds_before + start.seconds(),
         graph_seconds: graph_before + graph_seconds,
         graph_bytes: graph.bytes,
         graph_leaves: graph.leaves,

@@ -569,9 +569,13 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
             }
         }
         if maxer {
-            idx.sort_by(|&a, &b| key[b as usize].total_cmp(&key[a as usize]).then(a.cmp(&b)));
+            sort_indexes(&mut idx, |&a, &b| {
+                key[b as usize].total_cmp(&key[a as usize]).then(a.cmp(&b))
+            });
         } else {
-            idx.sort_by(|&a, &b| key[a as usize].total_cmp(&key[b as usize]).then(a.cmp(&b)));
+            sort_indexes(&mut idx, |&a, &b| {
+                key[a as usize].total_cmp(&key[b as usize]).then(a.cmp(&b))
+            });
         }
         Some(idx)
     }
@@ -817,5 +821,23 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
         }
         self.store(g, depth, alpha, beta, s, Move::PASS);
         s
+    }
+}
+
+/// Sorts a node's move indexes by `cmp`, a total order (ties are broken by index), so that
+/// every correct sort gives the same order. In WebAssembly an insertion sort: the standard
+/// library's sort, instantiated per rule set and evaluator, made half a megabyte of the
+/// page's engine (issue 54); a node has at most `MAX_MOVES` moves.
+#[inline]
+fn sort_indexes(idx: &mut [u8], cmp: impl Fn(&u8, &u8) -> std::cmp::Ordering) {
+    #[cfg(not(target_arch = "wasm32"))]
+    idx.sort_by(cmp);
+    #[cfg(target_arch = "wasm32")]
+    for i in 1..idx.len() {
+        let mut j = i;
+        while j > 0 && cmp(&idx[j - 1], &idx[j]) == std::cmp::Ordering::Greater {
+            idx.swap(j - 1, j);
+            j -= 1;
+        }
     }
 }

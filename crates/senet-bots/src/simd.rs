@@ -54,9 +54,11 @@ pub(crate) fn run_baseline<P: Pass>(pass: P) -> P::Out {
     pass.run::<4>()
 }
 
-/// A [`Pass`] at eight lanes, inside the function `pulp` compiles for AVX2.
+/// A [`Pass`] at eight lanes, inside the function `pulp` compiles for AVX2 (x86-64 only).
+#[cfg(target_arch = "x86_64")]
 struct Wide<P>(P);
 
+#[cfg(target_arch = "x86_64")]
 impl<P: Pass> pulp::WithSimd for Wide<P> {
     type Output = P::Out;
     #[inline(always)]

@@ -9,6 +9,44 @@ use crate::track::{
 use senet_rules::{Parker, Pyramid};
 use std::sync::LazyLock;
 
+/// A network's weights file (`nets/NAME`), embedded: its text, or in WebAssembly, where the
+/// text would take 2.9 MB of the page's engine, its packed form (`build.rs`) written back as
+/// text (`unpack`): the same numbers to the bit, read by the same parsers.
+#[cfg(not(target_arch = "wasm32"))]
+macro_rules! net_file {
+    ($name:literal) => {
+        include_str!(concat!("nets/", $name))
+    };
+}
+
+/// See the other `net_file`.
+#[cfg(target_arch = "wasm32")]
+macro_rules! net_file {
+    ($name:literal) => {
+        &unpack(include_bytes!(concat!(env!("OUT_DIR"), "/nets/", $name)))
+    };
+}
+
+/// The text of a weights file packed by `build.rs`: its header line, then its numbers, each
+/// the shortest text that reads back as the same `f32`, eight to a line.
+#[cfg(target_arch = "wasm32")]
+fn unpack(b: &[u8]) -> String {
+    use std::fmt::Write as _;
+    if b.len() < 8 || &b[..4] != b"SNB1" {
+        return String::new();
+    }
+    let n = u32::from_le_bytes([b[4], b[5], b[6], b[7]]) as usize;
+    let head = std::str::from_utf8(&b[8..8 + n]).unwrap_or("");
+    let mut s = String::with_capacity(b.len() * 3);
+    s.push_str(head);
+    for (i, x) in b[8 + n..].chunks_exact(4).enumerate() {
+        let x = f32::from_le_bytes([x[0], x[1], x[2], x[3]]);
+        let _ = write!(s, "{}{x}", if i % 8 == 0 { '\n' } else { ' ' });
+    }
+    s.push('\n');
+    s
+}
+
 /// Reads a network's weights file (embedded in the binary), or, when it holds none yet,
 /// starts a network from the linear evaluator. A committed file that does not parse fails
 /// the test `every_network_weights_file_parses`.
@@ -105,25 +143,20 @@ fn feat_net<G: Features>(name: &str, text: &str, label: &'static str) -> Option<
 }
 
 /// `pyramid`, the network (`None`: the hand-set evaluator is the best there is).
-pub static PYRAMID_NET: LazyLock<Option<FeatNet<Pyramid>>> = LazyLock::new(|| {
-    feat_net(
-        "pyramid.txt",
-        include_str!("nets/pyramid.txt"),
-        "pyramid-net",
-    )
-});
+pub static PYRAMID_NET: LazyLock<Option<FeatNet<Pyramid>>> =
+    LazyLock::new(|| feat_net("pyramid.txt", net_file!("pyramid.txt"), "pyramid-net"));
 /// `parker`, the network (`None`: the hand-set evaluator is the best there is).
 pub static PARKER_NET: LazyLock<Option<FeatNet<Parker>>> =
-    LazyLock::new(|| feat_net("parker.txt", include_str!("nets/parker.txt"), "parker-net"));
+    LazyLock::new(|| feat_net("parker.txt", net_file!("parker.txt"), "parker-net"));
 
 /// `kendall5`, the network.
 pub static KENDALL5_NET: LazyLock<NetEval> = LazyLock::new(|| {
     net(
         &KENDALL5_SPEC,
-        include_str!("nets/kendall5.txt"),
+        net_file!("kendall5.txt"),
         [
-            include_str!("nets/kendall5-end.txt"),
-            include_str!("nets/kendall5-end4.txt"),
+            net_file!("kendall5-end.txt"),
+            net_file!("kendall5-end4.txt"),
         ],
         &KENDALL5,
         "kendall5-net",
@@ -134,7 +167,7 @@ pub static KENDALL5_NET: LazyLock<NetEval> = LazyLock::new(|| {
 pub static KENDALL5_REF: LazyLock<NetEval> = LazyLock::new(|| {
     main_net(
         &KENDALL5_SPEC,
-        include_str!("nets/kendall5-ref.txt"),
+        net_file!("kendall5-ref.txt"),
         &KENDALL5,
         "kendall5-ref",
     )
@@ -143,11 +176,8 @@ pub static KENDALL5_REF: LazyLock<NetEval> = LazyLock::new(|| {
 pub static KENDALL_NET: LazyLock<NetEval> = LazyLock::new(|| {
     net(
         &KENDALL_SPEC,
-        include_str!("nets/kendall.txt"),
-        [
-            include_str!("nets/kendall-end.txt"),
-            include_str!("nets/kendall-end4.txt"),
-        ],
+        net_file!("kendall.txt"),
+        [net_file!("kendall-end.txt"), net_file!("kendall-end4.txt")],
         &KENDALL,
         "kendall-net",
     )
@@ -156,11 +186,8 @@ pub static KENDALL_NET: LazyLock<NetEval> = LazyLock::new(|| {
 pub static SENAT_NET: LazyLock<NetEval> = LazyLock::new(|| {
     net(
         &SENAT_SPEC,
-        include_str!("nets/senat.txt"),
-        [
-            include_str!("nets/senat-end.txt"),
-            include_str!("nets/senat-end4.txt"),
-        ],
+        net_file!("senat.txt"),
+        [net_file!("senat-end.txt"), net_file!("senat-end4.txt")],
         &SENAT,
         "senat-net",
     )
@@ -169,11 +196,8 @@ pub static SENAT_NET: LazyLock<NetEval> = LazyLock::new(|| {
 pub static HOUSES_NET: LazyLock<NetEval> = LazyLock::new(|| {
     net(
         &HOUSES_SPEC,
-        include_str!("nets/houses.txt"),
-        [
-            include_str!("nets/houses-end.txt"),
-            include_str!("nets/houses-end4.txt"),
-        ],
+        net_file!("houses.txt"),
+        [net_file!("houses-end.txt"), net_file!("houses-end4.txt")],
         &HOUSES,
         "houses-net",
     )

@@ -10,7 +10,7 @@ use crate::store::Store;
 use crate::wire::{AnalysisDone, AnalysisReply, AnalysisRunning, Done, Running};
 use senet_bots::analysis::PositionValue;
 use senet_bots::analysis::{self, Options};
-use senet_rules::{AnyGame, Game, Record, RuleSet, Status, Throw};
+use senet_rules::{Record, RuleSet};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -246,37 +246,9 @@ pub struct ValueRequest {
 /// every throw's value and luck. Bounded: at most the rule set's analysis depth, and the
 /// `expert` level's node budget shared by the searches.
 pub fn value(req: &ValueRequest) -> Result<PositionValue, Failure> {
-    let bad = |e: senet_rules::Error| Failure::Unprocessable(e.to_string());
-    let mut g: AnyGame = req.position.parse().map_err(bad)?;
-    if let Some(t) = &req.throw {
-        if !matches!(g.status(), Status::Throw(_)) {
-            return Err(Failure::Unprocessable(format!(
-                "the position already holds a throw ({}): leave out \"throw\"",
-                g.in_hand().map_or("-".into(), |t| t.to_string())
-            )));
-        }
-        g.set_throw(Throw::parse(t).map_err(bad)?).map_err(bad)?;
-    }
-    let rules = g.rules();
-    let mut opt = Options::for_rules(rules);
-    if let Some(d) = req.depth {
-        if d > opt.depth {
-            return Err(Failure::Unprocessable(format!(
-                "depth must be at most {} on {}",
-                opt.depth,
-                rules.id()
-            )));
-        }
-        opt = Options {
-            budget: opt.budget,
-            ..Options::with_depth(rules, d)
-        };
-    }
-    if let (Status::Throw(_), Some(b)) = (g.status(), opt.budget) {
-        // Every throw is searched: share the budget.
-        opt.budget = Some((b / g.throw_dist().outcomes.len() as u64).max(1000));
-    }
-    analysis::value_position(&g, &opt).map_err(bad)
+    // The same code as the page's engine (issue 54): `senet_bots::analysis::value_bounded`.
+    analysis::value_bounded(&req.position, req.throw.as_deref(), req.depth)
+        .map_err(Failure::Unprocessable)
 }
 
 #[cfg(test)]

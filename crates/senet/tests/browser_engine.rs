@@ -113,7 +113,10 @@ fn a_bot_game_hint_bar_and_review_run_in_the_page_and_cost_the_server_no_search(
     // The review's analysis is made in the page.
     s.goto(&format!("{}/g/{id}/review", server.url));
     s.wait_for("#analysis-summary", 120);
-    eprintln!("the review's analysis took {:.1} s", started.elapsed().as_secs_f64());
+    eprintln!(
+        "the review's analysis took {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
     assert_eq!(
         searches(server.port),
         0.0,
