@@ -129,6 +129,10 @@ cargo test --workspace --test browser_site --locked -- --ignored --test-threads=
 # The engine in the page (issue 54): a bot game, a hint, the bar and the review made by the
 # page's engine, with the server's search counter unmoved.
 cargo test --workspace --test browser_engine --locked -- --ignored
+# Play with no server (issue 54): the service worker keeps the page; with the server stopped,
+# a bot game on every rule set and a hot-seat game with a hint are played in the page, then
+# the server is started again on its port (so, alone) and the page uploads every record.
+cargo test --workspace --test browser_offline --locked -- --ignored
 
 # The deployment of docs/deploy.md, tested as shipped: nginx on deploy/nginx/senet.conf (only
 # its `# [site]` lines replaced) terminating TLS with a certificate made by openssl, in front

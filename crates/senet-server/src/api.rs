@@ -14,13 +14,14 @@ use crate::service::{Failure, NewGame, Service, Subscription, Who};
 use crate::web;
 use crate::wire::{
     AnalysisDone, AnalysisReply, AnalysisRunning, Catalogue, Claimed, Created, ErrorBody, GameList,
-    GameState, Health, Hint, InviteLink, NextGame, Review, Series, Throws,
+    GameState, Health, Hint, ImportGame, InviteLink, NextGame, Review, Series, Throws,
 };
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
+use axum::handler::Handler;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -560,6 +561,37 @@ async fn create(
     }
 }
 
+/// The largest body `POST /api/games/import` takes: a finished game's record, which may
+/// hold thousands of events (the other endpoints keep [`Limits::body_bytes`]).
+pub const IMPORT_BODY_BYTES: usize = 1 << 20;
+
+#[utoipa::path(
+    post,
+    path = "/api/games/import",
+    summary = "store a finished bot or hot-seat game that the page played with no server (offline), its throws drawn by the browser",
+    description = "The record must read as a senet-record/1 object, start from the rule set's start, carry no seed, replay without an illegal event and end the game. The game is stored as a casual single game marked `page_throws`: it has no seed (`seed` stays null, `seed_hash` is empty, GET /api/games/{id}/throws answers 409 and the record download has no seed). Mode `bot`: the person's seat (`seat`, 1 when absent) gets a token, the other seat is the bot of level `bot` that the page played (`in_page`), with no token. Mode `hotseat`: both seats get a token. The body may be up to 1 MiB.",
+    request_body = ImportGame,
+    responses(
+        (status = 201, description = "stored: its id, the tokens of the people's seats and its state (over)", body = Created),
+        (status = 400, description = "malformed request (bad JSON, unknown or missing field, a record that is no object)", body = ErrorBody),
+        (status = 413, description = "body over 1 MiB", body = ErrorBody),
+        (status = 422, description = "a record that is not valid, has a seed, starts from a position of its own, has an illegal event (named with its number, from 1) or whose game is not over; a bad mode, level or seat", body = ErrorBody),
+        (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
+        (status = 408, description = "the request body did not arrive in time", body = ErrorBody),
+        (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
+    )
+)]
+async fn import(State(s): State<AppState>, b: Result<Bytes, BytesRejection>) -> Response {
+    let req: ImportGame = match body(b) {
+        Ok(r) => r,
+        Err(f) => return f.into_response(),
+    };
+    match s.svc.import(req).await {
+        Ok(c) => (StatusCode::CREATED, axum::Json(c)).into_response(),
+        Err(f) => f.into_response(),
+    }
+}
+
 #[derive(Deserialize)]
 struct ListQuery {
     ids: Option<String>,
@@ -823,7 +855,7 @@ async fn hint(
 #[utoipa::path(
     get,
     path = "/api/games/{id}/record",
-    summary = "the game record (senet-record/1, docs/notation.md); seed included once over",
+    summary = "the game record (senet-record/1, docs/notation.md); seed included once over (never for an uploaded offline game, whose throws the browser drew)",
     params(("id" = String, Path, description = "game ID", pattern = "^[A-Za-z0-9]{1,32}$")),
     responses(
         (status = 200, description = "record JSON, as an attachment"),
@@ -1035,7 +1067,7 @@ async fn value(
     responses(
         (status = 200, description = "the seed, its hash and every throw with its outcomes", body = Throws),
         (status = 404, description = "no such game", body = ErrorBody),
-        (status = 409, description = "not now: out of turn, wrong phase (throw/move), game over, or a stale seq", body = ErrorBody),
+        (status = 409, description = "the game is not over yet, or its throws were drawn by a browser (an uploaded offline game, `page_throws`): there is no seed to check them by", body = ErrorBody),
         (status = 429, description = "rate limit (Retry-After)", body = ErrorBody),
         (status = 500, description = "the server failed; nothing was changed", body = ErrorBody),
     )
@@ -1357,7 +1389,7 @@ pub const OPERATOR_ROUTES: &[(&str, &[&str])] = &[("/healthz", &["get"]), ("/met
 /// Declares the API's routes once: [`API_ROUTES`] (what the OpenAPI test compares with the
 /// document) and the router's `/api/` routes are made from the same table.
 macro_rules! api_routes {
-    ($($path:literal => $($method:ident $handler:path),+;)*) => {
+    ($($path:literal => $($method:ident $handler:expr),+;)*) => {
         /// Every route under `/api/` with the methods it serves (lowercase).
         pub const API_ROUTES: &[(&str, &[&str])] = &[$(($path, &[$(stringify!($method)),+])),*];
 
@@ -1373,6 +1405,7 @@ api_routes! {
     "/api/rules" => get rules;
     "/api/rules/{id}" => get rules_page;
     "/api/games" => post create, get list;
+    "/api/games/import" => post import.layer(DefaultBodyLimit::max(IMPORT_BODY_BYTES));
     "/api/games/{id}" => get game;
     "/api/games/{id}/throw" => post throw;
     "/api/games/{id}/move" => post play;
@@ -1434,6 +1467,9 @@ pub fn router(svc: Arc<Service>, limits: Limits) -> Router {
         .route("/rules/{id}", get(web::page))
         .route("/p/{name}", get(web::page))
         .route("/leaderboard/{rules}", get(web::page))
+        .route("/l/{id}", get(web::page))
+        .route("/sw.js", get(web::service_worker))
+        .route("/manifest.webmanifest", get(web::manifest))
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics));
     api(app)

@@ -584,6 +584,7 @@ mod tests {
             invite: None,
             created: 1,
             series: None,
+            page_throws: false,
         }
     }
 

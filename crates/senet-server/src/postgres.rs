@@ -84,6 +84,7 @@ CREATE TABLE analyses (
 ",
     crate::players::MIGRATION,
     crate::moderation::MIGRATION,
+    crate::service::import::MIGRATION,
 ];
 
 /// The channel of change notifications.
@@ -363,9 +364,9 @@ fn insert_game(
         .execute(
             "INSERT INTO games (id, rules, options, seed, seed_hash, mode, seat1, seat2,
                 token1, token2, created, updated, nevents, position, state, player, moves,
-                series, series_index, series_first, invite)
+                series, series_index, series_first, invite, page_throws)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-                $18, $19, $20, $21)
+                $18, $19, $20, $21, $22)
              ON CONFLICT DO NOTHING",
             &[
                 &meta.id,
@@ -389,6 +390,7 @@ fn insert_game(
                 &meta.series.as_ref().map(|l| l.index as i32),
                 &meta.series.as_ref().map(|l| l.first as i16),
                 &meta.invite,
+                &i64::from(meta.page_throws),
             ],
         )
         .map_err(backend)?;
@@ -424,7 +426,8 @@ impl Store for PgStore {
             let Some(r) = tx
                 .query_opt(
                     "SELECT rules, options, seed, seed_hash, mode, seat1, seat2, token1, token2,
-                        created, nevents, series, series_index, series_first, invite
+                        created, nevents, series, series_index, series_first, invite,
+                        page_throws
                      FROM games WHERE id = $1",
                     &[&id],
                 )
@@ -493,6 +496,7 @@ impl Store for PgStore {
                     invite: r.get(14),
                     created: r.get(9),
                     series,
+                    page_throws: r.get::<_, i64>(15) != 0,
                 },
                 events,
             }))

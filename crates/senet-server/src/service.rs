@@ -30,6 +30,7 @@ use std::sync::{Arc, Weak};
 use std::time::Duration;
 use tokio::sync::{broadcast, Mutex as AsyncMutex};
 
+pub(crate) mod import;
 mod online;
 use crate::players::Online;
 pub use online::{now_ms, AddressLimits, Who};
@@ -732,7 +733,8 @@ impl Live {
             seed_hash: self.meta.seed_hash.clone(),
             invite_open: self.meta.invite.is_some() && self.open_seat().is_some(),
             open_seat: self.open_seat().map(|p| p.index() + 1),
-            seed: over.then(|| self.meta.seed.to_string()),
+            seed: (over && !self.meta.page_throws).then(|| self.meta.seed.to_string()),
+            page_throws: self.meta.page_throws,
             watchers: self.watchers(),
             events_from: from,
             events: self.events[from..].to_vec(),
@@ -798,7 +800,9 @@ impl Live {
 
     fn record(&self) -> Record {
         let over = matches!(self.game.status(), Status::Over(_));
-        let mut r = Record::new(&self.start, over.then_some(self.meta.seed));
+        // A game whose throws a browser drew has no seed to give (its stored one is unused).
+        let seed = (over && !self.meta.page_throws).then_some(self.meta.seed);
+        let mut r = Record::new(&self.start, seed);
         for e in &self.events {
             match (&e.throw, &e.mv) {
                 (Some(t), _) => r
@@ -1648,6 +1652,7 @@ impl Service {
                 index: 0,
                 first,
             }),
+            page_throws: false,
         };
         // A bot in the first seat starts in the background once the game is stored.
         let (g, throws) = (start, 0);
@@ -1827,6 +1832,7 @@ impl Service {
                 index,
                 first,
             }),
+            page_throws: false,
         };
         // A bot in the first seat starts in the background once the game is stored.
         let (g, throws) = (start, 0);
@@ -2381,6 +2387,12 @@ impl Service {
     pub async fn throws(&self, id: &str) -> Res<Throws> {
         let arc = self.get(id).await?;
         let l = arc.lock().await;
+        if l.meta.page_throws {
+            return Err(Failure::Conflict(
+                "this game's throws were drawn by a browser while the server was out of reach (an uploaded offline game): there is no seed to check them by"
+                    .into(),
+            ));
+        }
         if !matches!(l.game.status(), Status::Over(_)) {
             return Err(Failure::Conflict(
                 "the seed is revealed when the game is over".into(),

@@ -80,6 +80,7 @@ CREATE TABLE analyses (
 ",
     crate::players::MIGRATION,
     crate::moderation::MIGRATION,
+    crate::service::import::MIGRATION,
 ];
 
 /// [`crate::sql::Tx`] on a SQLite transaction.
@@ -291,9 +292,9 @@ fn insert_game(
             .execute(
                 "INSERT OR IGNORE INTO games (id, rules, options, seed, seed_hash, mode, seat1, seat2,
                     token1, token2, created, updated, nevents, position, state, player, moves,
-                    series, series_index, series_first, invite)
+                    series, series_index, series_first, invite, page_throws)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                    ?18, ?19, ?20, ?21)",
+                    ?18, ?19, ?20, ?21, ?22)",
                 params![
                     meta.id,
                     meta.rules,
@@ -316,6 +317,7 @@ fn insert_game(
                     meta.series.as_ref().map(|l| l.index),
                     meta.series.as_ref().map(|l| l.first),
                     meta.invite,
+                    i64::from(meta.page_throws),
                 ],
             )
             .map_err(backend)?;
@@ -450,7 +452,7 @@ impl Store for SqliteStore {
         let row = conn
             .prepare_cached(
                 "SELECT rules, options, seed, seed_hash, mode, seat1, seat2, token1, token2, created, nevents,
-                    series, series_index, series_first, invite
+                    series, series_index, series_first, invite, page_throws
                  FROM games WHERE id = ?1",
             )
             .map_err(backend)?
@@ -473,6 +475,7 @@ impl Store for SqliteStore {
                         r.get::<_, Option<u8>>(13)?,
                     ),
                     r.get::<_, Option<String>>(14)?,
+                    r.get::<_, i64>(15)?,
                 ))
             })
             .optional()
@@ -491,6 +494,7 @@ impl Store for SqliteStore {
             nevents,
             link,
             invite,
+            page_throws,
         )) = row
         else {
             return Ok(None);
@@ -556,6 +560,7 @@ impl Store for SqliteStore {
                 invite,
                 created,
                 series,
+                page_throws: page_throws != 0,
             },
             events,
         }))
@@ -733,6 +738,7 @@ mod tests {
             invite: Some("i".into()),
             created: 5,
             series: None,
+            page_throws: false,
         }
     }
 

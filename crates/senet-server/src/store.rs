@@ -79,6 +79,10 @@ pub struct GameMeta {
     pub created: i64,
     /// The series this game belongs to, if any.
     pub series: Option<SeriesLink>,
+    /// The throws were drawn by a player's browser with no server: an uploaded offline game
+    /// (`POST /api/games/import`). The server cannot vouch for them; [`GameMeta::seed`] is
+    /// unused and [`GameMeta::seed_hash`] empty.
+    pub page_throws: bool,
 }
 
 /// Where a game stands in its series.

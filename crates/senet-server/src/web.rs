@@ -30,6 +30,7 @@ pub const SCRIPTS: &[(&str, &str)] = &[
     ("seeks.js", include_str!("../static/seeks.js")),
     ("players.js", include_str!("../static/players.js")),
     ("engine.js", include_str!("../static/engine.js")),
+    ("local.js", include_str!("../static/local.js")),
     (
         "engine-worker.js",
         include_str!("../static/engine-worker.js"),
@@ -37,6 +38,101 @@ pub const SCRIPTS: &[(&str, &str)] = &[
 ];
 /// The style sheet.
 pub const STYLE_CSS: &str = include_str!("../static/style.css");
+/// The app's icon, drawn for this project, and its renderings for systems that want PNGs.
+pub const ICONS: &[(&str, &str, &[u8])] = &[
+    (
+        "icon.svg",
+        "image/svg+xml",
+        include_bytes!("../static/icon.svg"),
+    ),
+    (
+        "icon-192.png",
+        "image/png",
+        include_bytes!("../static/icon-192.png"),
+    ),
+    (
+        "icon-512.png",
+        "image/png",
+        include_bytes!("../static/icon-512.png"),
+    ),
+];
+/// The web app manifest: the page installs as an app (issue 54).
+pub const MANIFEST: &str = include_str!("../static/manifest.webmanifest");
+/// The service worker's script before the version and the asset list are filled in.
+const SERVICE_WORKER: &str = include_str!("../static/sw.js");
+
+/// What the service worker keeps at install: the page, every asset, the rule sets.
+fn offline_assets() -> Vec<String> {
+    let mut v = vec!["/".to_string(), "/manifest.webmanifest".into()];
+    v.extend(SCRIPTS.iter().map(|(n, _)| format!("/static/{n}")));
+    v.push("/static/style.css".into());
+    v.extend(ICONS.iter().map(|(n, _, _)| format!("/static/{n}")));
+    if has_engine() {
+        v.push("/static/senet_engine.wasm".into());
+    }
+    v.push("/api/rules".into());
+    v.extend(
+        senet_rules::RuleSet::ALL
+            .iter()
+            .map(|r| format!("/api/rules/{}", r.id())),
+    );
+    v
+}
+
+/// The service worker's script: its version is a hash of everything it keeps, so a server
+/// with any asset changed installs afresh.
+fn service_worker_text() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update(INDEX);
+        h.update(STYLE_CSS);
+        h.update(MANIFEST);
+        h.update(SERVICE_WORKER);
+        for (n, body) in SCRIPTS {
+            h.update(n);
+            h.update(body);
+        }
+        for (_, _, body) in ICONS {
+            h.update(body);
+        }
+        h.update(ENGINE_WASM);
+        h.update(env!("CARGO_PKG_VERSION"));
+        let version: String = h.finalize()[..8]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let assets = serde_json::to_string(&offline_assets()).expect("a list of strings");
+        SERVICE_WORKER
+            .replace("'__VERSION__'", &format!("'{version}'"))
+            .replace("__ASSETS__", &assets)
+    })
+}
+
+/// Serves `/sw.js`, the service worker (scope: the whole site).
+pub async fn service_worker() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/javascript; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        service_worker_text(),
+    )
+        .into_response()
+}
+
+/// Serves `/manifest.webmanifest`.
+pub async fn manifest() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "application/manifest+json"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        MANIFEST,
+    )
+        .into_response()
+}
 
 /// The page's engine (issue 54): the rules and bots in WebAssembly, run by the page in a Web
 /// Worker (`engine.js`, `engine-worker.js`); empty when this server was built without it
@@ -82,6 +178,16 @@ pub async fn asset(Path(file): Path<String>) -> Response {
                 (header::CACHE_CONTROL, "no-cache"),
             ],
             ENGINE_WASM,
+        )
+            .into_response();
+    }
+    if let Some((_, kind, body)) = ICONS.iter().find(|(n, _, _)| *n == file) {
+        return (
+            [
+                (header::CONTENT_TYPE, *kind),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            *body,
         )
             .into_response();
     }

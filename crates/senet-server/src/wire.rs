@@ -334,9 +334,15 @@ pub struct GameState {
     /// Online games: the seat still waiting for its invite to be claimed.
     #[schema(required = true)]
     pub open_seat: Option<usize>,
-    /// The seed, revealed when the game is over.
+    /// The seed, revealed when the game is over; always null for a game whose throws were
+    /// drawn by a browser (`page_throws`).
     #[schema(required = true)]
     pub seed: Option<String>,
+    /// The throws were drawn by a player's browser while the server was out of reach: a
+    /// finished game played in the page and uploaded afterwards (`POST /api/games/import`).
+    /// The server cannot vouch for such throws: the game has no seed (`seed_hash` is empty,
+    /// `seed` null) and `GET /api/games/{id}/throws` answers 409.
+    pub page_throws: bool,
     /// Who is watching live.
     pub watchers: Watchers,
     /// Index of the first event in `events`.
@@ -374,6 +380,28 @@ pub struct GameState {
     /// Only on WebSocket messages.
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
     pub kind: Option<StateMessage>,
+}
+
+/// A finished game played in the page with no server (offline: the page's engine drew its
+/// throws), to be stored (`POST /api/games/import`).
+#[derive(Clone, Debug, serde::Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImportGame {
+    /// The game's record: a `senet-record/1` object (docs/notation.md) as the page's engine
+    /// or a game's record download writes it, starting from the rule set's start, with no
+    /// `seed` (throws drawn by a browser have none), replaying without an illegal event to
+    /// the end of the game.
+    #[schema(value_type = Object)]
+    pub record: serde_json::Value,
+    /// `bot` (a person against a bot the page played) or `hotseat` (two people on one
+    /// screen).
+    pub mode: String,
+    /// Mode `bot` only: the bot's level (`levels` of `GET /api/rules`).
+    #[serde(default)]
+    pub bot: Option<String>,
+    /// Mode `bot` only: the person's seat, 1 or 2 (1 when absent); the bot had the other.
+    #[serde(default)]
+    pub seat: Option<u8>,
 }
 
 /// A created game: its ID, the creator's seat tokens and, for online games, the invite link.

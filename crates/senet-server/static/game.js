@@ -2,6 +2,8 @@
 // WebSocket, the result and the check of the throws; for games between players (issue 33)
 // names, ratings and clocks (online.js). A seat is this browser's by a seat token it holds, or
 // by its session's player (`you`): then it acts by the session cookie and CSRF token.
+// A game played in this browser alone (local.js, issue 54: the server was out of reach) is
+// drawn by the same page from a state of the same shape; its seats are all this browser's.
 
 import { $, h } from './dom.js';
 import { api, saved, catalogue } from './api.js';
@@ -12,6 +14,7 @@ import { verifyThrows } from './verify.js';
 import { renderSeries } from './series.js';
 import { onlineParts } from './online.js';
 import * as engine from './engine.js';
+import * as local from './local.js';
 
 export function describe(e) {
   if (e.throw != null) return `player ${e.player} threw ${e.throw}`;
@@ -53,8 +56,20 @@ async function takeLink(id, el) {
   saved.put(id, { tokens: Object.assign({}, held, { [seat]: tok }), created });
 }
 
-export async function gamePage(id) {
+export async function gamePage(id, isLocal) {
   const app = $('#app');
+  const L = !!isLocal;
+  // Where the game lives: the server, or this browser (local.js).
+  const src = {
+    get: () => {
+      if (!L) return api('GET', '/api/games/' + id);
+      const g = local.get(id);
+      if (!g) return Promise.reject(new Error(`this browser holds no game ${id} (a game played without the server stays in the browser it was played in)`));
+      return local.state(g);
+    },
+    throw: (seq, tok) => (L ? local.throwDice(id, seq) : api('POST', `/api/games/${id}/throw`, { seq }, tok)),
+    move: (mv, seq, tok) => (L ? local.move(id, mv, seq) : api('POST', `/api/games/${id}/move`, { move: mv, seq }, tok)),
+  };
   const G = { id, you: null, state: null, events: [], busy: false, selected: null, hover: null, hint: null, retry: 0, msgs: [], verified: null, choice: null, thrownAt: 0 };
   const el = {
     title: h('h2', { id: 'title' }),
@@ -80,7 +95,19 @@ export async function gamePage(id) {
     result: h('div', { id: 'result' }),
     log: h('ol', { id: 'events', class: 'events', tabindex: 0, 'aria-label': 'moves so far' }),
     rules: h('details', { class: 'summary' }),
+    download: h('a', { href: `/api/games/${id}/record`, id: 'download', download: `senet-${id}.json` }, 'Download the record'),
+    review: h('a', { href: `/g/${id}/review`, id: 'review-link' }, 'Review'),
   };
+  if (L) {
+    // The record is made here, on demand; the review once the server has the game.
+    el.download.addEventListener('click', async (e) => {
+      if (el.download.dataset.ready) { delete el.download.dataset.ready; return; }
+      e.preventDefault();
+      el.download.href = await local.recordUrl(id);
+      el.download.dataset.ready = '1';
+      el.download.click();
+    });
+  }
   const online = onlineParts(G, {
     id,
     name: (p) => name(p),
@@ -96,8 +123,7 @@ export async function gamePage(id) {
         h('div', { class: 'board-area' }, el.board, el.banner), el.legend, el.notes,
         h('div', { class: 'controls' }, el.throwBtn, el.shown, el.hintBtn, el.barBox), el.bar, el.moves, el.error, online.el.actions, el.news, el.result, online.el.after),
       h('aside', { class: 'side' }, h('h3', {}, 'Moves ', el.conn), el.log,
-        h('p', { class: 'links' }, h('a', { href: `/api/games/${id}/record`, id: 'download' }, 'Download the record'),
-          h('a', { href: `/g/${id}/review` }, 'Review'), h('a', { href: '/' }, 'Lobby'), h('a', { href: '/', id: 'rules-link' }, 'Rules')),
+        h('p', { class: 'links' }, el.download, el.review, h('a', { href: '/' }, 'Lobby'), h('a', { href: '/', id: 'rules-link' }, 'Rules')),
         h('p', { class: 'small' }, 'Keys: arrows choose a move, Enter plays it, T throws, H asks for a hint; a click or a key skips a replay.'),
         el.rules)));
 
@@ -108,10 +134,11 @@ export async function gamePage(id) {
   // page's, but the seat is the bot's, not the person's.
   const pageBot = (p) => {
     const seat = G.state.seats[p - 1];
-    return !!(seat && seat.in_page && token(p));
+    return !!(seat && seat.in_page && (L || token(p)));
   };
-  // Whether seat p is this browser's person's: by its token or by the session's player.
-  const mine = (p) => !pageBot(p) && (!!token(p) || (G.you != null && String(G.you) === String(p)));
+  // Whether seat p is this browser's person's: by its token or by the session's player (in a
+  // local game, every seat but the bot's).
+  const mine = (p) => !pageBot(p) && (L || !!token(p) || (G.you != null && String(G.you) === String(p)));
   const seated = () => mine(1) || mine(2);
   const st = () => G.state.status;
   const myTurn = () => st().player != null && !!mine(st().player);
@@ -125,7 +152,7 @@ export async function gamePage(id) {
     return `player ${p} (${colour})`;
   };
   // Newcomer tips (issue 32): for a first game against the beginner bot, unless turned off.
-  const tipsOn = () => !!saved.get(id).newcomer && localStorage.getItem('senet.tips') !== 'off';
+  const tipsOn = () => !!(L ? (local.get(id) || {}).newcomer : saved.get(id).newcomer) && localStorage.getItem('senet.tips') !== 'off';
 
   // The throw box's label (of a fixed width: the box never changes size).
   const throwLabel = (text) => h('span', { class: 'small' }, text);
@@ -225,7 +252,7 @@ export async function gamePage(id) {
 
   async function refetch() {
     try {
-      takeState(await api('GET', '/api/games/' + id), true);
+      takeState(await src.get(), true);
       render();
     } catch (e) { el.error.textContent = e.message; }
   }
@@ -245,9 +272,7 @@ export async function gamePage(id) {
       }
     }
     try {
-      const u = kind === 'throw'
-        ? await api('POST', `/api/games/${id}/throw`, { seq: G.state.seq }, tok)
-        : await api('POST', `/api/games/${id}/move`, { move: mv, seq: G.state.seq }, tok);
+      const u = kind === 'throw' ? await src.throw(G.state.seq, tok) : await src.move(mv, G.state.seq, tok);
       absorb(u);
     } catch (e) {
       el.error.textContent = e.message;
@@ -293,7 +318,8 @@ export async function gamePage(id) {
     return { move: a.best, score: best ? best.win : null, level: 'expert', moves };
   }
 
-  // Plays the turn of a bot seat this page holds (issue 54): the server throws for it, this
+  // Plays the turn of a bot seat this page holds (issue 54): the server (or, in a local game,
+  // this page) throws for it, this
   // page's engine chooses its move (seeded by the game and the decision), after the last
   // event's replay. The server never searches for it.
   async function driveBot() {
@@ -308,11 +334,11 @@ export async function gamePage(id) {
       const tok = token(p);
       let u;
       if (st().state === 'throw') {
-        u = await api('POST', `/api/games/${id}/throw`, { seq }, tok);
+        u = await src.throw(seq, tok);
       } else {
         const a = await engine.ask({ op: 'bot', position: G.state.position, bot: G.state.seats[p - 1].bot, seed: engine.seedOf(id, seq) });
         if (G.state.seq !== seq) return;
-        u = await api('POST', `/api/games/${id}/move`, { move: a.move, seq }, tok);
+        u = await src.move(a.move, seq, tok);
       }
       absorb(u);
     } catch (e) {
@@ -598,9 +624,10 @@ export async function gamePage(id) {
 
   function renderResult() {
     if (st().state !== 'over') { el.result.replaceChildren(); return; }
+    const sc = st().score ? h('p', {}, `Score: ${st().score[0]} – ${st().score[1]}`) : null;
+    if (L) return renderLocalResult(sc);
     if (el.result.firstChild && el.result.dataset.seq === String(G.state.seq)) return;
     el.result.dataset.seq = String(G.state.seq);
-    const sc = st().score ? h('p', {}, `Score: ${st().score[0]} – ${st().score[1]}`) : null;
     const ver = h('p', { id: 'verify', class: 'verify' }, 'Checking the throws…');
     el.result.replaceChildren(h('div', { class: 'result' },
       h('h3', { id: 'result-text' }, statusText()), sc,
@@ -610,7 +637,33 @@ export async function gamePage(id) {
     showVerification(id, ver, G);
   }
 
+  // The end of a game played without the server: where its record is (uploaded, waiting for
+  // the server, or refused), redrawn when that changes.
+  function renderLocalResult(sc) {
+    const g = local.get(id) || {};
+    const key = `${G.state.seq}:${g.uploaded}:${g.upload_error}`;
+    if (el.result.firstChild && el.result.dataset.key === key) return;
+    el.result.dataset.key = key;
+    const where = g.uploaded
+      ? h('p', { id: 'upload', class: 'verify ok' }, 'The server is back and has stored this game. ',
+        h('a', { href: `/g/${g.uploaded}/review`, id: 'stored-review' }, 'Review it'), ' · ', h('a', { href: `/g/${g.uploaded}` }, 'its page on the server'))
+      : g.upload_error
+        ? h('p', { id: 'upload', class: 'verify bad' }, `The server refused this game's record: ${g.upload_error}. The record stays in this browser: download it below.`)
+        : h('p', { id: 'upload', class: 'verify' }, 'The server is out of reach: this game is kept in this browser and will be uploaded when the server answers again (this page keeps trying).');
+    el.result.replaceChildren(h('div', { class: 'result' },
+      h('h3', { id: 'result-text' }, statusText()), sc, where,
+      h('p', { class: 'small' }, 'Played in this browser with no server: its throws were drawn by this browser, so there is no seed to check them by.'),
+      h('p', {}, h('a', { href: '/' }, 'New game'))));
+    if (g.uploaded) el.review.href = `/g/${g.uploaded}/review`;
+    el.review.hidden = !g.uploaded;
+  }
+
   function connect() {
+    if (L) {
+      el.conn.textContent = '○ in this browser';
+      el.conn.className = 'conn';
+      return;
+    }
     const tok = token(1) || token(2);
     const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + `/api/games/${id}/ws` + (tok ? '?token=' + encodeURIComponent(tok) : '');
     const ws = new WebSocket(url);
@@ -639,7 +692,7 @@ export async function gamePage(id) {
   }
 
   try {
-    takeState(await api('GET', '/api/games/' + id), true);
+    takeState(await src.get(), true);
   } catch (e) {
     app.replaceChildren(h('p', { class: 'error' }, e.message), h('a', { href: '/' }, 'Back to the lobby'));
     return;
@@ -650,16 +703,21 @@ export async function gamePage(id) {
   paintSides(el.board, G.state.sides);
   paintSides(el.legend, G.state.sides);
   paintSides(online.el.players, G.state.sides);
-  if (!saved.get(id).seed_hash) saved.put(id, { seed_hash: G.state.seed_hash, rules: G.state.rules, mode: G.state.mode, created: saved.get(id).created || Date.now() });
+  if (L) {
+    el.review.hidden = !(local.get(id) || {}).uploaded;
+    local.onUpload((g) => { if (g.id === id) render(); });
+    local.keepUploading();
+  }
+  if (!L && !saved.get(id).seed_hash) saved.put(id, { seed_hash: G.state.seed_hash, rules: G.state.rules, mode: G.state.mode, created: saved.get(id).created || Date.now() });
   // A seat of the session's player: the lobby lists the game among this browser's own.
-  if (G.you != null && saved.get(id).seat !== G.you) saved.put(id, { seat: G.you });
+  if (!L && G.you != null && saved.get(id).seat !== G.you) saved.put(id, { seat: G.you });
   catalogue().then((c) => {
     const r = c.rules.find((x) => x.id === G.state.rules);
     if (r) el.rules.replaceChildren(h('summary', {}, 'Rules summary'), rulesSummary(r));
     if (r && !G.lastOutcomes.length) G.lastOutcomes = r.throws;
   }).catch(() => {});
   render();
-  await takeLink(id, el);
+  if (!L) await takeLink(id, el);
   render();
   connect();
 }

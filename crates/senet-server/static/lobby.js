@@ -1,14 +1,16 @@
 // The lobby: playing someone (issue 33: quick pairing, seeks, games being played now; seeks.js),
 // a new game (rule set, options, opponent, seat, single game or series) and this browser's
-// games.
+// games (on the server, and those played in this browser while the server was out of reach,
+// issue 54).
 
 import * as engine from './engine.js';
+import * as local from './local.js';
 import { $, h } from './dom.js';
 import { api, saved, catalogue } from './api.js';
 import { rulesSummary, drawBoard, paintSides, legend, upright } from './board.js';
 import { seriesChoice } from './series.js';
 import { playSomeone } from './seeks.js';
-import { me } from './me.js';
+import { me, unreachable } from './me.js';
 
 export async function lobby() {
   document.title = 'Senet';
@@ -80,10 +82,26 @@ export async function lobby() {
       saved.put(c.id, { tokens: c.tokens, invite: c.invite || null, seed_hash: c.state.seed_hash, rules: r.id, mode: m, created: Date.now(), series: c.series || null });
       location.href = '/g/' + c.id;
     } catch (e) {
+      if (local.unreachable(e)) return offline(r, options, m);
       msg.textContent = e.message;
       create.disabled = false;
     }
   });
+  // The server is out of reach (stopped, or no network): a bot or hot-seat game is played in
+  // this browser (local.js) and uploaded when the server is back.
+  async function offline(r, options, m, newcomer) {
+    const fail = (text) => { msg.textContent = text; create.disabled = false; learn.disabled = false; };
+    if (m === 'online') return fail('The server is out of reach, and a game with a friend needs it. A bot or hot-seat game can be played in this browser meanwhile.');
+    if (series.wanted()) return fail('The server is out of reach, and a series needs it. A single game can be played in this browser meanwhile.');
+    try {
+      const g = await local.create(r, options, m, newcomer ? 'beginner' : levelSel.value, newcomer ? 1 : Number(seatSel.value));
+      if (newcomer) {
+        try { localStorage.removeItem('senet.tips'); } catch (e) { /* private mode */ }
+        local.update(g.id, { newcomer: true });
+      }
+      location.href = '/l/' + g.id;
+    } catch (e) { fail(e.message); }
+  }
   // A first game for newcomers: against the beginner bot, with tips (issue 32).
   const learn = h('button', { id: 'learn' }, 'First game, with tips');
   learn.addEventListener('click', async () => {
@@ -95,13 +113,15 @@ export async function lobby() {
       saved.put(c.id, { tokens: c.tokens, invite: null, seed_hash: c.state.seed_hash, rules: r.id, mode: 'bot', created: Date.now(), newcomer: true });
       location.href = '/g/' + c.id;
     } catch (e) {
+      if (local.unreachable(e)) return offline(r, [], 'bot', true);
       msg.textContent = e.message;
       learn.disabled = false;
     }
   });
   const recent = h('div', { id: 'recent' }, h('p', { class: 'small' }, 'Loading your games…'));
+  const notice = h('p', { id: 'offline', class: 'busy', role: 'status', hidden: true });
   const play = playSomeone(cat);
-  app.replaceChildren(h('div', { class: 'lobby' },
+  app.replaceChildren(notice, h('div', { class: 'lobby' },
     play.box,
     h('section', { class: 'panel' },
       h('h2', {}, 'New game'),
@@ -117,14 +137,18 @@ export async function lobby() {
       h('label', { class: 'row' }, h('span', {}, 'You play'), seatSel),
       series.box,
       create, msg, summary),
-    h('section', { class: 'panel' }, h('h2', {}, 'Your games'), recent)));
+    h('section', { class: 'panel' }, h('h2', {}, 'Your games'), recent, localGames())));
   showOptions();
   play.start();
+  const offlineText = 'The server is out of reach. You can still play a bot or a hot-seat game: it is played in this browser and stored on the server when it is back.';
+  if (unreachable()) { notice.textContent = offlineText; notice.hidden = false; }
+  local.onUpload(() => { const b = $('#local-games'); if (b) b.replaceWith(localGames()); });
+  local.keepUploading();
   const mine = saved.all();
   // The player's games under way on any browser (issue 33) first, then this browser's own.
   const playing = (me() && me().playing) || [];
   const ids = [...new Set(playing.concat(Object.keys(mine).sort((a, b) => (mine[b].created || 0) - (mine[a].created || 0))))].slice(0, 50);
-  if (!ids.length) { recent.replaceChildren(h('p', { class: 'small' }, 'None yet.')); return; }
+  if (!ids.length) { recent.replaceChildren(h('p', { class: 'small' }, local.list().length ? '' : 'None yet.')); return; }
   try {
     const l = await api('GET', '/api/games?ids=' + ids.join(','));
     recent.replaceChildren(h('ul', { class: 'games' }, l.games.map((g) => {
@@ -137,6 +161,22 @@ export async function lobby() {
         over ? h('a', { href: `/g/${g.id}/review`, class: 'review-link' }, 'review') : null);
     })));
   } catch (e) {
-    recent.replaceChildren(h('p', { class: 'error' }, e.message));
+    if (!local.unreachable(e)) { recent.replaceChildren(h('p', { class: 'error' }, e.message)); return; }
+    recent.replaceChildren(h('p', { class: 'small' }, 'The server is out of reach: its games show when it answers again.'));
+    notice.textContent = offlineText;
+    notice.hidden = false;
   }
+}
+
+// The games played in this browser without the server: where each stands.
+function localGames() {
+  const games = local.list();
+  if (!games.length) return h('div', { id: 'local-games' });
+  return h('div', { id: 'local-games' }, h('h3', {}, 'Played in this browser'),
+    h('ul', { class: 'games' }, games.slice(0, 50).map((g) => {
+      const who = g.mode === 'bot' ? `against the bot (${g.bot})` : 'hot-seat';
+      const where = !g.over ? 'not finished' : g.uploaded ? 'stored on the server' : g.upload_error ? `refused by the server: ${g.upload_error}` : 'waiting for the server';
+      return h('li', {}, h('a', { href: '/l/' + g.id }, `${g.rules}, ${who}`), ` ${g.events.length} events, ${where} `,
+        g.uploaded ? h('a', { href: `/g/${g.uploaded}/review`, class: 'review-link' }, 'review') : null);
+    })));
 }

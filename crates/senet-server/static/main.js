@@ -90,6 +90,8 @@ async function route() {
   if (m) return done(reviewPage(m[1]));
   m = p.match(/^\/g\/([A-Za-z0-9]+)$/);
   if (m) return done(gamePage(m[1]));
+  m = p.match(/^\/l\/([a-f0-9]+)$/);
+  if (m) return done(gamePage(m[1], true));
   m = p.match(/^\/s\/([A-Za-z0-9]+)$/);
   if (m) return done(seriesPage(m[1]));
   m = p.match(/^\/rules\/([A-Za-z0-9_]+)$/);
@@ -99,6 +101,17 @@ async function route() {
   m = p.match(/^\/leaderboard\/([A-Za-z0-9_]+)$/);
   if (m) return done(leaderboardPage(m[1]));
   return done(lobby());
+}
+
+// The service worker keeps the page and its engine for play with no server (sw.js, issue 54).
+// `<html data-offline="ready">` once it controls this page.
+function offlineReady() {
+  if (navigator.serviceWorker.controller) document.documentElement.dataset.offline = 'ready';
+}
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.addEventListener('controllerchange', offlineReady);
+  offlineReady();
+  navigator.serviceWorker.register('/sw.js').catch(() => { document.documentElement.dataset.offline = 'none'; });
 }
 
 route();

@@ -8,9 +8,13 @@ import { $, h } from './dom.js';
 import { api, setCsrf } from './api.js';
 
 let ME = null;
+let UNREACHABLE = false;
 
 // The session's player, or null where the server could not say (the page still works).
 export function me() { return ME; }
+// Whether the server could not be reached at all when this page loaded (issue 54: the page
+// came from the service worker's cache).
+export function unreachable() { return UNREACHABLE; }
 
 function take(m) {
   ME = m;
@@ -22,6 +26,7 @@ export async function loadMe() {
   try {
     return take(await api('GET', '/api/me'));
   } catch (e) {
+    UNREACHABLE = e.status == null;
     if (e.status !== 401) return take(null);
   }
   try {

@@ -15,6 +15,11 @@ export function seriesChoice() {
     h('label', { class: 'row' }, h('span', {}, 'Who starts each game'), starts));
   return {
     box,
+    // Whether a series is chosen.
+    wanted() {
+      const k = box.querySelector('input[name=play]:checked');
+      return !!k && k.value === 'series';
+    },
     apply(body) {
       const k = box.querySelector('input[name=play]:checked');
       if (!k || k.value !== 'series') return;

@@ -863,7 +863,7 @@ async fn lists_static_files_openapi_and_unknown_paths() {
         "at most 100",
     );
 
-    for path in ["/", "/g/abc", "/g/abc/review"] {
+    for path in ["/", "/g/abc", "/g/abc/review", "/l/0a1b2c3d"] {
         let (s, t, h) = raw(&a, "GET", path, None, None).await;
         assert_eq!(s, StatusCode::OK);
         assert!(t.contains(r#"<script type="module" src="/static/main.js">"#));
@@ -928,6 +928,41 @@ async fn lists_static_files_openapi_and_unknown_paths() {
     assert!(!page.contains("http://") && !page.contains("https://"));
     let (s, _, _) = raw(&a, "GET", "/static/style.css", None, None).await;
     assert_eq!(s, StatusCode::OK);
+    // The service worker (issue 54): its version and its list filled in, and every page,
+    // asset and rule set it keeps at install answers (one failure would fail its install).
+    let (s, sw, h) = raw(&a, "GET", "/sw.js", None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(h["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/javascript"));
+    assert!(!sw.contains("__VERSION__") && !sw.contains("__ASSETS__"));
+    let list = sw
+        .lines()
+        .find_map(|l| l.strip_prefix("const ASSETS = "))
+        .expect("the asset list");
+    let list: Vec<String> = serde_json::from_str(list.trim_end_matches(';')).unwrap();
+    for (name, _) in senet_server::web::SCRIPTS {
+        assert!(list.contains(&format!("/static/{name}")), "{name} is kept");
+    }
+    assert_eq!(
+        list.contains(&"/static/senet_engine.wasm".to_string()),
+        senet_server::web::has_engine()
+    );
+    for path in &list {
+        let (s, _, _) = raw(&a, "GET", path, None, None).await;
+        assert_eq!(s, StatusCode::OK, "{path}");
+    }
+    let (s, m, h) = raw(&a, "GET", "/manifest.webmanifest", None, None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(h["content-type"], "application/manifest+json");
+    let m: Value = serde_json::from_str(&m).unwrap();
+    assert_eq!(m["start_url"], "/");
+    for icon in m["icons"].as_array().unwrap() {
+        let (s, _, h) = raw(&a, "GET", icon["src"].as_str().unwrap(), None, None).await;
+        assert_eq!(s, StatusCode::OK, "{icon}");
+        assert_eq!(h["content-type"], icon["type"].as_str().unwrap());
+    }
     let (s, _, _) = raw(&a, "GET", "/static/../../etc/passwd", None, None).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
     is_error(

@@ -16,6 +16,7 @@ use tower::ServiceExt;
 
 mod support {
     pub mod online;
+    pub mod records;
 }
 use support::online::{seek_and_accept, Browser};
 
@@ -187,7 +188,12 @@ fn validate(doc: &Value, schema: &Value, v: &Value, at: &str) -> Result<(), Stri
 
 /// The document's path template for a request path.
 fn template<'a>(doc: &'a Value, path: &str) -> Option<&'a str> {
-    let segs: Vec<&str> = path.split('?').next().unwrap().split('/').collect();
+    let path = path.split('?').next().unwrap();
+    // A path of its own (`/api/games/import`) before a template it also fits.
+    if let Some((t, _)) = doc["paths"].as_object()?.get_key_value(path) {
+        return Some(t);
+    }
+    let segs: Vec<&str> = path.split('/').collect();
     doc["paths"]
         .as_object()?
         .keys()
@@ -416,6 +422,48 @@ async fn real_responses_match_the_openapi_document() {
     assert!(done, "the analysis did not finish in a minute");
     c.call("GET", &format!("/api/games?ids={id},nosuch"), None, None)
         .await;
+    // The finished game uploaded as if played offline (its record without the seed), in
+    // both modes; its throws cannot be checked (409). Refusals: a seed, no record.
+    let (_, mut rec) = c
+        .call("GET", &format!("/api/games/{id}/record"), None, None)
+        .await;
+    let seed = rec.as_object_mut().unwrap().remove("seed");
+    assert!(seed.is_some(), "{rec}");
+    for body in [
+        json!({ "record": rec, "mode": "hotseat" }),
+        json!({ "record": rec, "mode": "bot", "bot": "expert", "seat": 2 }),
+    ] {
+        let (s, up) = c.call("POST", "/api/games/import", None, Some(body)).await;
+        assert_eq!(s, StatusCode::CREATED, "{up}");
+        assert_eq!(up["state"]["page_throws"], true);
+        let uid = up["id"].as_str().unwrap();
+        let (s, _) = c
+            .call("GET", &format!("/api/games/{uid}/throws"), None, None)
+            .await;
+        assert_eq!(s, StatusCode::CONFLICT);
+        c.call("GET", &format!("/api/games/{uid}"), None, None)
+            .await;
+    }
+    let mut seeded = rec.clone();
+    seeded["seed"] = seed.unwrap();
+    let (s, _) = c
+        .call(
+            "POST",
+            "/api/games/import",
+            None,
+            Some(json!({ "record": seeded, "mode": "hotseat" })),
+        )
+        .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    let (s, _) = c
+        .call(
+            "POST",
+            "/api/games/import",
+            None,
+            Some(json!({ "mode": "hotseat" })),
+        )
+        .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
     // Refusals.
     let t1 = tokens["1"].as_str().unwrap();
     for (m, u, tok, b) in [
@@ -617,6 +665,10 @@ async fn real_responses_match_the_openapi_document() {
         "POST /api/games/{id}/invite 200",
         "GET /api/games/{id}/review 200",
         "GET /api/games/{id}/throws 200",
+        "GET /api/games/{id}/throws 409",
+        "POST /api/games/import 201",
+        "POST /api/games/import 400",
+        "POST /api/games/import 422",
         "GET /api/series/{id} 200",
         "POST /api/games/{id}/next 409",
     ] {
@@ -804,7 +856,57 @@ async fn the_document_states_the_rules_the_server_applies_to_requests() {
         Value,
         bool,
     );
+    let (finished, _) = support::records::random_game(senet_rules::RuleSet::Kendall5, 1);
+    let finished = serde_json::to_value(&finished).unwrap();
     let cases: Vec<Case> = vec![
+        (
+            "post",
+            "/api/games/import",
+            "/api/games/import".into(),
+            None,
+            json!({ "record": finished, "mode": "bot" }),
+            false,
+        ),
+        (
+            "post",
+            "/api/games/import",
+            "/api/games/import".into(),
+            None,
+            json!({ "record": finished, "mode": "hotseat", "seat": 1 }),
+            false,
+        ),
+        (
+            "post",
+            "/api/games/import",
+            "/api/games/import".into(),
+            None,
+            json!({ "record": finished, "mode": "online" }),
+            false,
+        ),
+        (
+            "post",
+            "/api/games/import",
+            "/api/games/import".into(),
+            None,
+            json!({ "record": finished, "mode": "bot", "bot": "expert", "seat": 2.0 }),
+            true,
+        ),
+        (
+            "post",
+            "/api/games/import",
+            "/api/games/import".into(),
+            None,
+            json!({ "record": finished, "mode": "hotseat", "bot": null }),
+            true,
+        ),
+        (
+            "post",
+            "/api/games/import",
+            "/api/games/import".into(),
+            None,
+            json!({ "record": "text", "mode": "hotseat" }),
+            false,
+        ),
         (
             "post",
             "/api/games",

@@ -255,6 +255,7 @@ fn fill(db: &Path, n: usize) -> Vec<String> {
                 invite: None,
                 created: 1,
                 series: None,
+                page_throws: false,
             };
             let snap = Snapshot {
                 position: g.position(),

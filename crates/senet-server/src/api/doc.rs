@@ -18,6 +18,7 @@ use utoipa::OpenApi;
         super::rules,
         super::rules_page,
         super::create,
+        super::import,
         super::list,
         super::game,
         super::throw,
@@ -71,7 +72,7 @@ for every change. The server throws from a per-game seed whose SHA-256 commitmen
 is published at the start and whose seed is revealed at the end (see /api/games/{id}/throws). \
 Every accepted change is committed to the database before it is answered. Errors are \
 `{\"error\": MESSAGE}` with a 4xx status; a refused request changes nothing. Limits (defaults; \
-`senet serve --help` sets them): request bodies up to 16 KiB (413); 50 API requests per second \
+`senet serve --help` sets them): request bodies up to 16 KiB (413; 1 MiB for POST /api/games/import); 50 API requests per second \
 per client address with bursts of 200 (429 with Retry-After; behind a proxy given by \
 --trusted-proxy the client is the X-Forwarded-For address); a request's headers within 10 s, \
 its body within 10 s (408), the whole request within 30 s (408); at most 512 open connections; \
@@ -136,10 +137,14 @@ fn finish(doc: &mut Value) {
     let new_game = &mut schemas["NewGame"]["properties"];
     new_game["rules"]["enum"] = Value::Array(rules.clone());
     new_game["mode"]["enum"] = json!(crate::service::MODES);
-    new_game["bot"]["enum"] = with_null(levels);
+    new_game["bot"]["enum"] = with_null(levels.clone());
     new_game["seat"]["enum"] = json!([1, 2, null]);
     new_game["starts"]["enum"] =
         with_null(crate::service::STARTS.iter().map(|&s| s.into()).collect());
+    let import = &mut schemas["ImportGame"]["properties"];
+    import["mode"]["enum"] = json!(crate::service::import::IMPORT_MODES);
+    import["bot"]["enum"] = with_null(levels);
+    import["seat"]["enum"] = json!([1, 2, null]);
     schemas["State"]["properties"]["rules"]["enum"] = Value::Array(rules);
     // A series target's bounds (`Target::check`).
     for t in schemas["Target"]["oneOf"]
@@ -184,6 +189,18 @@ fn finish(doc: &mut Value) {
     let d = new_game["description"].as_str().unwrap_or("").to_string();
     new_game["description"] = format!(
         "{d}{}Mode `bot` needs `bot` (a level); modes `hotseat` and `online` take no `bot` (422 otherwise).",
+        if d.is_empty() { "" } else { " " }
+    )
+    .into(); // The same rule for an uploaded game (`Service::import`); a hot-seat game takes no `seat`
+             // either.
+    let import = &mut doc["components"]["schemas"]["ImportGame"];
+    import["if"] = json!({ "properties": { "mode": { "const": "bot" } }, "required": ["mode"] });
+    import["then"] = json!({ "required": ["bot"], "properties": { "bot": { "type": "string" } } });
+    import["else"] =
+        json!({ "properties": { "bot": { "type": "null" }, "seat": { "type": "null" } } });
+    let d = import["description"].as_str().unwrap_or("").to_string();
+    import["description"] = format!(
+        "{d}{}Mode `bot` needs `bot` (a level) and takes `seat`; mode `hotseat` takes neither (422 otherwise).",
         if d.is_empty() { "" } else { " " }
     )
     .into();

@@ -805,6 +805,7 @@ impl Service {
             invite: None,
             created: now(),
             series: None,
+            page_throws: false,
         };
         let first = start.status().player().map_or(0, |p| p.index());
         let state = ClockState::start(clock, first, now_ms());

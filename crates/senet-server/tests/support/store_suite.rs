@@ -18,6 +18,7 @@ pub fn meta(id: &str) -> GameMeta {
         invite: Some("code".into()),
         created: 5,
         series: None,
+        page_throws: false,
     }
 }
 
@@ -155,6 +156,18 @@ fn games_round_trip_and_appends_are_sequence_checked(s: &dyn Store) {
         ]
     );
     assert_eq!(s.load("zz").unwrap(), None);
+    // An uploaded offline game keeps its mark (and its empty seed hash).
+    let mut up = meta("up");
+    up.page_throws = true;
+    up.seed_hash = String::new();
+    up.mode = "bot".into();
+    up.seats = [Seat::PageBot("expert".into()), Seat::Human];
+    up.token_hashes = [None, Some("t2".into())];
+    up.invite = None;
+    s.create(&up, &[StoredEvent::Throw("3".into())], &snap(1))
+        .unwrap();
+    assert_eq!(s.load("up").unwrap().unwrap().meta, up);
+    assert!(!s.load("a").unwrap().unwrap().meta.page_throws);
     s.create(&meta("b"), &[], &snap(0)).unwrap();
     s.append(
         "b",
