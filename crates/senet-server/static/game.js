@@ -633,8 +633,9 @@ export async function gamePage(id, isLocal) {
       h('h3', { id: 'result-text' }, statusText()), sc,
       h('p', {}, h('a', { href: `/g/${id}/review` }, 'Review the game'), ' · ', h('a', { href: `/api/games/${id}/record` }, 'download its record'),
         ' (replay it with ', h('code', {}, 'senet replay FILE'), ')'),
-      ver, verifyHelp(), h('p', {}, h('a', { href: '/' }, 'New game'))));
-    showVerification(id, ver, G);
+      ver, G.state.page_throws ? null : verifyHelp(), h('p', {}, h('a', { href: '/' }, 'New game'))));
+    if (G.state.page_throws) ver.textContent = PAGE_THROWS;
+    else showVerification(id, ver, G);
   }
 
   // The end of a game played without the server: where its record is (uploaded, waiting for
@@ -652,7 +653,7 @@ export async function gamePage(id, isLocal) {
         : h('p', { id: 'upload', class: 'verify' }, 'The server is out of reach: this game is kept in this browser and will be uploaded when the server answers again (this page keeps trying).');
     el.result.replaceChildren(h('div', { class: 'result' },
       h('h3', { id: 'result-text' }, statusText()), sc, where,
-      h('p', { class: 'small' }, 'Played in this browser with no server: its throws were drawn by this browser, so there is no seed to check them by.'),
+      h('p', { class: 'small' }, PAGE_THROWS),
       h('p', {}, h('a', { href: '/' }, 'New game'))));
     if (g.uploaded) el.review.href = `/g/${g.uploaded}/review`;
     el.review.hidden = !g.uploaded;
@@ -743,6 +744,10 @@ export function turns(events) {
   if (cur) out.push(cur.text);
   return out;
 }
+
+// What the page says of a game played in a browser with no server (issue 54), in place of
+// the check of the throws.
+export const PAGE_THROWS = 'This game was played in a browser while the server was out of reach: its throws were drawn by that browser, so there is no seed to check them by.';
 
 export function verifyHelp() {
   return h('details', { class: 'small' }, h('summary', {}, 'How the throws are checked'),

@@ -4,7 +4,7 @@ import * as engine from './engine.js';
 import { $, h, s } from './dom.js';
 import { api } from './api.js';
 import { drawBoard, paintSides, upright } from './board.js';
-import { describe, showVerification, verifyHelp } from './game.js';
+import { describe, showVerification, verifyHelp, PAGE_THROWS } from './game.js';
 
 const MARKS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 const pct = (x, d = 1) => `${(x * 100).toFixed(d)}%`;
@@ -187,7 +187,7 @@ export async function reviewPage(id) {
     if (e.key === 'ArrowLeft') go(at - 1);
   });
   const over = st.status.state === 'over';
-  const ver = h('p', { id: 'verify', class: 'verify' }, over ? 'Checking the throws…' : 'The seed is revealed when the game is over.');
+  const ver = h('p', { id: 'verify', class: 'verify' }, st.page_throws ? PAGE_THROWS : over ? 'Checking the throws…' : 'The seed is revealed when the game is over.');
   app.replaceChildren(h('div', { class: 'game' },
     h('div', { class: 'main' },
       h('h2', {}, `Review: ${st.rules_name}`),
@@ -197,11 +197,11 @@ export async function reviewPage(id) {
       pos, summaryBox,
       h('p', {}, h('a', { href: `/api/games/${id}/record`, id: 'download' }, 'Download the record'),
         ': every throw and move; check it with ', h('code', {}, 'senet replay FILE'), '.'),
-      ver, verifyHelp()),
+      ver, st.page_throws ? null : verifyHelp()),
     h('aside', { class: 'side' }, h('h3', {}, 'Events'), list, h('p', {}, h('a', { href: '/g/' + id }, 'Game page'), ' · ', h('a', { href: '/' }, 'Lobby')))));
   await go(0);
   if (over) {
-    showVerification(id, ver, null);
+    if (!st.page_throws) showVerification(id, ver, null);
     loadAnalysis();
   } else {
     graphBox.replaceChildren(h('p', { class: 'small', id: 'analysis-progress' }, 'The analysis is made once the game is over.'));

@@ -220,6 +220,9 @@ fn with_the_server_stopped_bot_and_hotseat_games_are_played_in_the_page_and_stor
         assert_eq!(st["page_throws"], true, "{rules}");
         assert_eq!(st["seq"], g[2], "{rules}: every event is stored");
     }
+    // The stored game's review says where its throws came from.
+    s.click_css("#stored-review");
+    wait_text(&s, "#verify", "no seed to check them by", 20);
     // The lobby lists them as stored, with their reviews.
     s.goto(&format!("{url}/"));
     s.wait_for("#local-games", 20);
