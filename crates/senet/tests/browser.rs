@@ -562,14 +562,7 @@ fn screenshots_of_every_rule_set() {
 
 /// Plays the game on the page to its end (move buttons).
 fn play_to_end(s: &Session) {
-    let mut progress = Progress::new();
-    loop {
-        let (k, seq) = act_quick(s);
-        if k == "over" {
-            break;
-        }
-        progress.saw(seq);
-    }
+    support::page::play_to_end(s);
 }
 
 /// Chooses "a series of N games" in the lobby.

@@ -12,7 +12,7 @@ mod support {
 
 use serde_json::Value;
 use std::time::{Duration, Instant};
-use support::page::{act_quick, game_id, motion_off, set_select, step, wait_text, Progress};
+use support::page::{act_quick, game_id, motion_off, set_select, until_move, wait_text, Progress};
 use support::webdriver::{http, temp_dir, Driver, Server, Session};
 
 /// `senet_searches_total` of the server's metrics.
@@ -73,15 +73,7 @@ fn a_bot_game_hint_bar_and_review_run_in_the_page_and_cost_the_server_no_search(
     assert_eq!(engine_state(&s), "ready");
 
     // A hint from the page's engine, the bar from it too.
-    let t = Instant::now();
-    loop {
-        let (k, _) = step(&s);
-        if k == "move" {
-            break;
-        }
-        assert!(t.elapsed() < Duration::from_secs(30), "no move offered");
-        act_quick(&s);
-    }
+    until_move(&s);
     s.click_css("#hint");
     let hint = wait_text(&s, "#hint-text", "Hint (expert bot)", 20);
     assert!(hint.contains("winning chance"), "{hint}");

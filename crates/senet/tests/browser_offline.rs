@@ -14,7 +14,7 @@ mod support {
 
 use serde_json::Value;
 use std::time::{Duration, Instant};
-use support::page::{act_quick, motion_off, set_select, step, wait_text, Progress};
+use support::page::{motion_off, play_to_end, set_select, until_move, wait_text};
 use support::webdriver::{free_port, http, temp_dir, Driver, Server, Session};
 
 const RULE_SETS: [&str; 6] = [
@@ -37,21 +37,6 @@ fn local_id(s: &Session) -> String {
     p.strip_prefix("/l/")
         .unwrap_or_else(|| panic!("not a local game's page: {p}"))
         .to_string()
-}
-
-/// Plays the game on the page to its end by its buttons (the throw button, the first move
-/// button), as the bot or the other seat answers.
-fn play_to_end(s: &Session) -> f64 {
-    let started = Instant::now();
-    let mut progress = Progress::new();
-    loop {
-        let (k, seq) = act_quick(s);
-        if k == "over" {
-            break;
-        }
-        progress.saw(seq);
-    }
-    started.elapsed().as_secs_f64()
 }
 
 /// Starts a game in the lobby (reloaded: from the worker's cache) with the server stopped.
@@ -146,15 +131,7 @@ fn with_the_server_stopped_bot_and_hotseat_games_are_played_in_the_page_and_stor
 
     // A hot-seat game, with a hint from the page's engine on the first move.
     let id = start_local(&s, &url, "kendall5", "hotseat");
-    let t = Instant::now();
-    loop {
-        let (k, _) = step(&s);
-        if k == "move" {
-            break;
-        }
-        assert!(t.elapsed() < Duration::from_secs(30), "no move offered");
-        act_quick(&s);
-    }
+    until_move(&s);
     s.click_css("#hint");
     let hint = wait_text(&s, "#hint-text", "Hint (expert bot)", 20);
     assert!(hint.contains("winning chance"), "{hint}");

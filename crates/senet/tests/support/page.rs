@@ -47,6 +47,34 @@ pub fn act_quick(s: &Session) -> (String, i64) {
     (kind, seq)
 }
 
+/// Plays the game on the page to its end by its buttons (the throw button, the first move
+/// button) as the other seat answers; the seconds it took.
+pub fn play_to_end(s: &Session) -> f64 {
+    let started = Instant::now();
+    let mut progress = Progress::new();
+    loop {
+        let (k, seq) = act_quick(s);
+        if k == "over" {
+            break;
+        }
+        progress.saw(seq);
+    }
+    started.elapsed().as_secs_f64()
+}
+
+/// Acts (throws) until the page offers a move, 30 s at most.
+pub fn until_move(s: &Session) {
+    let t = Instant::now();
+    loop {
+        let (k, _) = step(s);
+        if k == "move" {
+            return;
+        }
+        assert!(t.elapsed() < Duration::from_secs(30), "no move offered");
+        act_quick(s);
+    }
+}
+
 /// Waits until the page's event count differs from `seq` (the server acknowledged).
 pub fn wait_change(s: &Session, seq: i64) {
     let t = Instant::now();
