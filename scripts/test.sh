@@ -133,6 +133,9 @@ cargo test --workspace --test browser_engine --locked -- --ignored
 # a bot game on every rule set and a hot-seat game with a hint are played in the page, then
 # the server is started again on its port (so, alone) and the page uploads every record.
 cargo test --workspace --test browser_offline --locked -- --ignored
+# Puzzles (issue 57): solved by a click and missed by keyboard, the rating moving both ways,
+# the puzzle of the day, axe on the page in both themes.
+cargo test --workspace --test browser_puzzles --locked -- --ignored
 
 # The deployment of docs/deploy.md, tested as shipped: nginx on deploy/nginx/senet.conf (only
 # its `# [site]` lines replaced) terminating TLS with a certificate made by openssl, in front

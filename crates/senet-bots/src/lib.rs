@@ -38,6 +38,7 @@ pub mod mcts;
 pub mod net;
 pub mod parker;
 pub mod play;
+pub mod puzzle;
 pub mod pyramid;
 pub mod search;
 pub mod simd;

@@ -6,6 +6,7 @@
 
 mod doc;
 mod online;
+mod puzzles;
 pub use doc::openapi_document;
 pub use online::COOKIE;
 
@@ -78,6 +79,9 @@ pub struct Limits {
     pub metrics_from: Vec<IpAddr>,
     /// Limits per client address on making players, accounts and seeks (issue 56).
     pub per_address: crate::service::AddressLimits,
+    /// Puzzles per rule set that [`crate::serve`] makes in the background when the database
+    /// holds fewer (issue 57; 0: none, the default here; `senet serve --puzzles`).
+    pub puzzles: usize,
 }
 
 impl Default for Limits {
@@ -98,6 +102,7 @@ impl Default for Limits {
             request_timeout: Duration::from_secs(30),
             metrics_from: Vec::new(),
             per_address: crate::service::AddressLimits::default(),
+            puzzles: 0,
         }
     }
 }
@@ -1440,6 +1445,10 @@ api_routes! {
     "/api/games/{id}/rematch" => post online::rematch;
     "/api/players/{name}" => get online::player;
     "/api/leaderboard/{rules}" => get online::leaderboard;
+    "/api/puzzles/next" => get puzzles::next;
+    "/api/puzzles/daily" => get puzzles::daily;
+    "/api/puzzles/{id}" => get puzzles::puzzle;
+    "/api/puzzles/{id}/solve" => post puzzles::solve;
 }
 
 /// The whole HTTP application: the API under `/api/`, the web app elsewhere.
@@ -1468,6 +1477,8 @@ pub fn router(svc: Arc<Service>, limits: Limits) -> Router {
         .route("/p/{name}", get(web::page))
         .route("/leaderboard/{rules}", get(web::page))
         .route("/l/{id}", get(web::page))
+        .route("/puzzles", get(web::page))
+        .route("/puzzles/{id}", get(web::page))
         .route("/sw.js", get(web::service_worker))
         .route("/manifest.webmanifest", get(web::manifest))
         .route("/healthz", get(healthz))

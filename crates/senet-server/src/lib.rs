@@ -33,6 +33,7 @@ pub mod moderation;
 pub mod online;
 pub mod players;
 pub mod postgres;
+pub mod puzzles;
 pub mod rulespage;
 pub mod seeds;
 pub mod service;
@@ -113,6 +114,7 @@ pub async fn serve(
         .local_addr()
         .map_err(|e| format!("cannot read the bound address: {e}"))?;
     ready(local);
+    svc.start_puzzles(limits.puzzles);
     let shutdown = async move {
         shutdown.await;
         svc.begin_shutdown();

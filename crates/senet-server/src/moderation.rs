@@ -154,6 +154,7 @@ pub fn expire(
             sessions += tx.exec("DELETE FROM sessions WHERE player = $1", &[id.into()])?;
             lobby |= tx.exec("DELETE FROM seeks WHERE player = $1", &[id.into()])? > 0;
             tx.exec("DELETE FROM ratings WHERE player = $1", &[id.into()])?;
+            crate::puzzles::forget_player(tx, id)?;
             tx.exec("DELETE FROM players WHERE id = $1", &[id.into()])?;
         }
         if lobby {

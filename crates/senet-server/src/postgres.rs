@@ -85,6 +85,7 @@ CREATE TABLE analyses (
     crate::players::MIGRATION,
     crate::moderation::MIGRATION,
     crate::service::import::MIGRATION,
+    crate::puzzles::MIGRATION,
 ];
 
 /// The channel of change notifications.

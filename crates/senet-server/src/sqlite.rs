@@ -81,6 +81,7 @@ CREATE TABLE analyses (
     crate::players::MIGRATION,
     crate::moderation::MIGRATION,
     crate::service::import::MIGRATION,
+    crate::puzzles::MIGRATION,
 ];
 
 /// [`crate::sql::Tx`] on a SQLite transaction.

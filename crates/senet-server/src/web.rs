@@ -31,6 +31,7 @@ pub const SCRIPTS: &[(&str, &str)] = &[
     ("players.js", include_str!("../static/players.js")),
     ("engine.js", include_str!("../static/engine.js")),
     ("local.js", include_str!("../static/local.js")),
+    ("puzzles.js", include_str!("../static/puzzles.js")),
     (
         "engine-worker.js",
         include_str!("../static/engine-worker.js"),

@@ -1092,3 +1092,113 @@ pub struct Leaderboard {
     /// Best first (at most 100).
     pub players: Vec<LeaderRow>,
 }
+
+// ---------------------------------------------------------------- puzzles (issue 57)
+
+/// A puzzle to solve: the position, the throw and the legal moves (never their values: those
+/// come with the answer, `POST /api/puzzles/{id}/solve`).
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct PuzzleOut {
+    /// The puzzle's ID.
+    pub id: String,
+    /// Rule set ID.
+    pub rules: &'static str,
+    /// The rule set's name.
+    pub rules_name: &'static str,
+    /// The two sides, first player then second.
+    pub sides: [Side; 2],
+    /// The position awaiting the move, its throw set (docs/notation.md).
+    pub position: String,
+    /// The player to move, 1 or 2.
+    pub player: usize,
+    /// The throw to play.
+    pub throw: String,
+    /// The board as drawn.
+    pub view: BoardView,
+    /// The legal moves (as a game's `legal`).
+    pub legal: Vec<LegalMove>,
+    /// What the rule set throws with.
+    pub throw_kind: ThrowKind,
+    /// Its themes: water, blockade, bear-off, swap, capture.
+    pub themes: Vec<String>,
+    /// The puzzle's Glicko-2 rating, rounded.
+    pub rating: i64,
+    /// How many players tried it, and how many solved it.
+    pub plays: i64,
+    /// How many of them solved it.
+    pub solved: i64,
+    /// Whether this is the puzzle of the day.
+    pub daily: bool,
+    /// The asking player's puzzle rating (null without a session).
+    #[schema(required = true)]
+    pub you: Option<PuzzleRatingOut>,
+}
+
+/// A player's puzzle rating.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct PuzzleRatingOut {
+    /// The rating, rounded.
+    pub rating: i64,
+    /// Whether it is still provisional (its deviation above 110).
+    pub provisional: bool,
+    /// Puzzles tried (first attempts).
+    pub tried: i64,
+    /// Of them, solved.
+    pub solved: i64,
+}
+
+/// The answer to a puzzle.
+#[derive(Clone, Debug, serde::Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PuzzleAnswer {
+    /// The move chosen (one of the puzzle's `legal` moves).
+    #[serde(rename = "move")]
+    pub mv: String,
+}
+
+/// One legal move of a puzzle with its win chance.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct PuzzleMoveOut {
+    /// The move.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The mover's win chance after it (exact when the puzzle is `exact`).
+    pub chance: f64,
+    /// What it does (step, capture, trap, bear off, ...).
+    pub kinds: Vec<String>,
+}
+
+/// What an answer to a puzzle gives: right or not, every move's win chance, why, and the
+/// ratings.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct PuzzleResult {
+    /// The puzzle's ID.
+    pub id: String,
+    /// Whether the move chosen was the best one.
+    pub solved: bool,
+    /// The move chosen.
+    pub played: String,
+    /// The best move.
+    pub best: String,
+    /// Every legal move with its win chance, best first.
+    pub moves: Vec<PuzzleMoveOut>,
+    /// Whether the chances are exact (from the exact tables) rather than the expert bot's.
+    pub exact: bool,
+    /// The best move's chance minus the second best's.
+    pub margin: f64,
+    /// The rule that decides it, with its ruling ID, when one does.
+    #[schema(required = true)]
+    pub why: Option<String>,
+    /// Its themes.
+    pub themes: Vec<String>,
+    /// Whether the attempt was rated (only a player's first attempt at a puzzle is).
+    pub rated: bool,
+    /// The player's puzzle rating before and after (equal when not rated).
+    pub rating_before: i64,
+    /// The player's puzzle rating after.
+    pub rating_after: i64,
+    /// The puzzle's rating after.
+    pub puzzle_rating: i64,
+    /// The player's puzzle rating now.
+    pub you: PuzzleRatingOut,
+}

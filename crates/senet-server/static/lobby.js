@@ -125,6 +125,8 @@ export async function lobby() {
     play.box,
     h('section', { class: 'panel' },
       h('h2', {}, 'New game'),
+      h('p', { class: 'links' }, h('a', { href: '/puzzles', id: 'puzzles-link', class: 'button-link' }, 'Puzzles'),
+        h('a', { href: '/puzzles/daily', id: 'daily-link' }, 'the puzzle of the day')),
       h('p', { class: 'small' }, 'New to Senet? ', learn, ' plays the rule set chosen below against the beginner bot, pointing at the moves you can make and explaining each special square the first time a piece reaches it.'),
       h('label', { class: 'row' }, h('span', {}, 'Rule set'), rulesSel),
       preview,

@@ -13,6 +13,7 @@ import { soundPrefs, setSoundPrefs, play } from './sound.js';
 import { loadMe, renderHeader } from './me.js';
 import { load as loadEngine } from './engine.js';
 import { playerPage, leaderboardPage } from './players.js';
+import { puzzlesPage } from './puzzles.js';
 
 // The theme: the one chosen on this page (kept), else the system's.
 const THEME = 'senet.theme';
@@ -98,6 +99,8 @@ async function route() {
   if (m) return done(rulesPage(m[1]));
   m = p.match(/^\/p\/([^/]+)$/);
   if (m) return done(playerPage(decodeURIComponent(m[1])));
+  m = p.match(/^\/puzzles(?:\/([A-Za-z0-9]+))?$/);
+  if (m) return done(puzzlesPage(m[1]));
   m = p.match(/^\/leaderboard\/([A-Za-z0-9_]+)$/);
   if (m) return done(leaderboardPage(m[1]));
   return done(lobby());

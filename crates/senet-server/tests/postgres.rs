@@ -1179,3 +1179,72 @@ async fn bans_reports_and_open_seeks_per_address_hold_across_servers_on_postgres
         .await;
     assert_eq!(s, StatusCode::CREATED, "{v}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
+async fn puzzles_made_twice_are_stored_once_and_an_answer_is_rated_once_across_servers() {
+    use senet_server::puzzles::{self as stored, NewPuzzle};
+    use senet_server::service::{puzzle_id, starting_rating};
+    use support::online::Browser;
+    let pg = Cluster::start();
+    let url = pg.create_db("puzzles");
+    let svcs = two_services(&url, true).await;
+    let (ra, rb) = (
+        router(svcs[0].clone(), open_limits()),
+        router(svcs[1].clone(), open_limits()),
+    );
+    // Both servers make the same puzzles on start: each is stored once.
+    let ps = senet_bots::puzzle::generate(senet_rules::RuleSet::Kendall5, 3, 2);
+    let rows = || -> Vec<NewPuzzle> {
+        ps.iter()
+            .map(|p| NewPuzzle {
+                id: puzzle_id(p),
+                rules: p.rules.clone(),
+                data: serde_json::to_string(p).unwrap(),
+                themes: p.themes.clone(),
+                rating: starting_rating(p),
+            })
+            .collect()
+    };
+    let u = url.clone();
+    let (r1, r2) = (rows(), rows());
+    let made = tokio::task::spawn_blocking(move || {
+        let a = PgStore::open(&u).unwrap();
+        let b = PgStore::open(&u).unwrap();
+        let t = std::thread::spawn(move || stored::insert(&a, &r1, 0).unwrap());
+        let n = stored::insert(&b, &r2, 0).unwrap();
+        n + t.join().unwrap()
+    })
+    .await
+    .unwrap();
+    assert_eq!(made as usize, ps.len());
+    // Answered on one server, the puzzle is tried on the other: not offered, not rated again.
+    let mut a = Browser::join(&ra).await;
+    let (_, z) = a.call("GET", "/api/puzzles/next", None).await;
+    let id = z["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{z}"))
+        .to_string();
+    let best = ps.iter().find(|p| puzzle_id(p) == id).unwrap().best.clone();
+    let (_, r) = a
+        .call(
+            "POST",
+            &format!("/api/puzzles/{id}/solve"),
+            Some(json!({ "move": best })),
+        )
+        .await;
+    assert_eq!(r["rated"], true, "{r}");
+    let mut b = a.on(&rb);
+    let (_, r2) = b
+        .call(
+            "POST",
+            &format!("/api/puzzles/{id}/solve"),
+            Some(json!({ "move": best })),
+        )
+        .await;
+    assert_eq!(r2["rated"], false, "{r2}");
+    assert_eq!(r2["rating_after"], r["rating_after"]);
+    let (_, z2) = b.call("GET", "/api/puzzles/next", None).await;
+    assert_ne!(z2["id"].as_str().unwrap(), id);
+    assert_eq!(z2["you"]["tried"], 1);
+}

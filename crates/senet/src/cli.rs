@@ -129,6 +129,9 @@ enum Command {
     /// Analyse a game record: every decision's win chance and what the move played lost,
     /// every throw's luck, and a summary per player (or --calibrate the rating bands).
     Analyze(crate::analyzecmd::AnalyzeArgs),
+    /// Puzzles: positions with one clearly best move, from self-play and the exact endgame
+    /// tables (docs/puzzles.md); or --check a JSON-lines file of them.
+    Puzzles(crate::puzzlecmd::PuzzlesArgs),
     #[command(flatten)]
     Bots(crate::botcmd::BotCommand),
     /// Start the browser game: a web server on a SQLite file; prints its address.
@@ -273,6 +276,7 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
             })
         }
         Command::Analyze(args) => crate::analyzecmd::run(args),
+        Command::Puzzles(args) => std::process::exit(crate::puzzlecmd::run(args)),
         Command::Bots(c) => crate::botcmd::dispatch(c),
         // Serves until stopped, then exits with the server's exit code.
         Command::Serve(args) => std::process::exit(crate::serve::run(args)),

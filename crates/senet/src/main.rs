@@ -8,6 +8,7 @@ mod botcmd;
 mod cli;
 mod labcmd;
 mod play;
+mod puzzlecmd;
 mod serve;
 mod solvecmd;
 

@@ -61,6 +61,10 @@ pub struct ServeArgs {
     /// limit).
     #[arg(long, default_value_t = 6, value_name = "N")]
     open_seeks_per_address: u32,
+    /// Puzzles per rule set to make in the background on start when the database holds
+    /// fewer (from the exact tables and self-play; docs/puzzles.md; 0: none).
+    #[arg(long, default_value_t = 40, value_name = "N")]
+    puzzles: usize,
 }
 
 /// The server's limits from the arguments, checked; the connection caps not given are sized
@@ -114,6 +118,7 @@ fn limits(a: &ServeArgs, nofile: Option<u64>) -> Result<senet_server::Limits, St
             open_seeks: a.open_seeks_per_address,
             window: Duration::from_secs(3600),
         },
+        puzzles: a.puzzles,
         ..senet_server::Limits::default()
     })
 }

@@ -15,8 +15,8 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use support::page::{
-    act_quick, both_in_one_game, game_id, game_id_or_none, motion_off, rename_in_page, set_select,
-    step, strings, wait_change, wait_text, Progress,
+    act_quick, axe, axe_source, both_in_one_game, game_id, game_id_or_none, motion_off,
+    rename_in_page, set_select, step, strings, wait_change, wait_text, Progress,
 };
 use support::webdriver::{http, temp_dir, Driver, Server, Session};
 
@@ -1286,36 +1286,6 @@ fn a_whole_game_by_touch_on_a_phone() {
         json!(true),
         "nothing scrolls sideways"
     );
-}
-
-/// axe-core's script: `$SENET_AXE`, else the npm package scripts/test.sh installs under
-/// target/npm.
-fn axe_source() -> String {
-    let p = std::env::var_os("SENET_AXE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../../target/npm/node_modules/axe-core/axe.min.js")
-        });
-    std::fs::read_to_string(&p).unwrap_or_else(|e| {
-        panic!(
-            "axe-core is missing at {} ({e}); scripts/test.sh installs it with npm",
-            p.display()
-        )
-    })
-}
-
-/// Runs axe-core in the page; returns its serious and critical violations.
-fn axe(s: &Session, axe: &str) -> Vec<String> {
-    s.js(&format!("{axe}; return 1"));
-    let v = s.js_async(
-        "const done = arguments[arguments.length - 1];
-         axe.run(document, { resultTypes: ['violations'] }).then(r => done(r.violations
-           .filter(v => v.impact === 'serious' || v.impact === 'critical')
-           .map(v => `${v.id} (${v.impact}): ${v.help}: ` + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '))))
-           .catch(e => done(['axe failed: ' + e]));",
-    );
-    strings(v)
 }
 
 #[test]

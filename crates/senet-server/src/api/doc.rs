@@ -59,6 +59,10 @@ use utoipa::OpenApi;
         super::online::rematch,
         super::online::player,
         super::online::leaderboard,
+        super::puzzles::next,
+        super::puzzles::daily,
+        super::puzzles::puzzle,
+        super::puzzles::solve,
     ),
     components(schemas(LiveMessage, Notice, LobbyMessage))
 )]

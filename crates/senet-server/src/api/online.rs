@@ -92,7 +92,7 @@ impl Caller {
     }
 
     /// The session's player, or 401.
-    fn player(&self) -> Result<(&PlayerRow, &str), Failure> {
+    pub(super) fn player(&self) -> Result<(&PlayerRow, &str), Failure> {
         match (&self.player, &self.secret) {
             (Some(p), Some(s)) => Ok((p, s)),
             _ => Err(Failure::Unauthorized(

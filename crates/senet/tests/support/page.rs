@@ -213,3 +213,33 @@ pub fn both_in_one_game(a: &Session, b: &Session) -> String {
     }
     game_id(a)
 }
+
+/// axe-core's script: `$SENET_AXE`, else the npm package scripts/test.sh installs under
+/// target/npm.
+pub fn axe_source() -> String {
+    let p = std::env::var_os("SENET_AXE")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../../target/npm/node_modules/axe-core/axe.min.js")
+        });
+    std::fs::read_to_string(&p).unwrap_or_else(|e| {
+        panic!(
+            "axe-core is missing at {} ({e}); scripts/test.sh installs it with npm",
+            p.display()
+        )
+    })
+}
+
+/// Runs axe-core in the page; returns its serious and critical violations.
+pub fn axe(s: &Session, axe: &str) -> Vec<String> {
+    s.js(&format!("{axe}; return 1"));
+    let v = s.js_async(
+        "const done = arguments[arguments.length - 1];
+         axe.run(document, { resultTypes: ['violations'] }).then(r => done(r.violations
+           .filter(v => v.impact === 'serious' || v.impact === 'critical')
+           .map(v => `${v.id} (${v.impact}): ${v.help}: ` + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '))))
+           .catch(e => done(['axe failed: ' + e]));",
+    );
+    strings(v)
+}
