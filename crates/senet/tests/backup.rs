@@ -41,7 +41,16 @@ struct Server {
 impl Server {
     fn start(db: &Path) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_senet"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--rate", "0", "--db"])
+            .args([
+                "serve",
+                "--addr",
+                "127.0.0.1:0",
+                "--rate",
+                "0",
+                "--puzzles",
+                "0",
+                "--db",
+            ])
             .arg(db)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

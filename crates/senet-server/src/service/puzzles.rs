@@ -271,32 +271,56 @@ impl Service {
                 if n >= per_rules {
                     continue;
                 }
-                let want = per_rules - n;
-                let seed = rand::random::<u64>();
-                let store = me.store.clone();
+                // In batches of a few, so that a stopping server is not held up long.
+                let mut left = per_rules - n;
+                let (mut made, mut dry) = (0, 0);
+                let mut seed = rand::random::<u64>();
                 let started = std::time::Instant::now();
-                let made = blocking(move || {
-                    let ps = senet_bots::puzzle::generate(rules, seed, want);
-                    let rows: Vec<NewPuzzle> = ps
-                        .iter()
-                        .map(|p| NewPuzzle {
-                            id: puzzle_id(p),
-                            rules: p.rules.clone(),
-                            data: serde_json::to_string(p).expect("a puzzle serialises"),
-                            themes: p.themes.clone(),
-                            rating: starting_rating(p),
-                        })
-                        .collect();
-                    puzzles::insert(&*store, &rows, now())
-                })
-                .await;
-                match made {
-                    Ok(k) => eprintln!(
-                        "senet: puzzles: {k} new {} puzzles in {:.1} s",
+                while left > 0 && !*me.stopping().borrow() {
+                    let batch = left.min(5);
+                    let store = me.store.clone();
+                    let r = blocking(move || {
+                        let ps = senet_bots::puzzle::generate(rules, seed, batch);
+                        let rows: Vec<NewPuzzle> = ps
+                            .iter()
+                            .map(|p| NewPuzzle {
+                                id: puzzle_id(p),
+                                rules: p.rules.clone(),
+                                data: serde_json::to_string(p).expect("a puzzle serialises"),
+                                themes: p.themes.clone(),
+                                rating: starting_rating(p),
+                            })
+                            .collect();
+                        Ok((ps.len(), puzzles::insert(&*store, &rows, now())?))
+                    })
+                    .await;
+                    match r {
+                        // The generator found none: this rule set has run dry.
+                        Ok((0, _)) => break,
+                        // Every one found was stored already (by another server).
+                        Ok((_, 0)) => {
+                            dry += 1;
+                            if dry >= 3 {
+                                break;
+                            }
+                        }
+                        Ok((_, k)) => {
+                            made += k as usize;
+                            left = left.saturating_sub(k as usize);
+                        }
+                        Err(e) => {
+                            eprintln!("senet: puzzles: {}: {}", rules.id(), e.message());
+                            break;
+                        }
+                    }
+                    seed = seed.wrapping_add(1_000_003);
+                }
+                if made > 0 {
+                    eprintln!(
+                        "senet: puzzles: {made} new {} puzzles in {:.1} s",
                         rules.id(),
                         started.elapsed().as_secs_f64()
-                    ),
-                    Err(e) => eprintln!("senet: puzzles: {}: {}", rules.id(), e.message()),
+                    );
                 }
             }
         });

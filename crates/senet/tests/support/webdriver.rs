@@ -421,6 +421,13 @@ impl Server {
             .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--db"])
             .arg(db)
             .args(extra)
+            // No puzzles made in the background unless a test asks: they would take the
+            // two cores from every other browser test.
+            .args(if extra.contains(&"--puzzles") {
+                &[][..]
+            } else {
+                &["--puzzles", "0"][..]
+            })
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
