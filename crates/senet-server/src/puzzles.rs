@@ -41,6 +41,10 @@ CREATE TABLE puzzle_attempts (
     at     BIGINT NOT NULL,
     PRIMARY KEY (player, puzzle)
 );
+CREATE TABLE puzzle_mined (          -- finished games whose blunders were made puzzles
+    game TEXT PRIMARY KEY,
+    at   BIGINT NOT NULL
+);
 ";
 
 /// A puzzle as stored.
@@ -311,6 +315,32 @@ pub fn attempt(
             player: (me, after),
             puzzle: (p.rating, puzzle_after),
         }))
+    })
+}
+
+/// Up to `limit` finished games whose blunders have not been looked at yet, newest first.
+pub fn unmined(store: &dyn Store, limit: i64) -> Result<Vec<String>, StoreError> {
+    run(store, |tx| {
+        tx.rows(
+            "SELECT g.id FROM games g WHERE g.state = 'over'
+               AND NOT EXISTS (SELECT 1 FROM puzzle_mined m WHERE m.game = g.id)
+             ORDER BY g.updated DESC, g.id LIMIT $1",
+            &[limit.into()],
+        )?
+        .iter()
+        .map(|r| r[0].need_text("games.id"))
+        .collect()
+    })
+}
+
+/// Notes that game `id`'s blunders were looked at (another server may have done it too).
+pub fn mined(store: &dyn Store, id: &str, now: i64) -> Result<(), StoreError> {
+    run(store, |tx| {
+        tx.exec(
+            "INSERT INTO puzzle_mined (game, at) VALUES ($1, $2) ON CONFLICT (game) DO NOTHING",
+            &[id.into(), now.into()],
+        )?;
+        Ok(())
     })
 }
 

@@ -6,6 +6,7 @@
 
 mod support {
     pub mod online;
+    pub mod records;
 }
 
 use axum::http::StatusCode;
@@ -339,4 +340,38 @@ async fn a_players_puzzle_rating_and_attempts_outlive_a_restart() {
     assert!(z["you"]["rating"].as_i64().unwrap() > 1500, "{z}");
     assert_eq!(z["you"]["tried"], 1);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn a_finished_games_blunders_become_puzzles_once() {
+    let store: Arc<SqliteStore> = Arc::new(SqliteStore::in_memory().unwrap());
+    let svc = Service::new(store.clone());
+    let app = router(svc.clone(), limits());
+    let mut b = Browser::join(&app).await;
+    // A game of random moves, played to its end (uploaded as a page's offline game); with
+    // this seed three of its decisions lost 10 points or more (most of a Senet game's
+    // decisions are closer than that).
+    let (rec, _) = support::records::random_game(RuleSet::Kendall5, 1);
+    let rec: Value = serde_json::from_str(&rec.to_json()).unwrap();
+    let (s, c) = b
+        .call(
+            "POST",
+            "/api/games/import",
+            Some(json!({ "record": rec, "mode": "hotseat" })),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{c}");
+    let id = c["id"].as_str().unwrap();
+    let made = svc.mine_games(10).await;
+    assert!(made >= 1, "the game's blunders became puzzles");
+    assert_eq!(svc.mine_games(10).await, 0, "a game is looked at once");
+    // They are served like the others, with the game as their source.
+    let (s, z) = b.call("GET", "/api/puzzles/next", None).await;
+    assert_eq!(s, StatusCode::OK, "{z}");
+    let row = stored::get(&*store, z["id"].as_str().unwrap())
+        .unwrap()
+        .unwrap();
+    let p: Puzzle = serde_json::from_str(&row.data).unwrap();
+    assert_eq!(p.source, format!("game:{id}"));
+    puzzle::check(&p).unwrap();
 }

@@ -323,6 +323,75 @@ impl Service {
                     );
                 }
             }
+            // Then, now and every ten minutes, the blunders of games finished since.
+            let mut stop = me.stopping();
+            loop {
+                let made = me.mine_games(MINE_BATCH).await;
+                if made > 0 {
+                    eprintln!("senet: puzzles: {made} new puzzles from finished games");
+                }
+                tokio::select! {
+                    _ = tokio::time::sleep(MINE_EVERY) => {}
+                    _ = stop.changed() => {}
+                }
+                if *stop.borrow() {
+                    return;
+                }
+            }
         });
     }
+
+    /// Makes puzzles of the blunders of up to `limit` finished games not looked at yet
+    /// (`senet_bots::puzzle::from_record`); how many puzzles were new.
+    pub async fn mine_games(&self, limit: i64) -> u64 {
+        let store = self.store.clone();
+        let ids = match blocking(move || puzzles::unmined(&*store, limit)).await {
+            Ok(ids) => ids,
+            Err(e) => {
+                eprintln!(
+                    "senet: puzzles: cannot list finished games: {}",
+                    e.message()
+                );
+                return 0;
+            }
+        };
+        let mut made = 0;
+        for id in ids {
+            if *self.stopping().borrow() {
+                break;
+            }
+            let Ok(text) = self.record(&id).await else {
+                continue;
+            };
+            let store = self.store.clone();
+            let r = blocking(move || {
+                let rows: Vec<NewPuzzle> = match senet_rules::Record::from_json(&text) {
+                    Ok(rec) => senet_bots::puzzle::from_record(&rec, &format!("game:{id}"))
+                        .iter()
+                        .map(|p| NewPuzzle {
+                            id: puzzle_id(p),
+                            rules: p.rules.clone(),
+                            data: serde_json::to_string(p).expect("a puzzle serialises"),
+                            themes: p.themes.clone(),
+                            rating: starting_rating(p),
+                        })
+                        .collect(),
+                    Err(_) => Vec::new(),
+                };
+                let k = puzzles::insert(&*store, &rows, now())?;
+                puzzles::mined(&*store, &id, now())?;
+                Ok(k)
+            })
+            .await;
+            match r {
+                Ok(k) => made += k,
+                Err(e) => eprintln!("senet: puzzles: from a finished game: {}", e.message()),
+            }
+        }
+        made
+    }
 }
+
+/// Finished games whose blunders are looked at per round, and how often.
+const MINE_BATCH: i64 = 10;
+const MINE_EVERY: std::time::Duration = std::time::Duration::from_secs(600);
