@@ -4,6 +4,7 @@
 //! (`#[utoipa::path]`) and the body types of [`crate::wire`] (see [`openapi_document`]),
 //! served at `/api/openapi.json`.
 
+mod challenges;
 mod doc;
 mod online;
 mod puzzles;
@@ -1445,6 +1446,10 @@ api_routes! {
     "/api/games/{id}/rematch" => post online::rematch;
     "/api/players/{name}" => get online::player;
     "/api/leaderboard/{rules}" => get online::leaderboard;
+    "/api/challenges" => post challenges::challenge, get challenges::list;
+    "/api/challenges/{id}" => delete challenges::withdraw;
+    "/api/challenges/{id}/accept" => post challenges::accept;
+    "/api/challenges/{id}/decline" => post challenges::decline;
     "/api/puzzles/next" => get puzzles::next;
     "/api/puzzles/daily" => get puzzles::daily;
     "/api/puzzles/{id}" => get puzzles::puzzle;

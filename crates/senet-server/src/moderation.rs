@@ -153,6 +153,8 @@ pub fn expire(
         for id in &gone {
             sessions += tx.exec("DELETE FROM sessions WHERE player = $1", &[id.into()])?;
             lobby |= tx.exec("DELETE FROM seeks WHERE player = $1", &[id.into()])? > 0;
+            // Challenges made to the player (issue 57) go too.
+            tx.exec("DELETE FROM seeks WHERE target = $1", &[id.into()])?;
             tx.exec("DELETE FROM ratings WHERE player = $1", &[id.into()])?;
             crate::puzzles::forget_player(tx, id)?;
             tx.exec("DELETE FROM players WHERE id = $1", &[id.into()])?;

@@ -776,6 +776,9 @@ pub struct SeekRow {
     pub rating: f64,
     /// When (ms).
     pub created: i64,
+    /// A challenge (issue 57): the one player who may accept it; it is not listed among the
+    /// lobby's seeks.
+    pub target: Option<String>,
 }
 
 /// What [`create_seek`] did.
@@ -821,8 +824,8 @@ pub fn create_seek(
             return Ok(SeekMade::AddressFull);
         }
         tx.exec(
-            "INSERT INTO seeks (id, player, rules, options, rated, clock, pool, rating, created, game, addr)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10)",
+            "INSERT INTO seeks (id, player, rules, options, rated, clock, pool, rating, created, game, addr, target)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10, $11)",
             &[
                 (&s.id).into(),
                 (&s.player).into(),
@@ -834,9 +837,13 @@ pub fn create_seek(
                 s.rating.into(),
                 s.created.into(),
                 (&from.0).into(),
+                s.target.clone().into(),
             ],
         )?;
-        tx.notify("!lobby")?;
+        match &s.target {
+            Some(t) => tx.notify(&format!("!challenge:{}:{t}", s.player))?,
+            None => tx.notify("!lobby")?,
+        }
         Ok(SeekMade::Made)
     })
 }
@@ -845,7 +852,7 @@ pub fn create_seek(
 pub fn open_seeks(store: &dyn Store) -> Result<Vec<SeekRow>, StoreError> {
     run(store, |tx| {
         tx.rows(
-            "SELECT id, player, rules, options, rated, clock, pool, rating, created FROM seeks
+            "SELECT id, player, rules, options, rated, clock, pool, rating, created, target FROM seeks
              WHERE game IS NULL ORDER BY created, id",
             &[],
         )?
@@ -867,23 +874,48 @@ pub fn open_seeks(store: &dyn Store) -> Result<Vec<SeekRow>, StoreError> {
                 pool: r[6].int() == Some(1),
                 rating: r[7].real().unwrap_or(1500.0),
                 created: r[8].need_int("seeks.created")?,
+                target: r[9].text().map(str::to_string),
             })
         })
         .collect()
     })
 }
 
-/// Withdraws an open seek of `player`. Returns whether it did.
+/// Withdraws an open seek of `player` (or a challenge `player` made). Returns whether it
+/// did.
 pub fn cancel_seek(store: &dyn Store, id: &str, player: &str) -> Result<bool, StoreError> {
+    withdraw(store, id, "player", player)
+}
+
+/// Declines an open challenge to `player`. Returns whether it did.
+pub fn decline_challenge(store: &dyn Store, id: &str, player: &str) -> Result<bool, StoreError> {
+    withdraw(store, id, "target", player)
+}
+
+/// Deletes open seek `id` whose column `who` (`player` or `target`) is `player`, and tells
+/// the lobby (or the challenge's two players).
+fn withdraw(store: &dyn Store, id: &str, who: &str, player: &str) -> Result<bool, StoreError> {
     run(store, |tx| {
-        let n = tx.exec(
-            "DELETE FROM seeks WHERE id = $1 AND player = $2 AND game IS NULL",
+        let rows = tx.rows(
+            &format!(
+                "SELECT player, target FROM seeks WHERE id = $1 AND {who} = $2 AND game IS NULL{}",
+                tx.for_update()
+            ),
             &[id.into(), player.into()],
         )?;
-        if n > 0 {
-            tx.notify("!lobby")?;
+        let Some(r) = rows.first() else {
+            return Ok(false);
+        };
+        let (from, to) = (
+            r[0].need_text("seeks.player")?,
+            r[1].text().map(str::to_string),
+        );
+        tx.exec("DELETE FROM seeks WHERE id = $1", &[id.into()])?;
+        match to {
+            Some(t) => tx.notify(&format!("!challenge:{from}:{t}"))?,
+            None => tx.notify("!lobby")?,
         }
-        Ok(n > 0)
+        Ok(true)
     })
 }
 

@@ -1,4 +1,4 @@
-//! What puzzles store (issue 57): the puzzles (a position, its throw and every legal move's
+//! What puzzles store (issue 57; its migration also adds the challenges' column, `seeks.target`): the puzzles (a position, its throw and every legal move's
 //! win chance, made by `senet_bots::puzzle`), each with a Glicko-2 rating; each player's
 //! puzzle rating; and each player's attempts, so that a puzzle counts once for a player and
 //! the next one is one not seen yet. Written once against [`Tx`], as `crate::players` is:
@@ -45,6 +45,9 @@ CREATE TABLE puzzle_mined (          -- finished games whose blunders were made 
     game TEXT PRIMARY KEY,
     at   BIGINT NOT NULL
 );
+-- Challenges: a seek that one named player may accept (not listed in the lobby).
+ALTER TABLE seeks ADD COLUMN target TEXT REFERENCES players(id);
+CREATE INDEX seeks_target ON seeks(target) WHERE game IS NULL AND target IS NOT NULL;
 ";
 
 /// A puzzle as stored.

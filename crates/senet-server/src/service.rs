@@ -30,6 +30,7 @@ use std::sync::{Arc, Weak};
 use std::time::Duration;
 use tokio::sync::{broadcast, Mutex as AsyncMutex};
 
+mod challenges;
 pub(crate) mod import;
 mod online;
 mod puzzles;

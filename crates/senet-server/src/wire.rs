@@ -804,6 +804,62 @@ pub enum LobbyMessage {
         /// The players of seats 1 and 2.
         players: [String; 2],
     },
+    /// The challenges between these players changed (made, withdrawn, declined): their pages
+    /// read theirs again (`GET /api/challenges`); who challenged whom is not broadcast.
+    Challenges {
+        /// The challenger and the challenged.
+        players: [String; 2],
+    },
+}
+
+/// A challenge to a player by name (issue 57): a seek that only they may accept.
+#[derive(Clone, Debug, serde::Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChallengeRequest {
+    /// The challenged player's name.
+    pub player: String,
+    /// Rule set ID.
+    pub rules: String,
+    /// Options as `NAME=VALUE`.
+    #[serde(default)]
+    pub options: Vec<String>,
+    /// Rated (default) or casual.
+    #[serde(default = "yes")]
+    pub rated: bool,
+    /// The clock.
+    pub clock: Clock,
+}
+
+/// A challenge as its two players see it.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ChallengeOut {
+    /// Its ID.
+    pub id: String,
+    /// Who challenged, with their rating in the rule set.
+    pub from: PlayerRef,
+    /// Who is challenged, with their rating in the rule set.
+    pub to: PlayerRef,
+    /// Rule set ID.
+    pub rules: String,
+    /// The rule set's name.
+    pub rules_name: String,
+    /// Options as `NAME=VALUE`.
+    pub options: Vec<String>,
+    /// Rated or casual.
+    pub rated: bool,
+    /// The clock.
+    pub clock: Clock,
+    /// When it was made (ms since 1970).
+    pub created: i64,
+}
+
+/// The session's player's open challenges.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct Challenges {
+    /// Challenges to the player, oldest first.
+    pub incoming: Vec<ChallengeOut>,
+    /// Challenges the player made, oldest first.
+    pub outgoing: Vec<ChallengeOut>,
 }
 
 /// A seek, or a quick pairing's wish.

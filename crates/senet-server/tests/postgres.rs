@@ -1248,3 +1248,76 @@ async fn puzzles_made_twice_are_stored_once_and_an_answer_is_rated_once_across_s
     assert_ne!(z2["id"].as_str().unwrap(), id);
     assert_eq!(z2["you"]["tried"], 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
+async fn a_challenge_made_on_one_server_is_seen_and_accepted_on_the_other() {
+    use support::online::Browser;
+    let pg = Cluster::start();
+    let url = pg.create_db("challenges");
+    let svcs = two_services(&url, true).await;
+    let (ra, rb) = (
+        router(svcs[0].clone(), open_limits()),
+        router(svcs[1].clone(), open_limits()),
+    );
+    let mut a = Browser::join(&ra).await;
+    let (s, _) = a
+        .call("PATCH", "/api/me", Some(json!({ "name": "Ramses" })))
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    let mut b = Browser::join(&rb).await;
+    let (s, _) = b
+        .call("PATCH", "/api/me", Some(json!({ "name": "Nefertari" })))
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    let (_, mut lobby_a) = svcs[0].lobby_subscribe().await;
+    let (_, mut lobby_b) = svcs[1].lobby_subscribe().await;
+    // Made on A: B's lobby tells the challenged player at once.
+    let (s, c) = a
+        .call(
+            "POST",
+            "/api/challenges",
+            Some(json!({ "player": "Nefertari", "rules": "kendall5", "clock": { "minutes": 5, "increment": 3 } })),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{c}");
+    let cid = c["id"].as_str().unwrap().to_string();
+    let want = |m: &str, kind: &str, id: &str| {
+        m.contains(&format!("\"type\":\"{kind}\"")) && m.contains(id)
+    };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(10), lobby_b.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        if want(&m, "challenges", &b.id()) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "server B never told the challenge"
+        );
+    }
+    let (_, theirs) = b.call("GET", "/api/challenges", None).await;
+    assert_eq!(theirs["incoming"][0]["id"], cid.as_str());
+    // Accepted on B: A's lobby sends the challenger to the game.
+    let (s, paired) = b
+        .call("POST", &format!("/api/challenges/{cid}/accept"), None)
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{paired}");
+    let game = paired["game"].as_str().unwrap().to_string();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(10), lobby_a.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        if want(&m, "paired", &game) && m.contains(&a.id()) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "server A never told the pairing");
+    }
+    let (_, st) = a.call("GET", &format!("/api/games/{game}"), None).await;
+    assert!(st["you"].is_number(), "the challenger holds a seat: {st}");
+}

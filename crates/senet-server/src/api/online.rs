@@ -134,7 +134,7 @@ fn secret_body<T: serde::de::DeserializeOwned>(
     }
 }
 
-fn created(v: impl serde::Serialize) -> Response {
+pub(super) fn created(v: impl serde::Serialize) -> Response {
     let mut r = ok_json(v).unwrap_or_else(IntoResponse::into_response);
     *r.status_mut() = StatusCode::CREATED;
     r

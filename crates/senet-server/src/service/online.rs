@@ -178,7 +178,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-fn rules_name(id: &str) -> String {
+pub(super) fn rules_name(id: &str) -> String {
     id.parse::<RuleSet>()
         .map(|r| r.name().to_string())
         .unwrap_or_else(|_| id.to_string())
@@ -196,7 +196,7 @@ fn rating_out(rules: &str, r: &Rating) -> RatingOut {
     }
 }
 
-fn player_ref(id: &str, name: &str, r: &Rating) -> PlayerRef {
+pub(super) fn player_ref(id: &str, name: &str, r: &Rating) -> PlayerRef {
     PlayerRef {
         id: id.into(),
         name: name.into(),
@@ -687,6 +687,28 @@ impl Service {
         req: &SeekRequest,
         pool: bool,
     ) -> Res<SeekRow> {
+        self.seek_for(client, p, req, pool, None).await
+    }
+
+    /// Opens a seek that only `target` may accept: a challenge (`service/challenges.rs`).
+    pub(super) async fn create_targeted_seek(
+        &self,
+        client: super::Client,
+        p: &PlayerRow,
+        req: &SeekRequest,
+        target: Option<String>,
+    ) -> Res<SeekRow> {
+        self.seek_for(client, p, req, false, target).await
+    }
+
+    async fn seek_for(
+        &self,
+        client: super::Client,
+        p: &PlayerRow,
+        req: &SeekRequest,
+        pool: bool,
+        target: Option<String>,
+    ) -> Res<SeekRow> {
         let (rules, options, clock) = Self::check_seek(req)?;
         let l = self.address_limits();
         self.made_from(client, "seeks", l.seeks, l.window)?;
@@ -701,6 +723,7 @@ impl Service {
             pool,
             rating: rating.rating,
             created: now_ms(),
+            target,
         };
         let (store, s) = (self.store.clone(), seek.clone());
         let from = (client.to_string(), i64::from(l.open_seeks));
@@ -753,7 +776,7 @@ impl Service {
         let store = self.store.clone();
         let rows = blocking(move || players::open_seeks(&*store)).await?;
         let mut out = Vec::new();
-        for s in rows.iter().filter(|s| !s.pool) {
+        for s in rows.iter().filter(|s| !s.pool && s.target.is_none()) {
             out.push(self.seek_out(s).await?);
         }
         Ok(out)
@@ -840,6 +863,11 @@ impl Service {
                 "this is your own seek: wait for someone to accept it".into(),
             ));
         }
+        if s.target.as_ref().is_some_and(|t| *t != p.id) {
+            return Err(Failure::Conflict(format!(
+                "the seek {id:?} is a challenge to another player: only they may accept it"
+            )));
+        }
         self.pair(&s, &p.id, vec![s.id.clone()], &p.id)
             .await?
             .ok_or_else(|| {
@@ -919,6 +947,7 @@ impl Service {
             pool: true,
             rating: rating.rating,
             created: now_ms(),
+            target: None,
         };
         let store = self.store.clone();
         let open = blocking(move || players::open_seeks(&*store)).await?;
@@ -1000,7 +1029,7 @@ impl Service {
         .await
     }
 
-    fn lobby_send(&self, msg: &LobbyMessage) {
+    pub(super) fn lobby_send(&self, msg: &LobbyMessage) {
         if let Ok(t) = serde_json::to_string(msg) {
             let _ = self.lobby.tx.send(Arc::from(t));
         }
@@ -1038,8 +1067,14 @@ impl Service {
         let _ = self.lobby.tx.send(text);
     }
 
-    /// Another server's lobby change (`!lobby`, `!paired:GAME:P1:P2`).
+    /// Another server's lobby change (`!lobby`, `!paired:GAME:P1:P2`, `!challenge:P1:P2`).
     pub(super) async fn lobby_note(&self, what: &str) {
+        if let Some(rest) = what.strip_prefix("!challenge:") {
+            if let Some((a, b)) = rest.split_once(':') {
+                self.challenges_changed(a, b);
+            }
+            return;
+        }
         if let Some(rest) = what.strip_prefix("!paired:") {
             let v: Vec<&str> = rest.split(':').collect();
             if let [game, p1, p2] = v[..] {
