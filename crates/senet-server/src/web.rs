@@ -32,6 +32,7 @@ pub const SCRIPTS: &[(&str, &str)] = &[
     ("engine.js", include_str!("../static/engine.js")),
     ("local.js", include_str!("../static/local.js")),
     ("puzzles.js", include_str!("../static/puzzles.js")),
+    ("challenges.js", include_str!("../static/challenges.js")),
     (
         "engine-worker.js",
         include_str!("../static/engine-worker.js"),

@@ -4,6 +4,7 @@
 import { $, h, s } from './dom.js';
 import { api, catalogue } from './api.js';
 import { me, playerLink, ratingText } from './me.js';
+import { challengeForm } from './challenges.js';
 
 const REASONS = {
   rules: '',
@@ -142,6 +143,7 @@ export async function playerPage(name) {
       graph ? h('h3', {}, 'Rating over time') : null, graph),
     h('section', { class: 'panel wide' }, h('h3', {}, 'Recent games'), list,
       h('p', { class: 'links' }, h('a', { href: '/' }, 'Lobby'))),
+    me() && !self ? await challengeForm(p) : null,
     me() && !self ? reportBox(p, games) : null);
 }
 

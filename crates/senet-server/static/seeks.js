@@ -5,6 +5,7 @@ import { h } from './dom.js';
 import { api } from './api.js';
 import { me, playerLink } from './me.js';
 import { clockSpecText, correspondence } from './clock.js';
+import { challengeBox } from './challenges.js';
 
 // The quick pairings offered: real-time clocks and one correspondence.
 const QUICK = [
@@ -235,18 +236,20 @@ export function playSomeone(cat) {
 
   const board = h('a', { href: '/leaderboard/' + defaultRules, id: 'leaderboard-link', class: 'button-link' }, 'Leaderboard');
   const conn = h('span', { id: 'lobby-conn', class: 'conn' });
+  const challenges = challengeBox();
 
   function connect() {
     if (L.closed) return;
     const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/api/lobby/ws');
     L.ws = ws;
-    ws.onopen = () => { L.retry = 0; L.restarting = false; conn.textContent = '● live'; conn.className = 'conn live'; };
+    ws.onopen = () => { L.retry = 0; L.restarting = false; conn.textContent = '● live'; conn.className = 'conn live'; if (me()) challenges.refresh(); };
     ws.onmessage = (ev) => {
       let m;
       try { m = JSON.parse(ev.data); } catch (e) { return; }
       if (m.type === 'seeks') { L.seeks = m.seeks; renderSeeks(); }
       else if (m.type === 'games') { L.games = m.games; renderLive(); }
       else if (m.type === 'paired' && me() && (m.players || []).includes(me().id)) go(m.game);
+      else if (m.type === 'challenges' && me() && (m.players || []).includes(me().id)) challenges.refresh();
     };
     ws.onclose = (ev) => {
       if (L.closed) return;
@@ -263,6 +266,7 @@ export function playSomeone(cat) {
 
   const box = h('section', { class: 'panel play', id: 'play', 'aria-labelledby': 'play-title' },
     h('h2', { id: 'play-title' }, 'Play someone ', conn),
+    challenges.el,
     myGames,
     h('h3', {}, 'Quick pairing'),
     h('p', { class: 'small' }, 'Paired at once with a player of about your rating who wants the same game, or as soon as one comes.'),

@@ -166,3 +166,58 @@ fn a_player_reports_another_downloads_their_data_and_deletes_their_player() {
     assert!(!shown.contains("closed: -"), "{shown}");
     drop(server);
 }
+
+#[test]
+#[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
+fn a_player_challenged_from_their_page_sees_it_live_in_the_lobby_and_accepts() {
+    let dir = temp_dir("challenge");
+    let server = Server::start(&dir.join("g.sqlite"), 0);
+    let driver = Driver::start();
+    let a = driver.session(&dir.join("a"), 1000, 900);
+    let b = driver.session(&dir.join("b"), 1000, 900);
+    for s in [&a, &b] {
+        s.goto(&format!("{}/", server.url));
+        s.wait_for("#me-link", 20);
+    }
+    until(&b, "#lobby-conn", "live", 20);
+    let b_name = b.text("#me-link");
+    // A challenges B from B's page; B, in the lobby, sees it at once.
+    a.goto(&format!("{}/p/{b_name}", server.url));
+    a.wait_for("#challenge-send", 20);
+    a.js("document.querySelector('#challenge-rules').value = 'senat'; document.querySelector('#challenge-rated').checked = false; return 1");
+    a.click_css("#challenge-send");
+    wait_text(&a, "#challenge-status", "Challenge sent", 10);
+    a.click_css("#challenge-lobby");
+    b.wait_for("#challenges .challenge-accept", 20);
+    let offer = b.text("#challenges");
+    assert!(
+        offer.contains("challenges you") && offer.contains("casual"),
+        "{offer}"
+    );
+    a.wait_for("#challenges .challenge-withdraw", 20);
+    // B accepts: both go to the one game.
+    b.click_css("#challenges .challenge-accept");
+    let t = Instant::now();
+    let game = |s: &Session| {
+        let p = s.js("return location.pathname");
+        p.as_str()
+            .unwrap_or("")
+            .strip_prefix("/g/")
+            .map(str::to_string)
+    };
+    loop {
+        if let (Some(x), Some(y)) = (game(&a), game(&b)) {
+            assert_eq!(x, y, "both in one game");
+            let (_, st) = http(server.port, "GET", &format!("/api/games/{x}"), None).unwrap();
+            let st: Value = serde_json::from_str(&st).unwrap();
+            assert_eq!(st["rules"], "senat");
+            assert_eq!(st["rated"], false);
+            break;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "the challenge did not start a game for both"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
