@@ -20,6 +20,7 @@
 
 pub mod conformance;
 pub mod game;
+pub mod json;
 
 /// The game traits at once: `use senet_rules::prelude::*` to call any game method on a
 /// concrete game ([`AnyGame`], [`Kendall`], ...).

@@ -36,7 +36,7 @@ mod online;
 mod puzzles;
 use crate::players::Online;
 pub use online::{now_ms, AddressLimits, Who};
-pub use puzzles::{puzzle_id, starting_rating};
+pub use puzzles::{new_puzzle, puzzle_id, starting_rating};
 
 /// How often spectators' comings and goings are told to a game's watchers, at most.
 const PRESENCE_EVERY: std::time::Duration = std::time::Duration::from_millis(300);

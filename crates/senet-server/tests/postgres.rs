@@ -1184,7 +1184,7 @@ async fn bans_reports_and_open_seeks_per_address_hold_across_servers_on_postgres
 #[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
 async fn puzzles_made_twice_are_stored_once_and_an_answer_is_rated_once_across_servers() {
     use senet_server::puzzles::{self as stored, NewPuzzle};
-    use senet_server::service::{puzzle_id, starting_rating};
+    use senet_server::service::{new_puzzle, puzzle_id};
     use support::online::Browser;
     let pg = Cluster::start();
     let url = pg.create_db("puzzles");
@@ -1195,17 +1195,7 @@ async fn puzzles_made_twice_are_stored_once_and_an_answer_is_rated_once_across_s
     );
     // Both servers make the same puzzles on start: each is stored once.
     let ps = senet_bots::puzzle::generate(senet_rules::RuleSet::Kendall5, 3, 2);
-    let rows = || -> Vec<NewPuzzle> {
-        ps.iter()
-            .map(|p| NewPuzzle {
-                id: puzzle_id(p),
-                rules: p.rules.clone(),
-                data: serde_json::to_string(p).unwrap(),
-                themes: p.themes.clone(),
-                rating: starting_rating(p),
-            })
-            .collect()
-    };
+    let rows = || -> Vec<NewPuzzle> { ps.iter().map(new_puzzle).collect() };
     let u = url.clone();
     let (r1, r2) = (rows(), rows());
     let made = tokio::task::spawn_blocking(move || {

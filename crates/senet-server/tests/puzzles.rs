@@ -13,7 +13,7 @@ use axum::http::StatusCode;
 use senet_bots::puzzle::{self, Puzzle};
 use senet_rules::RuleSet;
 use senet_server::puzzles::{self as stored, NewPuzzle};
-use senet_server::service::{puzzle_id, starting_rating};
+use senet_server::service::{new_puzzle, puzzle_id, starting_rating};
 use senet_server::{router, Limits, Service, SqliteStore, Store};
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -34,16 +34,7 @@ fn make(rules: RuleSet, n: usize) -> Vec<Puzzle> {
 }
 
 fn store_them(store: &dyn Store, ps: &[Puzzle]) {
-    let rows: Vec<NewPuzzle> = ps
-        .iter()
-        .map(|p| NewPuzzle {
-            id: puzzle_id(p),
-            rules: p.rules.clone(),
-            data: serde_json::to_string(p).unwrap(),
-            themes: p.themes.clone(),
-            rating: starting_rating(p),
-        })
-        .collect();
+    let rows: Vec<NewPuzzle> = ps.iter().map(new_puzzle).collect();
     let n = stored::insert(store, &rows, 0).unwrap();
     assert_eq!(n as usize, rows.len());
     // Storing them again adds nothing (another server made the same ones).

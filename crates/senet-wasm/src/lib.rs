@@ -33,8 +33,7 @@
 use senet_bots::analysis::{self, Analyzer, Options};
 use senet_bots::play;
 use senet_rules::{
-    AnyGame, Effects, Game, Move, MoveList, Notation, OptionKind, Record, RuleSet, Status, Throw,
-    View,
+    AnyGame, Effects, Game, Move, Notation, OptionKind, Record, RuleSet, Status, Throw, View,
 };
 use serde_json::{json, Map, Value};
 use std::cell::RefCell;
@@ -433,65 +432,29 @@ fn state(g: &AnyGame) -> Result<Value, String> {
     Ok(v)
 }
 
-/// The JSON of one legal move, as `senet moves` and `senet apply --json` print it, with the
-/// server's squares (`LegalMove`) beside.
+/// The JSON of one legal move, as `senet moves` and `senet apply --json` print it
+/// (`senet_rules::json`), with the server's squares (`LegalMove`) beside.
 fn move_json(before: &AnyGame, m: Move, e: Effects, after: &AnyGame) -> Value {
-    let square = |sq: u8| -> Value {
-        let name = before.square_name(sq);
-        name.parse::<u64>()
-            .map(Value::from)
-            .unwrap_or(Value::from(name))
-    };
-    let pieces = m.moves_a_piece();
-    let squares = (!m.is_pass()).then_some((m.from, m.to));
-    let mut v = json!({
-        "move": before.move_string(m),
-        // Decisions that move no piece (pass, declining leftover steps) have no squares.
-        "from": if pieces { square(m.from) } else { Value::Null },
-        "to": if pieces { square(m.to) } else { Value::Null },
-        "kinds": e.names(),
-        "turn_continues": e.turn_continues,
-        "position": after.position(),
-        "from_square": squares.map(|s| s.0),
-        "to_square": squares.map(|s| s.1),
-        "from_name": squares.map(|s| before.square_name(s.0)),
-        "to_name": squares.map(|s| before.square_name(s.1)),
-    });
-    if let Some(d) = before.die_used(m) {
-        v["die"] = Value::from(d);
-    }
+    let mut v = senet_rules::json::move_json(before, m, e, after);
+    server_squares(before, m, &mut v);
     v
+}
+
+/// The server's `LegalMove` squares of move `m` of `g`: indexes and names.
+fn server_squares(g: &AnyGame, m: Move, v: &mut Value) {
+    let squares = (!m.is_pass()).then_some((m.from, m.to));
+    v["from_square"] = json!(squares.map(|s| s.0));
+    v["to_square"] = json!(squares.map(|s| s.1));
+    v["from_name"] = json!(squares.map(|s| g.square_name(s.0)));
+    v["to_name"] = json!(squares.map(|s| g.square_name(s.1)));
 }
 
 /// Every legal move of a position awaiting a move.
 fn moves_json(g: &AnyGame) -> Vec<Value> {
-    let mut ms = MoveList::new();
-    g.legal_moves(&mut ms);
-    ms.iter()
-        .map(|&m| {
-            let mut h = *g;
-            let e = h.play_unchecked(m);
-            move_json(g, m, e, &h)
-        })
-        .collect()
+    senet_rules::json::moves_json_with(g, server_squares)
 }
 
-/// The status as `senet apply --json` and the server's `GameStatus` give it.
-fn status_json(g: &AnyGame) -> Value {
-    match g.status() {
-        Status::Throw(p) => json!({ "state": "throw", "player": p.index() + 1 }),
-        Status::Move(p) => json!({
-            "state": "move", "player": p.index() + 1,
-            "throw": g.in_hand().map(|t| t.to_string()),
-        }),
-        Status::Over(o) => json!({
-            "state": "over",
-            "winner": o.winner.map(|p| p.index() + 1),
-            "capped": o.capped,
-            "score": o.score,
-        }),
-    }
-}
+use senet_rules::json::status_json;
 
 #[cfg(test)]
 mod tests;

@@ -383,63 +383,7 @@ fn rules(json: bool) -> String {
     s.trim_end().to_string()
 }
 
-/// The JSON of one legal move: its string, squares, effects and resulting position.
-pub fn move_json(
-    before: &AnyGame,
-    m: senet_rules::Move,
-    e: senet_rules::Effects,
-    after: &AnyGame,
-) -> Value {
-    let square = |sq: u8| -> Value {
-        let name = before.square_name(sq);
-        name.parse::<u64>()
-            .map(Value::from)
-            .unwrap_or(Value::from(name))
-    };
-    let mut v = json!({
-        "move": before.move_string(m),
-        // Decisions that move no piece (pass, declining leftover steps) have no squares.
-        "from": if m.moves_a_piece() { square(m.from) } else { Value::Null },
-        "to": if m.moves_a_piece() { square(m.to) } else { Value::Null },
-        "kinds": e.names(),
-        "turn_continues": e.turn_continues,
-        "position": after.position(),
-    });
-    if let Some(d) = before.die_used(m) {
-        v["die"] = Value::from(d);
-    }
-    v
-}
-
-/// Every legal move of a position awaiting a move, as JSON.
-pub fn moves_json(g: &AnyGame) -> Vec<Value> {
-    let mut ms = MoveList::new();
-    g.legal_moves(&mut ms);
-    ms.iter()
-        .map(|&m| {
-            let mut h = *g;
-            let e = h.play_unchecked(m);
-            move_json(g, m, e, &h)
-        })
-        .collect()
-}
-
-/// The status of a game as JSON.
-pub fn status_json(g: &AnyGame) -> Value {
-    match g.status() {
-        Status::Throw(p) => json!({ "state": "throw", "player": p.index() + 1 }),
-        Status::Move(p) => json!({
-            "state": "move", "player": p.index() + 1,
-            "throw": g.in_hand().map(|t| t.to_string()),
-        }),
-        Status::Over(o) => json!({
-            "state": "over",
-            "winner": o.winner.map(|p| p.index() + 1),
-            "capped": o.capped,
-            "score": o.score,
-        }),
-    }
-}
+pub use senet_rules::json::{move_json, moves_json, status_json};
 
 /// Plays uniformly random legal moves with seeded throws until the game ends.
 pub fn random_game(start: AnyGame, seed: u64) -> Record {

@@ -20,6 +20,17 @@ pub fn starting_rating(p: &Puzzle) -> f64 {
     (1500.0_f64 + 500.0 * (0.3 - margin) + 40.0 * (moves - 4.0)).clamp(1200.0, 1800.0)
 }
 
+/// A puzzle as the store keeps it: its ID, rule set, JSON, themes and starting rating.
+pub fn new_puzzle(p: &Puzzle) -> NewPuzzle {
+    NewPuzzle {
+        id: puzzle_id(p),
+        rules: p.rules.clone(),
+        data: serde_json::to_string(p).expect("a puzzle serialises"),
+        themes: p.themes.clone(),
+        rating: starting_rating(p),
+    }
+}
+
 /// A puzzle's ID: the first 12 hex digits of the SHA-256 of its rule set and position.
 pub fn puzzle_id(p: &Puzzle) -> String {
     crate::seeds::digest(&format!("senet-puzzle:{}:{}", p.rules, p.position))[..12].to_string()
@@ -281,16 +292,7 @@ impl Service {
                     let store = me.store.clone();
                     let r = blocking(move || {
                         let ps = senet_bots::puzzle::generate(rules, seed, batch);
-                        let rows: Vec<NewPuzzle> = ps
-                            .iter()
-                            .map(|p| NewPuzzle {
-                                id: puzzle_id(p),
-                                rules: p.rules.clone(),
-                                data: serde_json::to_string(p).expect("a puzzle serialises"),
-                                themes: p.themes.clone(),
-                                rating: starting_rating(p),
-                            })
-                            .collect();
+                        let rows: Vec<NewPuzzle> = ps.iter().map(new_puzzle).collect();
                         Ok((ps.len(), puzzles::insert(&*store, &rows, now())?))
                     })
                     .await;
@@ -368,13 +370,7 @@ impl Service {
                 let rows: Vec<NewPuzzle> = match senet_rules::Record::from_json(&text) {
                     Ok(rec) => senet_bots::puzzle::from_record(&rec, &format!("game:{id}"))
                         .iter()
-                        .map(|p| NewPuzzle {
-                            id: puzzle_id(p),
-                            rules: p.rules.clone(),
-                            data: serde_json::to_string(p).expect("a puzzle serialises"),
-                            themes: p.themes.clone(),
-                            rating: starting_rating(p),
-                        })
+                        .map(new_puzzle)
                         .collect(),
                     Err(_) => Vec::new(),
                 };
