@@ -207,6 +207,31 @@ async fn a_challenge_by_name_is_seen_accepted_declined_and_withdrawn_by_the_righ
     assert_eq!(s, StatusCode::OK);
     let (_, left) = ramses.call("GET", "/api/challenges", None).await;
     assert_eq!(left["incoming"], json!([]));
+    // Challenges count among a player's open seeks: three at most.
+    for n in ["Khufu", "Khafre", "Menkaure", "Djoser"] {
+        named(&app, n).await;
+    }
+    for n in ["Khufu", "Khafre", "Menkaure"] {
+        let (s, c) = other
+            .call(
+                "POST",
+                "/api/challenges",
+                Some(json!({ "player": n, "rules": "senat", "clock": { "days": 3 } })),
+            )
+            .await;
+        assert_eq!(s, StatusCode::CREATED, "{c}");
+    }
+    is_error(
+        &other
+            .call(
+                "POST",
+                "/api/challenges",
+                Some(json!({ "player": "Djoser", "rules": "senat", "clock": { "days": 3 } })),
+            )
+            .await,
+        StatusCode::CONFLICT,
+        "3 open seeks",
+    );
     // No session: 401.
     let mut anon = Browser::new(&app);
     is_error(

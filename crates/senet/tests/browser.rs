@@ -1139,7 +1139,8 @@ return [de.scrollWidth, window.innerWidth, small];
 #[ignore = "needs chromium and chromium-driver; run by scripts/test.sh"]
 fn on_a_phone_nothing_scrolls_sideways_and_every_target_is_44px() {
     let dir = temp_dir("phone");
-    let server = Server::start(&dir.join("g.sqlite"), 0);
+    // A puzzle of each rule set, made in the background (issue 57).
+    let server = Server::start_with(dir.join("g.sqlite").as_os_str(), 0, &["--puzzles", "1"]);
     let driver = Driver::start();
     let s = driver.session(&dir.join("profile"), 360, 640);
     // The lobby with open seeks and a game being played (issue 33).
@@ -1176,6 +1177,15 @@ fn on_a_phone_nothing_scrolls_sideways_and_every_target_is_44px() {
     s.goto(&format!("{}/leaderboard/kendall5", server.url));
     s.wait_for(".switcher", 20);
     phone_checks(&s, "leaderboard");
+    // Puzzles (issue 57): the board upright, the moves, then the answer.
+    s.goto(&format!("{}/puzzles", server.url));
+    s.wait_for("#moves .move-btn", 60);
+    phone_checks(&s, "puzzle");
+    s.js("document.querySelector('#moves .move-btn').click(); return 1");
+    s.wait_for("#puzzle-verdict", 20);
+    phone_checks(&s, "puzzle answered");
+    s.js("document.querySelector('#puzzle-title').scrollIntoView(); return 1");
+    s.screenshot(&screenshots().join("phone-puzzle.png"));
     s.goto(&format!("{}/", server.url));
     s.wait_for("#create", 20);
     set_select(&s, "#rules", "senat");

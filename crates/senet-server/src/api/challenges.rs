@@ -23,7 +23,7 @@ use axum::Extension;
         (status = 403, description = "no or wrong X-CSRF-Token, or the player is banned or closed", body = ErrorBody),
         (status = 404, description = "no player of that name", body = ErrorBody),
         (status = 408, description = "the request body did not arrive in time", body = ErrorBody),
-        (status = 409, description = "that player was challenged already, cannot be challenged now, or the challenger has 5 open challenges (or their most open seeks)", body = ErrorBody),
+        (status = 409, description = "that player was challenged already or cannot be challenged now, or the challenger has 3 open seeks and challenges already", body = ErrorBody),
         (status = 413, description = "body over the size limit", body = ErrorBody),
         (status = 422, description = "oneself, unknown rule set or option, or a bad clock", body = ErrorBody),
         (status = 429, description = "rate limit (Retry-After), or too many seeks and challenges from this address", body = ErrorBody),

@@ -9,9 +9,6 @@ use super::{blocking, Failure, Res, Service};
 use crate::players::{self, PlayerRow, SeekRow};
 use crate::wire::{ChallengeOut, ChallengeRequest, Challenges, LobbyMessage, Paired, SeekRequest};
 
-/// Open challenges a player may have made at once.
-pub const MAX_CHALLENGES: usize = 5;
-
 impl Service {
     /// `p` challenges the player named in `req`.
     pub async fn challenge(
@@ -40,12 +37,8 @@ impl Service {
                 to.name
             )));
         }
+        // Challenges count among the player's open seeks (3 at most, as any seek).
         let mine = self.challenge_rows(&p.id).await?;
-        if mine.iter().filter(|s| s.player == p.id).count() >= MAX_CHALLENGES {
-            return Err(Failure::Conflict(format!(
-                "you have {MAX_CHALLENGES} open challenges already, the most allowed: withdraw one first"
-            )));
-        }
         if mine
             .iter()
             .any(|s| s.player == p.id && s.target.as_deref() == Some(to.id.as_str()))
