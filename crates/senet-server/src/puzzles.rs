@@ -361,6 +361,28 @@ pub(crate) fn forget_player(tx: &mut dyn Tx, player: &str) -> Result<(), StoreEr
     Ok(())
 }
 
+/// Every puzzle a player answered, oldest first: its ID, whether solved, when.
+pub fn attempts_of(
+    store: &dyn Store,
+    player: &str,
+) -> Result<Vec<(String, bool, i64)>, StoreError> {
+    run(store, |tx| {
+        tx.rows(
+            "SELECT puzzle, solved, at FROM puzzle_attempts WHERE player = $1 ORDER BY at, puzzle",
+            &[player.into()],
+        )?
+        .iter()
+        .map(|r| {
+            Ok((
+                r[0].need_text("puzzle_attempts.puzzle")?,
+                r[1].int() == Some(1),
+                r[2].need_int("puzzle_attempts.at")?,
+            ))
+        })
+        .collect()
+    })
+}
+
 /// How many puzzles a player has tried and solved.
 pub fn tried(store: &dyn Store, player: &str) -> Result<(i64, i64), StoreError> {
     run(store, |tx| {

@@ -1020,8 +1020,25 @@ pub struct MyData {
     pub sessions: Vec<SessionOut>,
     /// The reports the player filed.
     pub reports: Vec<ReportOut>,
+    /// The player's puzzle rating (issue 57).
+    pub puzzle_rating: PuzzleRatingOut,
+    /// Every puzzle the player answered: its ID, whether the first answer solved it, when.
+    pub puzzles: Vec<PuzzleAttemptOut>,
+    /// The player's open challenges, to them and by them.
+    pub challenges: Challenges,
     /// What is not in this file, and why.
     pub not_included: String,
+}
+
+/// A puzzle a player answered.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct PuzzleAttemptOut {
+    /// The puzzle's ID.
+    pub puzzle: String,
+    /// Whether the first answer was the best move.
+    pub solved: bool,
+    /// When (unix seconds).
+    pub at: i64,
 }
 
 /// Nothing to say beyond success.

@@ -198,6 +198,14 @@ async fn puzzles_are_served_near_the_rating_judged_and_rated_once() {
     assert_eq!(again["rating_after"].as_i64(), Some(after));
     assert_eq!(again["you"]["tried"], 1);
 
+    // The player's data export holds the answer and the rating.
+    let (s, data) = b.call("GET", "/api/me/data", None).await;
+    assert_eq!(s, StatusCode::OK, "{data}");
+    assert_eq!(data["puzzles"][0]["puzzle"], id.as_str());
+    assert_eq!(data["puzzles"][0]["solved"], true);
+    assert_eq!(data["puzzle_rating"]["rating"].as_i64(), Some(after));
+    assert_eq!(data["challenges"]["incoming"], json!([]));
+
     // The next kendall5 puzzle is another one; a wrong answer loses rating.
     let (_, z) = b
         .call("GET", "/api/puzzles/next?rules=kendall5", None)

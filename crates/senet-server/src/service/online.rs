@@ -1480,13 +1480,17 @@ impl Service {
     pub async fn my_data(&self, p: &PlayerRow) -> Res<wire::MyData> {
         let page = self.page_of(&p.id, i64::MAX).await?;
         let (store, id) = (self.store.clone(), p.id.clone());
-        let (sessions, reports) = blocking(move || {
+        let (sessions, reports, attempts, rating, tried) = blocking(move || {
             Ok((
                 moderation::sessions_of(&*store, &id)?,
                 moderation::reports_by(&*store, &id)?,
+                crate::puzzles::attempts_of(&*store, &id)?,
+                crate::puzzles::player_rating(&*store, &id)?,
+                crate::puzzles::tried(&*store, &id)?,
             ))
         })
         .await?;
+        let challenges = self.challenges(p).await?;
         Ok(wire::MyData {
             exported: now(),
             player: page,
@@ -1508,6 +1512,17 @@ impl Service {
                     resolved: r.resolved,
                 })
                 .collect(),
+            puzzle_rating: wire::PuzzleRatingOut {
+                rating: rating.rating.round() as i64,
+                provisional: rating.provisional(),
+                tried: tried.0,
+                solved: tried.1,
+            },
+            puzzles: attempts
+                .into_iter()
+                .map(|(puzzle, solved, at)| wire::PuzzleAttemptOut { puzzle, solved, at })
+                .collect(),
+            challenges,
             not_included: "session secrets and the password are stored only as hashes and are not exported; reports other players made about you are kept for the operator; game records are at /api/games/{id}/record".into(),
         })
     }
