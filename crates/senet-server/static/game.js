@@ -698,6 +698,8 @@ export async function gamePage(id, isLocal) {
     app.replaceChildren(h('p', { class: 'error' }, e.message), h('a', { href: '/' }, 'Back to the lobby'));
     return;
   }
+  // Hints, the bar and a page-played bot need the page's engine; an online game does not.
+  if (G.state.mode !== 'online') engine.load();
   G.overSounded = st().state === 'over';
   G.lastOutcomes = G.state.throws;
   $('#rules-link', app).setAttribute('href', '/rules/' + G.state.rules);

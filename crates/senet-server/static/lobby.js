@@ -14,6 +14,8 @@ import { me, unreachable } from './me.js';
 
 export async function lobby() {
   document.title = 'Senet';
+  // A bot game started here is played by the page's engine once it has loaded.
+  engine.load();
   const app = $('#app');
   const cat = await catalogue();
   const rulesSel = h('select', { id: 'rules', name: 'rules' }, cat.rules.map((r) => h('option', { value: r.id }, `${r.name} — ${r.id}`)));

@@ -11,7 +11,6 @@ import { seriesPage } from './series.js';
 import { rulesPage } from './rules.js';
 import { soundPrefs, setSoundPrefs, play } from './sound.js';
 import { loadMe, renderHeader } from './me.js';
-import { load as loadEngine } from './engine.js';
 import { playerPage, leaderboardPage } from './players.js';
 import { puzzlesPage } from './puzzles.js';
 
@@ -81,8 +80,8 @@ settings();
 async function route() {
   // Who this browser is (issue 33): before any page, whose writes carry the session's CSRF
   // token. A server that cannot say leaves the page working without a name.
-  // The page's engine loads in the background (issue 54); the page works meanwhile.
-  loadEngine();
+  // The page's engine (issue 54) loads in the background on the pages that use it (the
+  // lobby, a bot, hot-seat or local game, a review); the page works meanwhile.
   await loadMe();
   renderHeader();
   const p = location.pathname;
