@@ -279,7 +279,7 @@ pub fn end_session(store: &dyn Store, session: &str) -> Result<(), StoreError> {
 }
 
 /// A rating from the columns `rating, rd, vol, games` (the start's values where null).
-fn rating_of_row(r: &[crate::sql::Val]) -> Rating {
+pub(crate) fn rating_of_row(r: &[crate::sql::Val]) -> Rating {
     let d = Rating::default();
     Rating {
         rating: r[0].real().unwrap_or(d.rating),

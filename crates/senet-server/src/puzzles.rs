@@ -6,7 +6,7 @@
 //! even with several servers.
 
 use crate::online::{rate, Rating};
-use crate::players::run;
+use crate::players::{rating_of_row, run};
 use crate::sql::{Row, Tx};
 use crate::store::{Store, StoreError};
 
@@ -81,12 +81,8 @@ fn row(r: &Row) -> Result<PuzzleRow, StoreError> {
             .split_whitespace()
             .map(str::to_string)
             .collect(),
-        rating: Rating {
-            rating: r[4].real().unwrap_or(1500.0),
-            rd: r[5].real().unwrap_or(350.0),
-            vol: r[6].real().unwrap_or(0.06),
-            games: r[7].int().unwrap_or(0),
-        },
+        // rating, rd, vol, plays: a puzzle's rated games are its plays.
+        rating: rating_of_row(&r[4..8]),
         plays: r[7].int().unwrap_or(0),
         solved: r[8].int().unwrap_or(0),
     })
@@ -213,12 +209,7 @@ pub fn rating_of(tx: &mut dyn Tx, player: &str, lock: bool) -> Result<Rating, St
         if lock { tx.for_update() } else { "" }
     );
     Ok(match tx.rows(&sql, &[player.into()])?.first() {
-        Some(r) => Rating {
-            rating: r[0].real().unwrap_or(1500.0),
-            rd: r[1].real().unwrap_or(350.0),
-            vol: r[2].real().unwrap_or(0.06),
-            games: r[3].int().unwrap_or(0),
-        },
+        Some(r) => rating_of_row(r),
         None => Rating::default(),
     })
 }
@@ -291,8 +282,9 @@ pub fn attempt(
                 (solved as i64).into(),
             ],
         )?;
-        let changed = tx.exec(
-            "UPDATE puzzle_ratings SET rating = $2, rd = $3, vol = $4, games = $5 WHERE player = $1",
+        tx.exec(
+            "INSERT INTO puzzle_ratings (player, rating, rd, vol, games) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (player) DO UPDATE SET rating = $2, rd = $3, vol = $4, games = $5",
             &[
                 player.into(),
                 after.rating.into(),
@@ -301,18 +293,6 @@ pub fn attempt(
                 after.games.into(),
             ],
         )?;
-        if changed == 0 {
-            tx.exec(
-                "INSERT INTO puzzle_ratings (player, rating, rd, vol, games) VALUES ($1, $2, $3, $4, $5)",
-                &[
-                    player.into(),
-                    after.rating.into(),
-                    after.rd.into(),
-                    after.vol.into(),
-                    after.games.into(),
-                ],
-            )?;
-        }
         Ok(Some(Attempted {
             first,
             player: (me, after),
