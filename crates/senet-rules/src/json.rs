@@ -3,7 +3,7 @@
 //! page answer alike.
 
 use crate::game::Notation;
-use crate::{AnyGame, Effects, Game, Move, MoveList, Status};
+use crate::{AnyGame, Effects, Game, Move, MoveList, OptionKind, RuleSet, Status};
 use serde_json::{json, Value};
 
 /// One legal move of `before` (`e` what it did, `after` the position it led to): its string,
@@ -50,6 +50,26 @@ pub fn moves_json_with(g: &AnyGame, more: impl Fn(&AnyGame, Move, &mut Value)) -
 /// Every legal move of a position awaiting a move, as [`move_json`] gives each.
 pub fn moves_json(g: &AnyGame) -> Vec<Value> {
     moves_json_with(g, |_, _, _| {})
+}
+
+/// A rule set as `senet rules --json` and the page's engine list it: `id`, `name`, `source`
+/// and its `options` (name, type, default, bounds, description).
+pub fn rule_set_json(r: RuleSet) -> Value {
+    let opts: Vec<Value> = r
+        .option_specs()
+        .iter()
+        .map(|o| match o.kind {
+            OptionKind::Bool { default } => json!({
+                "name": o.name, "type": "bool", "default": default,
+                "description": o.description,
+            }),
+            OptionKind::Int { default, min, max } => json!({
+                "name": o.name, "type": "int", "default": default, "min": min,
+                "max": max, "description": o.description,
+            }),
+        })
+        .collect();
+    json!({ "id": r.id(), "name": r.name(), "source": r.source(), "options": opts })
 }
 
 /// The status of a game: `{"state": "throw", "player"}`, `{"state": "move", "player",

@@ -32,9 +32,7 @@
 
 use senet_bots::analysis::{self, Analyzer, Options};
 use senet_bots::play;
-use senet_rules::{
-    AnyGame, Effects, Game, Move, Notation, OptionKind, Record, RuleSet, Status, Throw, View,
-};
+use senet_rules::{AnyGame, Effects, Game, Move, Notation, Record, RuleSet, Status, Throw, View};
 use serde_json::{json, Map, Value};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -353,23 +351,7 @@ fn rules_of(rec: &Record) -> Result<RuleSet, String> {
 fn rules() -> Value {
     let list: Vec<Value> = RuleSet::ALL
         .iter()
-        .map(|r| {
-            let opts: Vec<Value> = r
-                .option_specs()
-                .iter()
-                .map(|o| match o.kind {
-                    OptionKind::Bool { default } => json!({
-                        "name": o.name, "type": "bool", "default": default,
-                        "description": o.description,
-                    }),
-                    OptionKind::Int { default, min, max } => json!({
-                        "name": o.name, "type": "int", "default": default, "min": min,
-                        "max": max, "description": o.description,
-                    }),
-                })
-                .collect();
-            json!({ "id": r.id(), "name": r.name(), "source": r.source(), "options": opts })
-        })
+        .map(|&r| senet_rules::json::rule_set_json(r))
         .collect();
     json!({ "rules": list, "levels": play::levels(), "hint_level": play::HINT_LEVEL })
 }

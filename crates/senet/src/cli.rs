@@ -342,22 +342,7 @@ fn rules(json: bool) -> String {
     if json {
         let list: Vec<Value> = RuleSet::ALL
             .iter()
-            .map(|r| {
-                let opts: Vec<Value> = r
-                    .option_specs()
-                    .iter()
-                    .map(|o| match o.kind {
-                        OptionKind::Bool { default } => json!({
-                            "name": o.name, "type": "bool", "default": default, "description": o.description,
-                        }),
-                        OptionKind::Int { default, min, max } => json!({
-                            "name": o.name, "type": "int", "default": default, "min": min, "max": max,
-                            "description": o.description,
-                        }),
-                    })
-                    .collect();
-                json!({ "id": r.id(), "name": r.name(), "source": r.source(), "options": opts })
-            })
+            .map(|&r| senet_rules::json::rule_set_json(r))
             .collect();
         return serde_json::to_string_pretty(&list).expect("json");
     }
