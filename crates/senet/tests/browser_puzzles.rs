@@ -168,6 +168,10 @@ fn a_visitor_solves_a_puzzle_misses_one_and_sees_the_rating_move() {
                 .into_iter()
                 .map(|v| format!("{theme}, answered: {v}")),
         );
+        if let Some(dir) = std::env::var_os("SENET_SCREENSHOTS") {
+            s.js("document.querySelector('#puzzle-title').scrollIntoView(); return 1");
+            s.screenshot(&std::path::PathBuf::from(dir).join(format!("puzzle-{theme}.png")));
+        }
     }
     assert!(bad.is_empty(), "{bad:#?}");
 }
