@@ -5,6 +5,7 @@
 //! served at `/api/openapi.json`.
 
 mod challenges;
+mod tournaments;
 mod doc;
 mod online;
 mod puzzles;
@@ -1454,6 +1455,11 @@ api_routes! {
     "/api/puzzles/daily" => get puzzles::daily;
     "/api/puzzles/{id}" => get puzzles::puzzle;
     "/api/puzzles/{id}/solve" => post puzzles::solve;
+    "/api/tournaments" => post tournaments::create, get tournaments::list;
+    "/api/tournaments/{id}" => get tournaments::get;
+    "/api/tournaments/{id}/join" => post tournaments::join;
+    "/api/tournaments/{id}/leave" => post tournaments::leave;
+    "/api/tournaments/{id}/start" => post tournaments::start;
 }
 
 /// The whole HTTP application: the API under `/api/`, the web app elsewhere.
@@ -1484,6 +1490,8 @@ pub fn router(svc: Arc<Service>, limits: Limits) -> Router {
         .route("/l/{id}", get(web::page))
         .route("/puzzles", get(web::page))
         .route("/puzzles/{id}", get(web::page))
+        .route("/tournaments", get(web::page))
+        .route("/tournaments/{id}", get(web::page))
         .route("/sw.js", get(web::service_worker))
         .route("/manifest.webmanifest", get(web::manifest))
         .route("/healthz", get(healthz))

@@ -40,6 +40,7 @@ pub mod service;
 pub mod sql;
 pub mod sqlite;
 pub mod store;
+pub mod tournaments;
 pub mod web;
 pub mod wire;
 

@@ -142,6 +142,8 @@ pub fn expire(
                    AND NOT EXISTS (SELECT 1 FROM games g WHERE g.player1 = p.id OR g.player2 = p.id)
                    AND NOT EXISTS (SELECT 1 FROM reports r WHERE r.reporter = p.id OR r.reported = p.id)
                    AND NOT EXISTS (SELECT 1 FROM seeks k WHERE k.player = p.id AND k.game IS NOT NULL)
+                   AND NOT EXISTS (SELECT 1 FROM tournament_players t WHERE t.player = p.id)
+                   AND NOT EXISTS (SELECT 1 FROM tournaments t WHERE t.creator = p.id)
                  LIMIT 10000",
                 &[(now - anonymous_idle).into()],
             )?
@@ -368,6 +370,8 @@ pub fn find(store: &dyn Store, name_or_id: &str) -> Result<Option<Found>, StoreE
 /// Ends every session and withdraws every open seek of player `id` (inside a transaction).
 fn end_everything(tx: &mut dyn Tx, id: &str) -> Result<(), StoreError> {
     tx.exec("DELETE FROM sessions WHERE player = $1", &[id.into()])?;
+    // They are paired in no tournament again (issue 57).
+    crate::tournaments::withdraw_everywhere(tx, id)?;
     if tx.exec(
         "DELETE FROM seeks WHERE player = $1 AND game IS NULL",
         &[id.into()],

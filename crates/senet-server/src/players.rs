@@ -461,6 +461,8 @@ pub struct Online {
     pub rematch_offer: Option<u8>,
     /// The rematch, once made.
     pub rematch_game: Option<String>,
+    /// The tournament the game belongs to (issue 57).
+    pub tournament: Option<String>,
 }
 
 /// The online columns of game `id` (defaults for a game that has none).
@@ -468,7 +470,7 @@ pub fn online_of(store: &dyn Store, id: &str) -> Result<Online, StoreError> {
     run(store, |tx| {
         let rows = tx.rows(
             "SELECT player1, player2, clock, clock_state, rated, result, rating_change, away1, away2,
-                rematch_offer, rematch_game FROM games WHERE id = $1",
+                rematch_offer, rematch_game, tournament FROM games WHERE id = $1",
             &[id.into()],
         )?;
         let Some(r) = rows.first() else {
@@ -499,6 +501,7 @@ pub fn online_of(store: &dyn Store, id: &str) -> Result<Online, StoreError> {
             away: [r[7].int(), r[8].int()],
             rematch_offer: r[9].int().and_then(|s| u8::try_from(s).ok()),
             rematch_game: r[10].text().map(str::to_string),
+            tournament: r[11].text().map(str::to_string),
         })
     })
 }

@@ -86,6 +86,7 @@ CREATE TABLE analyses (
     crate::moderation::MIGRATION,
     crate::service::import::MIGRATION,
     crate::puzzles::MIGRATION,
+    crate::tournaments::MIGRATION,
 ];
 
 /// The channel of change notifications.

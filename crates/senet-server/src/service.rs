@@ -31,6 +31,7 @@ use std::time::Duration;
 use tokio::sync::{broadcast, Mutex as AsyncMutex};
 
 mod challenges;
+mod tournaments;
 pub(crate) mod import;
 mod online;
 mod puzzles;
@@ -750,6 +751,7 @@ impl Live {
             away: self.away_out(),
             rematch: self.rematch_out(),
             rating_change: self.online.rating_change,
+            tournament: self.online.tournament.clone(),
             kind: None,
         }
     }

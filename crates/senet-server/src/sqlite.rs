@@ -82,6 +82,7 @@ CREATE TABLE analyses (
     crate::moderation::MIGRATION,
     crate::service::import::MIGRATION,
     crate::puzzles::MIGRATION,
+    crate::tournaments::MIGRATION,
 ];
 
 /// [`crate::sql::Tx`] on a SQLite transaction.

@@ -377,6 +377,10 @@ pub struct GameState {
     /// The rating changes of seats 1 and 2 once a rated game's result is applied.
     #[schema(required = true)]
     pub rating_change: Option<[i64; 2]>,
+    /// The tournament the game belongs to (its page is `/tournaments/ID`); null for a game
+    /// of no tournament.
+    #[schema(required = true)]
+    pub tournament: Option<String>,
     /// Only on WebSocket messages.
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
     pub kind: Option<StateMessage>,
@@ -809,6 +813,13 @@ pub enum LobbyMessage {
     Challenges {
         /// The challenger and the challenged.
         players: [String; 2],
+    },
+    /// A tournament changed (a player joined or left, a pairing, a game ended, it started
+    /// or ended): its whole state, standings included (issue 57). Sent by every server
+    /// within a second of the change.
+    Tournament {
+        /// The tournament.
+        tournament: Box<TournamentOut>,
     },
 }
 
@@ -1274,4 +1285,184 @@ pub struct PuzzleResult {
     pub puzzle_rating: i64,
     /// The player's puzzle rating now.
     pub you: PuzzleRatingOut,
+}
+
+// ---- tournaments (issue 57) ----
+
+/// A new tournament (`POST /api/tournaments`).
+#[derive(Clone, Debug, serde::Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentRequest {
+    /// Its name (1 to 60 characters; a name is made when absent).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// `arena` (for a set time, paired again as soon as a game ends; a win 2 points, 4 on a
+    /// streak of two wins), `round-robin` or `swiss` (the invited players; a win 1 point, a
+    /// draw ½, a bye 1).
+    pub kind: String,
+    /// Rule set ID.
+    pub rules: String,
+    /// Options as `NAME=VALUE`.
+    #[serde(default)]
+    pub options: Vec<String>,
+    /// Rated (default) or casual games.
+    #[serde(default = "yes")]
+    pub rated: bool,
+    /// Every game's clock (an arena's is minutes, not days).
+    pub clock: Clock,
+    /// An arena's length in minutes (2 to 720).
+    #[serde(default)]
+    pub minutes: Option<u32>,
+    /// A Swiss event's rounds (1 to 15); a round-robin has one round fewer than its players
+    /// (as many as its players when they are odd).
+    #[serde(default)]
+    pub rounds: Option<u32>,
+    /// Seconds from now to the start (0 to 604800; 60 when absent). A round-robin or Swiss
+    /// event's creator may start it earlier (`POST /api/tournaments/{id}/start`).
+    #[serde(default)]
+    pub starts_in: Option<u32>,
+    /// The players invited to a round-robin (1 to 15) or Swiss (1 to 63) event, by name;
+    /// they accept with `POST /api/tournaments/{id}/join`. None for an arena, which anyone
+    /// may join.
+    #[serde(default)]
+    pub invite: Vec<String>,
+}
+
+/// A tournament as listed.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TournamentSummary {
+    /// Its ID (the page is `/tournaments/ID`).
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// `arena`, `round-robin` or `swiss`.
+    pub kind: String,
+    /// Who made it.
+    pub creator: String,
+    /// Rule set ID.
+    pub rules: String,
+    /// The rule set's name.
+    pub rules_name: String,
+    /// Options as `NAME=VALUE`.
+    pub options: Vec<String>,
+    /// Rated or casual games.
+    pub rated: bool,
+    /// Every game's clock.
+    pub clock: Clock,
+    /// An arena's length in minutes.
+    #[schema(required = true)]
+    pub minutes: Option<u32>,
+    /// Rounds planned (a round-robin's are known once it starts); 0 for an arena.
+    pub rounds: u32,
+    /// Rounds (an arena: pairings) made so far.
+    pub round: u32,
+    /// When it starts (Unix ms).
+    pub starts: i64,
+    /// When an arena ends (Unix ms): no pairing after it; the games under way are played out.
+    #[schema(required = true)]
+    pub ends: Option<i64>,
+    /// `created` (not started), `running`, `finishing` (an arena past its end with games
+    /// under way), `over` or `cancelled` (fewer than two players at the start).
+    pub state: String,
+    /// Players who joined.
+    pub players: u32,
+}
+
+/// A tournament's player's standing.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct StandingOut {
+    /// 1 for the leader; equal scores, tie-breaks and wins share no rank (the order they
+    /// joined decides).
+    pub rank: u32,
+    /// The player, with their rating in the rule set.
+    pub player: PlayerRef,
+    /// Points.
+    pub score: f64,
+    /// Round-robin and Swiss: the sum of their opponents' points (Buchholz); 0 in an arena.
+    pub tiebreak: f64,
+    /// Games finished (aborted games do not count).
+    pub games: u32,
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+    /// Each finished game (and bye) in order.
+    pub sheet: Vec<SheetOut>,
+    /// An arena player on a streak of two wins or more: their next win is doubled.
+    pub fire: bool,
+    /// Still playing (an arena's player who left is paused; they may join again).
+    pub active: bool,
+    /// Their game under way.
+    #[schema(required = true)]
+    pub playing: Option<String>,
+}
+
+/// One finished game or bye of a player.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct SheetOut {
+    /// The game (null for a bye).
+    #[schema(required = true)]
+    pub game: Option<String>,
+    /// `win`, `draw`, `loss` or `bye`.
+    pub result: String,
+    /// Points it made.
+    pub points: f64,
+    /// An arena's win or draw doubled by a streak.
+    pub doubled: bool,
+}
+
+/// A tournament's game.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TournamentGameOut {
+    /// Game ID (the page is `/g/ID`).
+    pub id: String,
+    /// The round (an arena: the pairing) it was made in, from 1.
+    pub round: u32,
+    /// The players of seats 1 and 2.
+    pub players: [PlayerRef; 2],
+    /// Finished.
+    pub over: bool,
+    /// The winning seat once over (null for a draw, an aborted game or a game under way).
+    #[schema(required = true)]
+    pub winner: Option<u8>,
+    /// Aborted (one side never moved): it counts for nobody.
+    pub aborted: bool,
+}
+
+/// A bye: a round a player sat out, scored as a win.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct ByeOut {
+    /// The round.
+    pub round: u32,
+    /// The player.
+    pub player: PlayerRef,
+}
+
+/// A tournament: its settings, standings and games.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TournamentOut {
+    /// Its settings and state.
+    pub info: TournamentSummary,
+    /// The server's time (Unix ms), for the page's countdowns.
+    pub now: i64,
+    /// The standings, leader first.
+    pub standings: Vec<StandingOut>,
+    /// Invited players who have not accepted (round-robin and Swiss).
+    pub invited: Vec<PlayerRef>,
+    /// Every game, latest first.
+    pub games: Vec<TournamentGameOut>,
+    /// The byes, by round.
+    pub byes: Vec<ByeOut>,
+}
+
+/// Tournaments to see and join.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub struct TournamentList {
+    /// Those not over (soonest first), then the last 20 finished.
+    pub tournaments: Vec<TournamentSummary>,
+    /// Round-robin and Swiss events the session's player is invited to and has not
+    /// answered (empty without a session).
+    pub invitations: Vec<TournamentSummary>,
 }

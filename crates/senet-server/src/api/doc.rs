@@ -68,6 +68,12 @@ use utoipa::OpenApi;
         super::puzzles::daily,
         super::puzzles::puzzle,
         super::puzzles::solve,
+        super::tournaments::create,
+        super::tournaments::list,
+        super::tournaments::get,
+        super::tournaments::join,
+        super::tournaments::leave,
+        super::tournaments::start,
     ),
     components(schemas(LiveMessage, Notice, LobbyMessage))
 )]

@@ -157,6 +157,8 @@ pub(super) struct Lobby {
     /// Counts per address (new players, accounts, seeks) in their windows.
     made: Mutex<HashMap<String, (u32, Instant)>>,
     per_address: Mutex<AddressLimits>,
+    /// What each tournament's last message to the lobby said (a hash), to send changes only.
+    tournaments: Mutex<HashMap<String, u64>>,
 }
 
 impl Default for Lobby {
@@ -170,6 +172,7 @@ impl Default for Lobby {
             logins: Mutex::new(HashMap::new()),
             made: Mutex::new(HashMap::new()),
             per_address: Mutex::new(AddressLimits::default()),
+            tournaments: Mutex::new(HashMap::new()),
         }
     }
 }
@@ -532,7 +535,7 @@ impl Service {
     }
 
     /// Refuses a player whose standing forbids seeking and pairing (read fresh).
-    async fn may_seek(&self, p: &PlayerRow) -> Res<()> {
+    pub(super) async fn may_seek(&self, p: &PlayerRow) -> Res<()> {
         let (store, id) = (self.store.clone(), p.id.clone());
         match blocking(move || moderation::standing(&*store, &id)).await? {
             Standing::Good => Ok(()),
@@ -658,7 +661,7 @@ impl Service {
 
     // ---- seeks, pairing, the lobby ----
 
-    fn check_seek(req: &SeekRequest) -> Res<(RuleSet, Vec<String>, ClockSpec)> {
+    pub(super) fn check_seek(req: &SeekRequest) -> Res<(RuleSet, Vec<String>, ClockSpec)> {
         let rules: RuleSet = req
             .rules
             .parse()
@@ -794,26 +797,22 @@ impl Service {
         Ok(())
     }
 
-    /// Makes a game between two players for seeks `take` (all taken, or no game): returns
-    /// its ID, or `None` when someone took a seek first.
-    #[allow(clippy::too_many_arguments)]
-    async fn create_between(
+    /// Stores a new online game of `rules` with `options` and no players yet (they are
+    /// seated by the transaction that takes the seeks, or claims a tournament's wave):
+    /// returns the player who starts (0 or 1).
+    pub(super) async fn new_online_game(
         &self,
-        id: String,
+        id: &str,
         rules: &str,
         options: &[String],
-        seats: [String; 2],
-        clock: ClockSpec,
-        rated: bool,
-        take: Vec<String>,
-    ) -> Res<Option<String>> {
+    ) -> Res<usize> {
         let r: RuleSet = rules
             .parse()
             .map_err(|e: senet_rules::Error| Failure::Internal(e.to_string()))?;
         let start = AnyGame::new(r, options).map_err(|e| Failure::Internal(e.to_string()))?;
         let seed: u64 = rand::random();
         let meta = GameMeta {
-            id: id.clone(),
+            id: id.to_string(),
             rules: rules.into(),
             options: senet_rules::record::options_of(&start),
             seed,
@@ -831,16 +830,34 @@ impl Service {
             page_throws: false,
         };
         let first = start.status().player().map_or(0, |p| p.index());
-        let state = ClockState::start(clock, first, now_ms());
         let snap = snapshot(&start);
         let store = self.store.clone();
+        blocking(move || store.create(&meta, &[] as &[StoredEvent], &snap)).await?;
+        Ok(first)
+    }
+
+    /// Makes a game between two players for seeks `take` (all taken, or no game): returns
+    /// its ID, or `None` when someone took a seek first.
+    #[allow(clippy::too_many_arguments)]
+    async fn create_between(
+        &self,
+        id: String,
+        rules: &str,
+        options: &[String],
+        seats: [String; 2],
+        clock: ClockSpec,
+        rated: bool,
+        take: Vec<String>,
+    ) -> Res<Option<String>> {
+        let first = self.new_online_game(&id, rules, options).await?;
+        let state = ClockState::start(clock, first, now_ms());
+        let (store, gid) = (self.store.clone(), id.clone());
         let made = blocking(move || {
-            store.create(&meta, &[] as &[StoredEvent], &snap)?;
             let ids: Vec<&str> = take.iter().map(String::as_str).collect();
             let ok =
-                players::take_seeks(&*store, &ids, &meta.id, &seats, Some((clock, state)), rated)?;
+                players::take_seeks(&*store, &ids, &gid, &seats, Some((clock, state)), rated)?;
             if !ok {
-                players::delete_game(&*store, &meta.id)?;
+                players::delete_game(&*store, &gid)?;
             }
             Ok(ok)
         })
@@ -1029,6 +1046,17 @@ impl Service {
         .await
     }
 
+    /// Notes that the lobby was sent tournament `id`'s state with hash `print`: whether it
+    /// differs from what was sent last.
+    pub(super) fn lobby_tournament_sent(&self, id: &str, print: u64) -> bool {
+        lock(&self.lobby.tournaments).insert(id.to_string(), print) != Some(print)
+    }
+
+    /// Sends a message already made to the lobby's connections.
+    pub(super) fn lobby_send_text(&self, text: String) {
+        let _ = self.lobby.tx.send(Arc::from(text));
+    }
+
     pub(super) fn lobby_send(&self, msg: &LobbyMessage) {
         if let Ok(t) = serde_json::to_string(msg) {
             let _ = self.lobby.tx.send(Arc::from(t));
@@ -1067,8 +1095,13 @@ impl Service {
         let _ = self.lobby.tx.send(text);
     }
 
-    /// Another server's lobby change (`!lobby`, `!paired:GAME:P1:P2`, `!challenge:P1:P2`).
+    /// Another server's lobby change (`!lobby`, `!paired:GAME:P1:P2`, `!challenge:P1:P2`,
+    /// `!tournament:ID`).
     pub(super) async fn lobby_note(&self, what: &str) {
+        if let Some(id) = what.strip_prefix("!tournament:") {
+            self.tournament_note(id).await;
+            return;
+        }
         if let Some(rest) = what.strip_prefix("!challenge:") {
             if let Some((a, b)) = rest.split_once(':') {
                 self.challenges_changed(a, b);
@@ -1268,6 +1301,11 @@ impl Service {
                 "the game is still being played: a rematch is offered once it is over".into(),
             ));
         }
+        if l.online.tournament.is_some() {
+            return Err(Failure::Conflict(
+                "a tournament's game has no rematch: the tournament pairs its players".into(),
+            ));
+        }
         let (Some(p1), Some(p2), Some(clock)) = (
             l.online.players[0].clone(),
             l.online.players[1].clone(),
@@ -1366,6 +1404,8 @@ impl Service {
         }
         if n.is_multiple_of(2) {
             let _ = self.pair_pool().await;
+            // Tournaments (issue 57): started, paired and ended within a second.
+            self.tournaments_tick().await;
         }
         if n % 4 == 1 {
             self.games_refresh().await;
