@@ -5,10 +5,10 @@
 //! served at `/api/openapi.json`.
 
 mod challenges;
-mod tournaments;
 mod doc;
 mod online;
 mod puzzles;
+mod tournaments;
 pub use doc::openapi_document;
 pub use online::COOKIE;
 

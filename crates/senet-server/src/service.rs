@@ -31,10 +31,10 @@ use std::time::Duration;
 use tokio::sync::{broadcast, Mutex as AsyncMutex};
 
 mod challenges;
-mod tournaments;
 pub(crate) mod import;
 mod online;
 mod puzzles;
+mod tournaments;
 use crate::players::Online;
 pub use online::{now_ms, AddressLimits, Who};
 pub use puzzles::{new_puzzle, puzzle_id, starting_rating};

@@ -366,7 +366,10 @@ pub fn games(store: &dyn Store, id: &str) -> Result<Vec<TGame>, StoreError> {
         .iter()
         .map(|r| {
             let over = r[4].text() == Some("over");
-            let result = r[6].text().map(crate::players::GameResult::parse).transpose()?;
+            let result = r[6]
+                .text()
+                .map(crate::players::GameResult::parse)
+                .transpose()?;
             Ok(TGame {
                 id: r[0].need_text("games.id")?,
                 round: r[1].need_int("games.tround")?,
@@ -439,7 +442,8 @@ pub fn join(store: &dyn Store, id: &str, player: &str, now_ms: i64) -> Result<Jo
             "SELECT joined, active FROM tournament_players WHERE tournament = $1 AND player = $2",
             &[id.into(), player.into()],
         )?;
-        let ended = t.state == "over" || t.state == "cancelled" || t.ends().is_some_and(|e| now_ms >= e);
+        let ended =
+            t.state == "over" || t.state == "cancelled" || t.ends().is_some_and(|e| now_ms >= e);
         if ended {
             return Ok(Joined::Refused("the tournament is over".into()));
         }
@@ -476,9 +480,9 @@ pub fn join(store: &dyn Store, id: &str, player: &str, now_ms: i64) -> Result<Jo
 }
 
 /// `player` leaves tournament `id`: an arena's player is paused (not paired again until
-/// they join again); an invitation not yet accepted is declined; a round-robin or Swiss
-/// player withdraws (before the start, the invitation is declined; after it, they are not
-/// paired again and their opponents take a bye). Returns whether they were in it.
+/// they join again); before a round-robin or Swiss event starts, an invited player declines
+/// (accepted or not: they are no longer invited); after it starts, they withdraw (not
+/// paired again; their round-robin opponents take a bye). Returns whether they were in it.
 pub fn leave(store: &dyn Store, id: &str, player: &str) -> Result<bool, StoreError> {
     run(store, |tx| {
         let Some(t) = tx
@@ -496,8 +500,9 @@ pub fn leave(store: &dyn Store, id: &str, player: &str) -> Result<bool, StoreErr
             return Ok(false);
         };
         let n = if t.kind != Kind::Arena && t.state == "created" && t.creator != player {
+            // Declined: no longer invited.
             tx.exec(
-                "UPDATE tournament_players SET joined = NULL WHERE tournament = $1 AND player = $2",
+                "DELETE FROM tournament_players WHERE tournament = $1 AND player = $2",
                 &[id.into(), player.into()],
             )?
         } else {
@@ -576,6 +581,14 @@ pub fn claim_wave(
             if busy.first().and_then(|r| r[0].int()).unwrap_or(0) > 0 {
                 return Err(StoreError::Conflict);
             }
+            // Nobody who left (or was withdrawn) since the pairing was computed.
+            let active = tx.rows(
+                "SELECT COUNT(*) FROM tournament_players WHERE tournament = $1 AND player IN ($2, $3) AND active = 1",
+                &[id.into(), (&g.players[0]).into(), (&g.players[1]).into()],
+            )?;
+            if active.first().and_then(|r| r[0].int()) != Some(2) {
+                return Err(StoreError::Conflict);
+            }
             set_online(tx, &g.id, &g.players, Some(g.clock), rated)?;
             tx.exec(
                 "UPDATE games SET tournament = $1, tround = $2 WHERE id = $3",
@@ -589,7 +602,10 @@ pub fn claim_wave(
             )?;
         }
         for g in games {
-            tx.notify(&format!("!paired:{}:{}:{}", g.id, g.players[0], g.players[1]))?;
+            tx.notify(&format!(
+                "!paired:{}:{}:{}",
+                g.id, g.players[0], g.players[1]
+            ))?;
         }
         tx.notify(&format!("!tournament:{id}"))?;
         Ok(())
@@ -687,7 +703,7 @@ pub fn standings(
     for (r, p) in byes {
         events.push((*r, None, p));
     }
-    events.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    events.sort_by_key(|e| (e.0, e.1));
     let mut streak: HashMap<&str, u32> = HashMap::new();
     for (_, gi, p) in events {
         let Some(s) = by.get_mut(p) else { continue };
@@ -835,7 +851,7 @@ pub fn round_robin(players: &[String], k: usize) -> (Vec<[String; 2]>, Option<St
         let (a, b) = (seq[i], seq[n - 1 - i]);
         match (a, b) {
             (Some(a), Some(b)) => {
-                if (k + i) % 2 == 0 {
+                if (k + i).is_multiple_of(2) {
                     pairs.push([a.clone(), b.clone()]);
                 } else {
                     pairs.push([b.clone(), a.clone()]);
@@ -877,7 +893,8 @@ pub fn swiss_round(
         bye = Some(left.remove(i));
     }
     let has_met = |a: &str, b: &str| {
-        met.contains(&(a.to_string(), b.to_string())) || met.contains(&(b.to_string(), a.to_string()))
+        met.contains(&(a.to_string(), b.to_string()))
+            || met.contains(&(b.to_string(), a.to_string()))
     };
     fn go(
         left: &[String],
@@ -912,9 +929,18 @@ pub fn swiss_round(
     let mut out = Vec::new();
     let mut used = vec![false; left.len()];
     let mut budget = 200_000;
-    if !go(&left, &mut used, &mut out, &|a, b| !has_met(a, b), &mut budget) {
+    if !go(
+        &left,
+        &mut used,
+        &mut out,
+        &|a, b| !has_met(a, b),
+        &mut budget,
+    ) {
         // Everyone has met everyone they could: pair top down regardless.
-        out = left.chunks(2).map(|c| [c[0].clone(), c[1].clone()]).collect();
+        out = left
+            .chunks(2)
+            .map(|c| [c[0].clone(), c[1].clone()])
+            .collect();
     }
     (out, bye)
 }
@@ -1010,9 +1036,17 @@ mod tests {
             last: last.map(Into::into),
             since: 0,
         };
-        let free = [f("a", 8, Some("b")), f("b", 7, Some("a")), f("c", 6, None), f("d", 0, None)];
+        let free = [
+            f("a", 8, Some("b")),
+            f("b", 7, Some("a")),
+            f("c", 6, None),
+            f("d", 0, None),
+        ];
         let pairs = arena_pairs(&free, 1000);
-        assert_eq!(pairs, [["a".to_string(), "c".into()], ["b".into(), "d".into()]]);
+        assert_eq!(
+            pairs,
+            [["a".to_string(), "c".into()], ["b".into(), "d".into()]]
+        );
         // Two who just met wait, unless they waited long enough.
         let two = [f("a", 0, Some("b")), f("b", 0, Some("a"))];
         assert!(arena_pairs(&two, 1000).is_empty());

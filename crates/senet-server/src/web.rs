@@ -33,6 +33,7 @@ pub const SCRIPTS: &[(&str, &str)] = &[
     ("local.js", include_str!("../static/local.js")),
     ("puzzles.js", include_str!("../static/puzzles.js")),
     ("challenges.js", include_str!("../static/challenges.js")),
+    ("tournaments.js", include_str!("../static/tournaments.js")),
     (
         "engine-worker.js",
         include_str!("../static/engine-worker.js"),

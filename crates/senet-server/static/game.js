@@ -633,7 +633,10 @@ export async function gamePage(id, isLocal) {
       h('h3', { id: 'result-text' }, statusText()), sc,
       h('p', {}, h('a', { href: `/g/${id}/review` }, 'Review the game'), ' · ', h('a', { href: `/api/games/${id}/record` }, 'download its record'),
         ' (replay it with ', h('code', {}, 'senet replay FILE'), ')'),
-      ver, G.state.page_throws ? null : verifyHelp(), h('p', {}, h('a', { href: '/' }, 'New game'))));
+      ver, G.state.page_throws ? null : verifyHelp(),
+      // A tournament's game (issue 57): no rematch; the tournament pairs its players again.
+      G.state.tournament ? h('p', {}, h('a', { href: '/tournaments/' + G.state.tournament, id: 'tournament-link', class: 'button-link' }, 'Back to the tournament')) : null,
+      h('p', {}, h('a', { href: '/' }, 'New game'))));
     if (G.state.page_throws) ver.textContent = PAGE_THROWS;
     else showVerification(id, ver, G);
   }

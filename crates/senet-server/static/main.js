@@ -1,7 +1,8 @@
 // senet web app: lobby, game page, review and rules pages, drawn from the server's JSON API
-// (/api/openapi.json); players' pages and the leaderboard (issue 33). The page knows no rule:
-// the board comes from the game's `view`, the moves from `legal`, what happened from each
-// event's `kinds`. Loaded as an ES module; each page lives in its own module.
+// (/api/openapi.json); players' pages and the leaderboard (issue 33); puzzles and tournaments
+// (issue 57). The page knows no rule: the board comes from the game's `view`, the moves from
+// `legal`, what happened from each event's `kinds`. Loaded as an ES module; each page lives
+// in its own module.
 
 import { $, h } from './dom.js';
 import { lobby } from './lobby.js';
@@ -13,6 +14,7 @@ import { soundPrefs, setSoundPrefs, play } from './sound.js';
 import { loadMe, renderHeader } from './me.js';
 import { playerPage, leaderboardPage } from './players.js';
 import { puzzlesPage } from './puzzles.js';
+import { tournamentsPage, tournamentPage } from './tournaments.js';
 
 // The theme: the one chosen on this page (kept), else the system's.
 const THEME = 'senet.theme';
@@ -100,6 +102,9 @@ async function route() {
   if (m) return done(playerPage(decodeURIComponent(m[1])));
   m = p.match(/^\/puzzles(?:\/([A-Za-z0-9]+))?$/);
   if (m) return done(puzzlesPage(m[1]));
+  if (p === '/tournaments') return done(tournamentsPage());
+  m = p.match(/^\/tournaments\/([A-Za-z0-9]+)$/);
+  if (m) return done(tournamentPage(m[1]));
   m = p.match(/^\/leaderboard\/([A-Za-z0-9_]+)$/);
   if (m) return done(leaderboardPage(m[1]));
   return done(lobby());

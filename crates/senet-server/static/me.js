@@ -198,6 +198,13 @@ function openDialog() {
   dialog().showModal();
 }
 
+// Opens the account dialog from a page (a tournament's form needs an account): `onClose`, if
+// given, once it is closed.
+export function openAccount(onClose) {
+  openDialog();
+  if (onClose) dialog().addEventListener('close', onClose, { once: true });
+}
+
 // The header's part: the name (a link to the player's page) and the account button.
 export function renderHeader() {
   const box = $('#account');

@@ -74,12 +74,13 @@ export function onlineParts(G, ctx) {
   function renderPlayers() {
     if (!shown()) { el.players.replaceChildren(); return; }
     const s0 = S();
-    const key = JSON.stringify([s0.players, s0.clock && s0.clock.running, over(), s0.rating_change, s0.clock && s0.clock.spec, me() && me().name]);
+    const key = JSON.stringify([s0.players, s0.clock && s0.clock.running, over(), s0.rating_change, s0.clock && s0.clock.spec, me() && me().name, s0.tournament]);
     if (keys.players !== key) {
       keys.players = key;
       const spec = s0.clock ? clockSpecText(s0.clock.spec) : 'no clock';
       el.players.replaceChildren(
-        h('p', { class: 'small game-kind', id: 'game-kind' }, `${s0.rated ? 'Rated' : 'Casual'} · ${spec}`),
+        h('p', { class: 'small game-kind', id: 'game-kind' }, `${s0.rated ? 'Rated' : 'Casual'} · ${spec}`,
+          s0.tournament ? [' · ', h('a', { href: '/tournaments/' + s0.tournament, id: 'game-tournament' }, 'a tournament game')] : null),
         h('div', { class: 'pcards' }, card(1), card(2)),
         h('div', { id: 'away', class: 'away', role: 'status' }));
     }
@@ -235,6 +236,12 @@ export function onlineParts(G, ctx) {
     }
     const rm = s0.rematch;
     const mine = you();
+    // A tournament's game has no rematch: the tournament pairs its players (the result box
+    // links back to it).
+    if (s0.tournament) {
+      el.after.replaceChildren(...kids);
+      return;
+    }
     if (rm && rm.game) {
       kids.push(h('p', {}, h('a', { href: '/g/' + rm.game, id: 'rematch-link' }, mine ? 'Go to the rematch' : 'Watch the rematch')));
     } else if (mine) {

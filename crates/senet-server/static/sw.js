@@ -13,7 +13,7 @@
 const VERSION = '__VERSION__';
 const ASSETS = __ASSETS__;
 const CACHE = 'senet-' + VERSION;
-const PAGES = /^\/($|g\/|l\/|s\/|rules\/|p\/|leaderboard\/|puzzles)/;
+const PAGES = /^\/($|g\/|l\/|s\/|rules\/|p\/|leaderboard\/|puzzles|tournaments)/;
 
 self.addEventListener('install', (ev) => {
   ev.waitUntil((async () => {

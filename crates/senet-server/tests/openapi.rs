@@ -1196,6 +1196,35 @@ async fn online_play_responses_and_lobby_messages_match_the_openapi_document() {
         Some(json!({"player": "Nobody", "reason": "stalled"}))
     );
     go!(a, "GET", "/api/me/data".into(), None);
+    // Issue 57: tournaments (a has an account; b has none).
+    let arena = json!({"kind": "arena", "rules": "kendall5", "clock": {"minutes": 3, "increment": 2}, "minutes": 30, "starts_in": 600});
+    go!(b, "POST", "/api/tournaments".into(), Some(arena.clone()));
+    go!(
+        a,
+        "POST",
+        "/api/tournaments".into(),
+        Some(json!({"kind": "arena", "rules": "kendall5", "clock": {"days": 1}, "minutes": 30}))
+    );
+    let (_, t) = go!(a, "POST", "/api/tournaments".into(), Some(arena));
+    let tid = t["info"]["id"].as_str().unwrap().to_string();
+    go!(
+        a,
+        "POST",
+        "/api/tournaments".into(),
+        Some(
+            json!({"kind": "swiss", "rules": "kendall5", "clock": {"days": 1}, "rounds": 2, "invite": [bname]})
+        )
+    );
+    go!(a, "GET", "/api/tournaments".into(), None);
+    go!(b, "POST", format!("/api/tournaments/{tid}/join"), None);
+    go!(b, "GET", "/api/tournaments".into(), None);
+    go!(b, "POST", format!("/api/tournaments/{tid}/start"), None);
+    go!(b, "POST", format!("/api/tournaments/{tid}/leave"), None);
+    go!(a, "POST", format!("/api/tournaments/{tid}/start"), None);
+    go!(a, "POST", format!("/api/tournaments/{tid}/start"), None);
+    go!(a, "GET", format!("/api/tournaments/{tid}"), None);
+    go!(a, "GET", "/api/tournaments/nosuch".into(), None);
+    go!(a, "POST", "/api/tournaments/nosuch/join".into(), None);
     go!(a, "GET", "/healthz".into(), None);
     go!(b, "DELETE", "/api/me".into(), None);
     go!(
@@ -1241,6 +1270,18 @@ async fn online_play_responses_and_lobby_messages_match_the_openapi_document() {
         "POST /api/reports 201",
         "POST /api/reports 404",
         "GET /api/me/data 200",
+        "POST /api/tournaments 201",
+        "POST /api/tournaments 403",
+        "POST /api/tournaments 422",
+        "GET /api/tournaments 200",
+        "POST /api/tournaments/{id}/join 200",
+        "POST /api/tournaments/{id}/join 404",
+        "POST /api/tournaments/{id}/leave 200",
+        "POST /api/tournaments/{id}/start 200",
+        "POST /api/tournaments/{id}/start 403",
+        "POST /api/tournaments/{id}/start 409",
+        "GET /api/tournaments/{id} 200",
+        "GET /api/tournaments/{id} 404",
         "GET /healthz 200",
         "DELETE /api/me 200",
     ] {
@@ -1260,7 +1301,10 @@ async fn online_play_responses_and_lobby_messages_match_the_openapi_document() {
         kinds.insert(v["type"].as_str().unwrap().to_string());
     }
     assert!(
-        kinds.contains("seeks") && kinds.contains("paired") && kinds.contains("games"),
+        kinds.contains("seeks")
+            && kinds.contains("paired")
+            && kinds.contains("games")
+            && kinds.contains("tournament"),
         "{kinds:?}"
     );
 }

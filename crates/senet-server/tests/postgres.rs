@@ -1311,3 +1311,394 @@ async fn a_challenge_made_on_one_server_is_seen_and_accepted_on_the_other() {
     let (_, st) = a.call("GET", &format!("/api/games/{game}"), None).await;
     assert!(st["you"].is_number(), "the challenger holds a seat: {st}");
 }
+
+/// A tiny seeded generator for the simulated players' choices.
+struct Pick(u64);
+
+impl Pick {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n.max(1) as u64) as usize
+    }
+}
+
+/// An arena's points (docs/tournaments.md), computed here from the games' own states: per
+/// player, in pairing order, a win 2 and a draw 1, doubled after two wins in a row; aborted
+/// games count for nobody.
+fn arena_scores(games: &[(u64, [String; 2], Value)]) -> std::collections::HashMap<String, i64> {
+    let mut order: Vec<&(u64, [String; 2], Value)> = games.iter().collect();
+    order.sort_by_key(|g| g.0);
+    let mut score = std::collections::HashMap::new();
+    let mut streak: std::collections::HashMap<String, u32> = std::collections::HashMap::new();
+    for (_, players, st) in order {
+        assert_eq!(st["status"]["state"], "over", "{st}");
+        if st["result"]["reason"] == "abort" {
+            continue;
+        }
+        let winner = st["status"]["winner"].as_u64();
+        for (i, p) in players.iter().enumerate() {
+            let s = streak.entry(p.clone()).or_insert(0);
+            let (base, won) = match winner {
+                Some(w) if w == i as u64 + 1 => (2, true),
+                Some(_) => (0, false),
+                None => (1, false),
+            };
+            let pts = if *s >= 2 { base * 2 } else { base };
+            *s = if won { *s + 1 } else { 0 };
+            *score.entry(p.clone()).or_insert(0) += pts;
+        }
+    }
+    score
+}
+
+/// Issue 57: an arena of 8 simulated players, 4 on each of two servers sharing one
+/// database, for 3 minutes (a 1+0 clock, kendall5). Each player plays random legal moves in
+/// the games the arena pairs them in (and resigns one game in three at once); one pauses for half a
+/// minute and comes back. Both servers' sweepers pair, so every pairing must be decided
+/// once: nobody is ever seen in two games at once, nobody is paired while paused, and each
+/// pairing wave is one round number. At the end the standings (the same on both servers,
+/// and the last live message of the other server's lobby) are checked against the games
+/// themselves, scored here.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
+async fn an_arena_of_eight_players_on_two_servers_pairs_once_and_scores_its_games() {
+    use support::online::Browser;
+    let pg = Cluster::start();
+    let url = pg.create_db("arena");
+    let svcs = two_services(&url, true).await;
+    let apps = [
+        router(svcs[0].clone(), open_limits()),
+        router(svcs[1].clone(), open_limits()),
+    ];
+    let (_, mut lobby_b) = svcs[1].lobby_subscribe().await;
+    let mut host = Browser::join(&apps[0]).await;
+    let (s, r) = host
+        .call(
+            "POST",
+            "/api/account",
+            Some(json!({ "name": "Host", "password": "a long password" })),
+        )
+        .await;
+    assert!(s.is_success(), "{r}");
+    let (_, me) = host.call("GET", "/api/me", None).await;
+    assert!(me["csrf"].is_string(), "{me}");
+    let (s, t) = host
+        .call(
+            "POST",
+            "/api/tournaments",
+            Some(
+                json!({ "kind": "arena", "name": "Three-minute arena", "rules": "kendall5",
+                "clock": { "minutes": 1, "increment": 0 }, "minutes": 3, "starts_in": 0 }),
+            ),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{t}");
+    let tid = t["info"]["id"].as_str().unwrap().to_string();
+    // The host only watches: they leave their own arena.
+    let (s, r) = host
+        .call("POST", &format!("/api/tournaments/{tid}/leave"), None)
+        .await;
+    assert_eq!(s, StatusCode::OK, "{r}");
+    let mut players = Vec::new();
+    for i in 0..8 {
+        let mut b = Browser::join(&apps[i % 2]).await;
+        let (s, _) = b
+            .call(
+                "PATCH",
+                "/api/me",
+                Some(json!({ "name": format!("Player{i}") })),
+            )
+            .await;
+        assert_eq!(s, StatusCode::OK);
+        let (s, r) = b
+            .call("POST", &format!("/api/tournaments/{tid}/join"), None)
+            .await;
+        assert_eq!(s, StatusCode::OK, "{r}");
+        players.push(b);
+    }
+    let started = Instant::now();
+    let end = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // Player 7 pauses from 60 s to 90 s.
+    let paused: Arc<std::sync::Mutex<Option<(u64, u64)>>> = Arc::default();
+    let mut tasks = Vec::new();
+    for (i, mut b) in players.into_iter().enumerate() {
+        let (tid, end, paused) = (tid.clone(), end.clone(), paused.clone());
+        tasks.push(tokio::spawn(async move {
+            let me = b.id();
+            let mut pick = Pick(0x9e37_79b9_7f4a_7c15 ^ ((i as u64 + 1) * 0x1234_5678_9abc));
+            let mut played = 0;
+            let mut left = false;
+            loop {
+                let (s, t) = b
+                    .call("GET", &format!("/api/tournaments/{tid}"), None)
+                    .await;
+                if s == StatusCode::SERVICE_UNAVAILABLE {
+                    // "try again in a moment", as the answer says.
+                    eprintln!("player {i}: 503 on the tournament: {t}");
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                    continue;
+                }
+                assert_eq!(s, StatusCode::OK, "{t}");
+                if t["info"]["state"] == "over" {
+                    return (me, played);
+                }
+                if i == 7 && !left && started.elapsed() >= Duration::from_secs(60) {
+                    let (s, r) = b
+                        .call("POST", &format!("/api/tournaments/{tid}/leave"), None)
+                        .await;
+                    assert_eq!(s, StatusCode::OK, "{r}");
+                    left = true;
+                    // The wave counter when they left: no later wave may pair them.
+                    let (_, t) = b
+                        .call("GET", &format!("/api/tournaments/{tid}"), None)
+                        .await;
+                    *paused.lock().unwrap() = Some((t["info"]["round"].as_u64().unwrap(), 0));
+                }
+                if i == 7
+                    && left
+                    && started.elapsed() >= Duration::from_secs(90)
+                    && paused.lock().unwrap().is_some_and(|(_, back)| back == 0)
+                {
+                    {
+                        let (s, r) = b
+                            .call("POST", &format!("/api/tournaments/{tid}/join"), None)
+                            .await;
+                        assert_eq!(s, StatusCode::OK, "{r}");
+                        let (_, t) = b
+                            .call("GET", &format!("/api/tournaments/{tid}"), None)
+                            .await;
+                        let round = t["info"]["round"].as_u64().unwrap();
+                        paused.lock().unwrap().as_mut().unwrap().1 = round;
+                    }
+                }
+                let mine = t["standings"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|s| s["player"]["id"] == me.as_str())
+                    .and_then(|s| s["playing"].as_str().map(str::to_string));
+                let Some(game) = mine else {
+                    tokio::time::sleep(Duration::from_millis(150)).await;
+                    continue;
+                };
+                played += 1;
+                // One game in three, resign at once (a debug build plays a whole kendall5
+                // game in tens of seconds: this makes more games, and more streaks).
+                if pick.below(3) == 0 {
+                    let (s, r) = b
+                        .call("POST", &format!("/api/games/{game}/resign"), None)
+                        .await;
+                    assert!(s == StatusCode::OK || s == StatusCode::CONFLICT, "{r}");
+                }
+                loop {
+                    let (s, st) = b.call("GET", &format!("/api/games/{game}"), None).await;
+                    if s == StatusCode::SERVICE_UNAVAILABLE {
+                        eprintln!("player {i}: 503 on game {game}: {st}");
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                        continue;
+                    }
+                    assert_eq!(s, StatusCode::OK, "{st}");
+                    if st["status"]["state"] == "over" {
+                        break;
+                    }
+                    if st["status"]["player"].as_u64() != st["you"].as_u64() {
+                        tokio::time::sleep(Duration::from_millis(30)).await;
+                        continue;
+                    }
+                    let seq = st["seq"].clone();
+                    let (path, body) = if st["status"]["state"] == "throw" {
+                        (format!("/api/games/{game}/throw"), json!({ "seq": seq }))
+                    } else {
+                        let legal = st["legal"].as_array().unwrap();
+                        let mv = legal[pick.below(legal.len())]["move"].clone();
+                        (
+                            format!("/api/games/{game}/move"),
+                            json!({ "move": mv, "seq": seq }),
+                        )
+                    };
+                    let (s, r) = b.call("POST", &path, Some(body)).await;
+                    // A flag fall between the read and the move answers 409; a database
+                    // busy for a moment 503 ("nothing was changed"): read and try again.
+                    if s == StatusCode::SERVICE_UNAVAILABLE {
+                        eprintln!("player {i}: 503 on a move: {r}");
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                        continue;
+                    }
+                    assert!(s == StatusCode::OK || s == StatusCode::CONFLICT, "{r}");
+                }
+                if end.load(std::sync::atomic::Ordering::Relaxed) {
+                    return (me, played);
+                }
+            }
+        }));
+    }
+    // A watcher on both servers, by turns: nobody is ever in two games at once.
+    let mut checks = 0;
+    let mut watcher = Browser::new(&apps[0]);
+    loop {
+        watcher.app = apps[checks % 2].clone();
+        let (s, t) = watcher
+            .call("GET", &format!("/api/tournaments/{tid}"), None)
+            .await;
+        assert_eq!(s, StatusCode::OK, "{t}");
+        let mut busy = std::collections::HashSet::new();
+        for g in t["games"].as_array().unwrap() {
+            if !g["over"].as_bool().unwrap() {
+                for p in g["players"].as_array().unwrap() {
+                    assert!(
+                        busy.insert(p["id"].as_str().unwrap().to_string()),
+                        "a player in two games at once: {t}"
+                    );
+                }
+            }
+        }
+        checks += 1;
+        if t["info"]["state"] == "over" {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(330),
+            "the arena did not end: {}",
+            t["info"]
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    end.store(true, std::sync::atomic::Ordering::Relaxed);
+    let mut games_played = 0;
+    for t in tasks {
+        let (_, n) = tokio::time::timeout(Duration::from_secs(60), t)
+            .await
+            .unwrap()
+            .unwrap();
+        games_played += n;
+    }
+    let elapsed = started.elapsed();
+    assert!(
+        elapsed >= Duration::from_secs(180),
+        "ended after {elapsed:?}"
+    );
+    // The same standings on both servers.
+    let (_, ta) = call(
+        &apps[0],
+        "GET",
+        &format!("/api/tournaments/{tid}"),
+        None,
+        None,
+    )
+    .await;
+    let (_, tb) = call(
+        &apps[1],
+        "GET",
+        &format!("/api/tournaments/{tid}"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(ta["standings"], tb["standings"]);
+    assert_eq!(ta["games"], tb["games"]);
+    let games = ta["games"].as_array().unwrap();
+    assert!(games.len() >= 16, "only {} games in 3 minutes", games.len());
+    // Every game scored here from its own state.
+    let mut scored = Vec::new();
+    let mut waves: std::collections::HashMap<u64, std::collections::HashSet<String>> =
+        Default::default();
+    for g in games {
+        let id = g["id"].as_str().unwrap();
+        let (s, st) = call(
+            &apps[scored.len() % 2],
+            "GET",
+            &format!("/api/games/{id}"),
+            None,
+            None,
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{st}");
+        assert_eq!(st["tournament"], tid.as_str(), "{st}");
+        let ps: [String; 2] = [0, 1].map(|i| g["players"][i]["id"].as_str().unwrap().to_string());
+        assert_eq!(st["players"][0]["id"], ps[0].as_str());
+        let round = g["round"].as_u64().unwrap();
+        for p in &ps {
+            assert!(
+                waves.entry(round).or_default().insert(p.clone()),
+                "{p} paired twice in wave {round}"
+            );
+        }
+        scored.push((round, ps, st));
+    }
+    let want = arena_scores(&scored);
+    for s in ta["standings"].as_array().unwrap() {
+        let id = s["player"]["id"].as_str().unwrap();
+        let expect = want.get(id).copied().unwrap_or(0);
+        assert_eq!(
+            s["score"].as_f64().unwrap(),
+            expect as f64,
+            "{}: {s}",
+            s["player"]["name"]
+        );
+        let sheet: f64 = s["sheet"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["points"].as_f64().unwrap())
+            .sum();
+        assert_eq!(sheet, expect as f64);
+    }
+    let scores: Vec<f64> = ta["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["score"].as_f64().unwrap())
+        .collect();
+    assert!(
+        scores.windows(2).all(|w| w[0] >= w[1]),
+        "standings out of order: {scores:?}"
+    );
+    assert_eq!(
+        ta["standings"].as_array().unwrap().len(),
+        9,
+        "eight players and the host"
+    );
+    // Player 7 was paired in no wave while paused.
+    let (from, back) = paused.lock().unwrap().expect("player 7 paused");
+    assert!(back > from, "player 7 came back");
+    let p7 = ta["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["player"]["name"] == "Player7")
+        .unwrap()["player"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for (round, ps, _) in &scored {
+        if *round > from && *round <= back {
+            assert!(
+                !ps.contains(&p7),
+                "Player7 paired in wave {round} while paused ({from}..{back})"
+            );
+        }
+    }
+    // The other server's lobby had the final standings live.
+    let mut last = None;
+    loop {
+        match lobby_b.try_recv() {
+            Ok(m) if m.contains("\"type\":\"tournament\"") => last = Some(m),
+            Ok(_) | Err(tokio::sync::broadcast::error::TryRecvError::Lagged(_)) => {}
+            Err(_) => break,
+        }
+    }
+    let last: Value =
+        serde_json::from_str(&last.expect("server B's lobby was sent the tournament")).unwrap();
+    assert_eq!(last["tournament"]["standings"], ta["standings"]);
+    assert_eq!(last["tournament"]["info"]["state"], "over");
+    eprintln!(
+        "arena: {} games ({} player-games) in {:.0} s over {} waves; {} checks of the pairings; scores {scores:?}",
+        games.len(),
+        games_played,
+        elapsed.as_secs_f64(),
+        ta["info"]["round"],
+        checks
+    );
+}

@@ -22,6 +22,7 @@ use axum::http::HeaderMap;
         (status = 401, description = "no session", body = ErrorBody),
         (status = 403, description = "no or wrong X-CSRF-Token, no account (sign in first), or the player is banned or closed", body = ErrorBody),
         (status = 404, description = "an invited name is no player's", body = ErrorBody),
+        (status = 408, description = "the request body did not arrive in time", body = ErrorBody),
         (status = 409, description = "the player has 3 tournaments not yet over", body = ErrorBody),
         (status = 413, description = "body over the size limit", body = ErrorBody),
         (status = 422, description = "unknown kind, rule set or option; a bad clock, length, number of rounds or invitations, start or name", body = ErrorBody),

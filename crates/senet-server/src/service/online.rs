@@ -854,8 +854,7 @@ impl Service {
         let (store, gid) = (self.store.clone(), id.clone());
         let made = blocking(move || {
             let ids: Vec<&str> = take.iter().map(String::as_str).collect();
-            let ok =
-                players::take_seeks(&*store, &ids, &gid, &seats, Some((clock, state)), rated)?;
+            let ok = players::take_seeks(&*store, &ids, &gid, &seats, Some((clock, state)), rated)?;
             if !ok {
                 players::delete_game(&*store, &gid)?;
             }

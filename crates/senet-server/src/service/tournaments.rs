@@ -9,8 +9,8 @@ use crate::online::{ClockSpec, ClockState};
 use crate::players::{self, PlayerRow};
 use crate::tournaments::{self as store_t, Free, Joined, Kind, TGame, TournamentRow, WaveGame};
 use crate::wire::{
-    ByeOut, LobbyMessage, Paired, PlayerRef, SeekRequest, SheetOut, StandingOut,
-    TournamentGameOut, TournamentList, TournamentOut, TournamentRequest, TournamentSummary,
+    ByeOut, LobbyMessage, Paired, PlayerRef, SeekRequest, SheetOut, StandingOut, TournamentGameOut,
+    TournamentList, TournamentOut, TournamentRequest, TournamentSummary,
 };
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
@@ -383,7 +383,9 @@ impl Service {
             ));
         }
         if t.state != "created" {
-            return Err(Failure::Conflict("the tournament has started already".into()));
+            return Err(Failure::Conflict(
+                "the tournament has started already".into(),
+            ));
         }
         let (store, key) = (self.store.clone(), id.to_string());
         let now = now_ms();
@@ -519,7 +521,13 @@ impl Service {
                     .collect();
                 let pairs = store_t::arena_pairs(&free, now)
                     .into_iter()
-                    .map(|[a, b]| if rand::random::<bool>() { [a, b] } else { [b, a] })
+                    .map(|[a, b]| {
+                        if rand::random::<bool>() {
+                            [a, b]
+                        } else {
+                            [b, a]
+                        }
+                    })
                     .collect::<Vec<_>>();
                 if !pairs.is_empty() {
                     self.make_wave(t, pairs, Vec::new()).await?;
@@ -570,7 +578,8 @@ impl Service {
                         .into_iter()
                         .map(|[a, b]| {
                             // Seats: whoever had the first seat less often takes it.
-                            let firsts = |p: &str| games.iter().filter(|g| g.players[0] == p).count();
+                            let firsts =
+                                |p: &str| games.iter().filter(|g| g.players[0] == p).count();
                             if firsts(&b) < firsts(&a) {
                                 [b, a]
                             } else {
@@ -606,10 +615,15 @@ impl Service {
                 clock: (t.clock, ClockState::start(t.clock, first, now_ms())),
             });
         }
-        let (store, key, seen, games, rated) =
-            (self.store.clone(), t.id.clone(), t.round, made.clone(), t.rated);
-        let won =
-            blocking(move || store_t::claim_wave(&*store, &key, seen, &games, &byes, rated)).await?;
+        let (store, key, seen, games, rated) = (
+            self.store.clone(),
+            t.id.clone(),
+            t.round,
+            made.clone(),
+            t.rated,
+        );
+        let won = blocking(move || store_t::claim_wave(&*store, &key, seen, &games, &byes, rated))
+            .await?;
         if !won {
             for g in made {
                 let (store, id) = (self.store.clone(), g.id);
@@ -630,10 +644,13 @@ impl Service {
     pub async fn tournament_game(&self, p: &PlayerRow, id: &str) -> Res<Option<Paired>> {
         let (store, key) = (self.store.clone(), id.to_string());
         let games = blocking(move || store_t::games(&*store, &key)).await?;
-        Ok(games.iter().find(|g| !g.over && g.players.contains(&p.id)).map(|g| Paired {
-            game: g.id.clone(),
-            seat: if g.players[0] == p.id { 1 } else { 2 },
-        }))
+        Ok(games
+            .iter()
+            .find(|g| !g.over && g.players.contains(&p.id))
+            .map(|g| Paired {
+                game: g.id.clone(),
+                seat: if g.players[0] == p.id { 1 } else { 2 },
+            }))
     }
 }
 
