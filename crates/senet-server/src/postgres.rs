@@ -112,14 +112,12 @@ fn backend(e: postgres::Error) -> StoreError {
         let code = db.code().code();
         let m = format!("{} ({code})", db.message());
         if unavailable_code(code) {
-            eprintln!("DEBUG unavailable: {m}");
             return StoreError::Unavailable(m);
         }
         return StoreError::Backend(m);
     }
     let io = std::error::Error::source(&e).is_some_and(|s| s.is::<std::io::Error>());
     if e.is_closed() || io {
-        eprintln!("DEBUG unavailable io: {e}");
         return StoreError::Unavailable(e.to_string());
     }
     StoreError::Backend(e.to_string())
@@ -139,10 +137,7 @@ fn cannot_connect(e: postgres::Error) -> StoreError {
             StoreError::Backend(format!("cannot connect to PostgreSQL: {e}"))
         }
         // Down, restarting or full: 503 to the client, who may try again.
-        _ => {
-            eprintln!("DEBUG connect: {e}");
-            StoreError::Unavailable(format!("cannot connect to PostgreSQL: {e}"))
-        }
+        _ => StoreError::Unavailable(format!("cannot connect to PostgreSQL: {e}")),
     }
 }
 

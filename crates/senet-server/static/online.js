@@ -5,6 +5,7 @@
 import { h } from './dom.js';
 import { api } from './api.js';
 import { me, playerLink } from './me.js';
+import { lobbySocket } from './tournaments.js';
 import { clockSpecText, clockText, clockWords, lowAt, warnings } from './clock.js';
 
 const cap = (t) => t && t[0].toUpperCase() + t.slice(1);
@@ -217,6 +218,35 @@ export function onlineParts(G, ctx) {
   }
 
   // Under the result of a game from the lobby (on a clock): the rating change, the rematch.
+  // A seated player of a finished tournament game follows the tournament (issue 57): in a
+  // running arena the next pairing comes within a second of a free opponent, and the page
+  // goes to it (from the lobby's `paired` message, or from the tournament itself when the
+  // socket opens, in case the message came first).
+  let following = null;
+  function nextPairing(tid) {
+    if (following) return following.line;
+    const line = h('p', { id: 'next-pairing', class: 'small', role: 'status' }, 'Looking for your next tournament game…');
+    const conn = h('span', { class: 'conn', 'aria-hidden': 'true' });
+    following = { line };
+    const go = (g) => { if (g && g !== S().id) location.href = '/g/' + g; };
+    const check = async () => {
+      try {
+        const t = await api('GET', '/api/tournaments/' + tid);
+        const mineNow = me() && t.standings.find((x) => x.player.id === me().id);
+        if (mineNow && mineNow.playing) return go(mineNow.playing);
+        const running = t.info.state === 'running' || t.info.state === 'created';
+        line.textContent = t.info.kind === 'arena' && running && mineNow && mineNow.active
+          ? 'Waiting for your next pairing in the arena: this page goes to your next game.'
+          : running ? 'Your next game starts with the next round: this page goes to it.' : 'The tournament is over.';
+      } catch (e) { /* the link back to the tournament stays */ }
+    };
+    lobbySocket(conn, (m) => {
+      if (m.type === 'paired' && me() && (m.players || []).includes(me().id)) go(m.game);
+      else if (m.type === 'tournament' && m.tournament.info.id === tid) check();
+    }, check);
+    return line;
+  }
+
   function renderAfter() {
     if (!over() || !between() || !S().clock) { el.after.replaceChildren(); keys.after = null; return; }
     const s0 = S();
@@ -239,6 +269,7 @@ export function onlineParts(G, ctx) {
     // A tournament's game has no rematch: the tournament pairs its players (the result box
     // links back to it).
     if (s0.tournament) {
+      if (mine) kids.push(nextPairing(s0.tournament));
       el.after.replaceChildren(...kids);
       return;
     }

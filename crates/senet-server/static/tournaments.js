@@ -76,7 +76,7 @@ function settingsText(t) {
 
 // Joins the lobby's WebSocket: `onMessage(m)` for each message, `onOpen()` at each
 // (re)connection; `conn` shows whether it is live.
-function lobbySocket(conn, onMessage, onOpen) {
+export function lobbySocket(conn, onMessage, onOpen) {
   let retry = 0, restarting = false;
   function connect() {
     const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/api/lobby/ws');
