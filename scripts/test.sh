@@ -144,7 +144,9 @@ cargo test --workspace --test browser_engine --locked -- --ignored
 # the server is started again on its port (so, alone) and the page uploads every record.
 cargo test --workspace --test browser_offline --locked -- --ignored
 # Puzzles (issue 57): solved by a click and missed by keyboard, the rating moving both ways,
-# the puzzle of the day, axe on the page in both themes.
+# the puzzle of the day, axe on the page in both themes. Tournaments: an arena made with the
+# page's form, joined by another player live, started, both sent to their game, the result
+# in the standings, axe on the tournament pages in both themes.
 cargo test --workspace --test browser_puzzles --locked -- --ignored
 
 echo "== the arena on two servers (PostgreSQL; started before the browser tests)"

@@ -1186,6 +1186,42 @@ fn on_a_phone_nothing_scrolls_sideways_and_every_target_is_44px() {
     phone_checks(&s, "puzzle answered");
     s.js("document.querySelector('#puzzle-title').scrollIntoView(); return 1");
     s.screenshot(&screenshots().join("phone-puzzle.png"));
+    // Tournaments (issue 57): the list with the form, and an arena with its standings.
+    let (st, r) = p1.call(
+        "POST",
+        "/api/account",
+        Some(json!({ "name": "Hatshepsut", "password": "deir el-bahari" })),
+    );
+    assert!((200..300).contains(&st), "{r}");
+    let (st, t) = p1.call(
+        "POST",
+        "/api/tournaments",
+        Some(
+            json!({ "kind": "arena", "name": "Karnak arena", "rules": "kendall5",
+            "clock": { "minutes": 3, "increment": 2 }, "minutes": 30, "starts_in": 600 }),
+        ),
+    );
+    assert_eq!(st, 201, "{t}");
+    let (st, r) = p2.call(
+        "POST",
+        &format!(
+            "/api/tournaments/{}/join",
+            t["info"]["id"].as_str().unwrap()
+        ),
+        None,
+    );
+    assert_eq!(st, 200, "{r}");
+    s.goto(&format!("{}/tournaments", server.url));
+    s.wait_for("#tournament-lists a[href^='/tournaments/']", 20);
+    phone_checks(&s, "tournaments");
+    s.goto(&format!(
+        "{}/tournaments/{}",
+        server.url,
+        t["info"]["id"].as_str().unwrap()
+    ));
+    s.wait_for("#standings tbody tr + tr", 20);
+    phone_checks(&s, "tournament");
+    s.screenshot(&screenshots().join("phone-tournament.png"));
     s.goto(&format!("{}/", server.url));
     s.wait_for("#create", 20);
     set_select(&s, "#rules", "senat");
