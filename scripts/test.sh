@@ -134,7 +134,8 @@ cargo test --workspace --test browser --locked -- --ignored --test-threads=2 \
 cargo test --workspace --test browser --locked -- --ignored --exact \
     a_killed_server_restarts_and_the_game_goes_on
 # The site's operator and players (issue 56): a server stopped with SIGTERM and started again
-# on its port (so, alone), a report read with senet admin, deleting one's player.
+# on its port (so, alone), a report read with senet admin, deleting one's player. (Challenges
+# in the browser are tested across two servers with the deployment, below.)
 cargo test --workspace --test browser_site --locked -- --ignored --test-threads=1
 # The engine in the page (issue 54): a bot game, a hint, the bar and the review made by the
 # page's engine, with the server's search counter unmoved.
@@ -162,7 +163,9 @@ grep -E '^arena:|^test |test result' "$ARENA_LOG"
 # its `# [site]` lines replaced) terminating TLS with a certificate made by openssl, in front
 # of two servers on one throwaway PostgreSQL cluster; curl checks the redirect, the Secure
 # cookie and the forwarded client addresses, and two players meet, play a rated game and see
-# their ratings in headless Chromium through it. Ignored by a plain `cargo test`.
+# their ratings in headless Chromium through it. Beside it, two servers on one database with a
+# browser each: a challenge made on one is seen live and accepted on the other (issue 57).
+# Ignored by a plain `cargo test`.
 echo "== deployment test (nginx, TLS, two servers on PostgreSQL, Chromium)"
 DEPLOY_PKGS=()
 { [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1; } || DEPLOY_PKGS+=(nginx)

@@ -288,6 +288,23 @@ pub fn invitations(store: &dyn Store, player: &str) -> Result<Vec<TournamentRow>
     })
 }
 
+/// The tournaments `player` made or is a player of (invitations included), latest first.
+pub fn of_player(store: &dyn Store, player: &str) -> Result<Vec<TournamentRow>, StoreError> {
+    run(store, |tx| {
+        tx.rows(
+            &format!(
+                "SELECT {COLS} FROM tournaments t WHERE t.creator = $1 OR EXISTS
+                   (SELECT 1 FROM tournament_players p WHERE p.tournament = t.id AND p.player = $1)
+                 ORDER BY t.starts DESC, t.id LIMIT 1000"
+            ),
+            &[player.into()],
+        )?
+        .iter()
+        .map(row)
+        .collect()
+    })
+}
+
 /// How many tournaments not yet over `player` made.
 pub fn open_made_by(store: &dyn Store, player: &str) -> Result<i64, StoreError> {
     run(store, |tx| {
@@ -615,6 +632,53 @@ pub fn claim_wave(
         Err(StoreError::Conflict) => Ok(false),
         Err(e) => Err(e),
     }
+}
+
+/// Tournament game `game` was aborted because `absent` never moved before their clock ran
+/// out: they are paused (an arena: they join again when they are back) or withdrawn (a
+/// round-robin or Swiss event), and in a round-robin or Swiss event `present` takes the
+/// round as a bye (a win's points). Called once per game, by the server whose ending of it
+/// was stored.
+pub fn no_show(
+    store: &dyn Store,
+    tournament: &str,
+    game: &str,
+    absent: &str,
+    present: &str,
+) -> Result<(), StoreError> {
+    run(store, |tx| {
+        let Some(kind) = tx
+            .rows(
+                "SELECT kind FROM tournaments WHERE id = $1",
+                &[tournament.into()],
+            )?
+            .first()
+            .map(|r| r[0].need_text("tournaments.kind"))
+            .transpose()?
+        else {
+            return Ok(());
+        };
+        tx.exec(
+            "UPDATE tournament_players SET active = 0 WHERE tournament = $1 AND player = $2",
+            &[tournament.into(), absent.into()],
+        )?;
+        if kind != Kind::Arena.text() {
+            let round = tx
+                .rows("SELECT tround FROM games WHERE id = $1", &[game.into()])?
+                .first()
+                .and_then(|r| r[0].int());
+            if let Some(round) = round {
+                tx.exec(
+                    "INSERT INTO tournament_byes (tournament, round, player)
+                     SELECT $1, $2, $3 WHERE NOT EXISTS
+                       (SELECT 1 FROM tournament_byes WHERE tournament = $1 AND round = $2 AND player = $3)",
+                    &[tournament.into(), round.into(), present.into()],
+                )?;
+            }
+        }
+        tx.notify(&format!("!tournament:{tournament}"))?;
+        Ok(())
+    })
 }
 
 /// Takes a banned or closed player out of every tournament's pairings (inside the

@@ -1037,6 +1037,9 @@ pub struct MyData {
     pub puzzles: Vec<PuzzleAttemptOut>,
     /// The player's open challenges, to them and by them.
     pub challenges: Challenges,
+    /// The tournaments the player made or plays in (invitations included), latest first;
+    /// their games are in `player`'s games.
+    pub tournaments: Vec<TournamentSummary>,
     /// What is not in this file, and why.
     pub not_included: String,
 }

@@ -553,3 +553,78 @@ async fn round_robin_and_swiss_events_pair_every_round_and_score_it() {
     assert!(st.windows(2).all(|w| key(&w[0]) >= key(&w[1])), "{st:?}");
     let _ = &mut anon;
 }
+
+/// A tournament player who never comes (issue 57): their clock runs out before their first
+/// move, so the game is aborted and counts for nobody; they are withdrawn and their opponent
+/// takes the round as a bye (a point), and a round-robin of two then ends with them first.
+#[tokio::test]
+async fn a_no_show_is_withdrawn_and_the_opponent_takes_a_bye() {
+    use senet_server::store::Store;
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let app = router(
+        Service::new(store.clone()),
+        Limits {
+            per_second: 0.0,
+            per_address: senet_server::service::AddressLimits::off(),
+            ..Limits::default()
+        },
+    );
+    let mut host = account(&app, "Host").await;
+    let mut a = named(&app, "Amun").await;
+    let (s, t) = host
+        .call(
+            "POST",
+            "/api/tournaments",
+            Some(
+                json!({ "kind": "round-robin", "rules": "kendall", "invite": ["Amun"],
+                "clock": { "minutes": 1, "increment": 0 }, "starts_in": 3600 }),
+            ),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{t}");
+    let id = t["info"]["id"].as_str().unwrap().to_string();
+    let (s, r) = a
+        .call("POST", &format!("/api/tournaments/{id}/join"), None)
+        .await;
+    assert_eq!(s, StatusCode::OK, "{r}");
+    let (s, r) = host
+        .call("POST", &format!("/api/tournaments/{id}/start"), None)
+        .await;
+    assert_eq!(s, StatusCode::OK, "{r}");
+    let t = until(&mut host, &id, "paired", |t| t["info"]["round"] == 1).await;
+    let g = &t["games"][0];
+    let gid = g["id"].as_str().unwrap().to_string();
+    // Nobody has looked at the game: its clock, moved two minutes into the past, has run
+    // out for the side to move first, who never moved.
+    let first = g["players"][0]["id"].as_str().unwrap().to_string();
+    let second = g["players"][1]["id"].as_str().unwrap().to_string();
+    senet_server::players::run(&*store, |tx| {
+        let rows = tx.rows(
+            "SELECT clock_state FROM games WHERE id = $1",
+            &[gid.as_str().into()],
+        )?;
+        let mut c = senet_server::online::ClockState::parse(rows[0][0].text().unwrap()).unwrap();
+        c.since -= 120_000;
+        tx.exec(
+            "UPDATE games SET clock_state = $1, deadline = $2 WHERE id = $3",
+            &[c.text().into(), c.deadline().into(), gid.as_str().into()],
+        )
+    })
+    .unwrap();
+    let t = until(&mut host, &id, "ended", |t| t["info"]["state"] == "over").await;
+    assert_eq!(t["games"][0]["aborted"], true, "{t}");
+    assert_eq!(t["byes"][0]["player"]["id"], second.as_str(), "{t}");
+    assert_eq!(t["byes"][0]["round"], 1);
+    let st = t["standings"].as_array().unwrap();
+    assert_eq!(st[0]["player"]["id"], second.as_str());
+    assert_eq!(st[0]["score"], 1.0);
+    assert_eq!(st[0]["sheet"][0]["result"], "bye");
+    assert_eq!(st[1]["player"]["id"], first.as_str());
+    assert_eq!(st[1]["score"], 0.0);
+    assert_eq!(st[1]["active"], false, "the no-show is withdrawn");
+    // The tournament is in the player's data export.
+    let (s, data) = a.call("GET", "/api/me/data", None).await;
+    assert_eq!(s, StatusCode::OK, "{data}");
+    assert_eq!(data["tournaments"][0]["id"], id.as_str(), "{data}");
+    assert_eq!(data["tournaments"][0]["state"], "over");
+}

@@ -1,7 +1,9 @@
 //! The deployment of `docs/deploy.md`, tested: nginx with the shipped configuration
 //! (`deploy/nginx/senet.conf`, only its `# [site]` lines replaced) terminating TLS in front
 //! of two `senet serve` processes on one PostgreSQL database, and two people playing a rated
-//! game through it in headless Chromium.
+//! game through it in headless Chromium. Also two servers on one database without a proxy,
+//! each with its own player in Chromium: a challenge made on one is seen live and accepted on
+//! the other (issue 57).
 //!
 //! Needs the Debian packages `nginx`, `postgresql`, `chromium`, `chromium-driver`, and the
 //! `openssl` and `curl` commands, so it is ignored by a plain `cargo test`;
@@ -24,7 +26,7 @@ use support::page::{
     act_quick, both_in_one_game, motion_off, rename_in_page, set_select, strings, wait_text,
     Progress,
 };
-use support::webdriver::{free_port, temp_dir, Driver, Server, Session};
+use support::webdriver::{free_port, http, temp_dir, Driver, Server, Session};
 
 /// Runs a command to its end; its standard output, or a panic with everything it said.
 fn run(cmd: &mut Command) -> String {
@@ -803,4 +805,87 @@ fn two_players_through_nginx_over_https_seek_play_on_a_clock_and_see_ratings() {
     drop(servers);
     drop(pg);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 57: a challenge across servers, in the browser. Two servers on one PostgreSQL
+/// database, each with its own player (A on the first, B on the second): A challenges B from
+/// B's page; B's lobby, on the other server, shows it at once (the database's notice); B
+/// accepts there, and A's lobby, on the first server, goes to the game, which both servers
+/// serve alike.
+#[test]
+#[ignore = "needs postgresql, chromium; run by scripts/test.sh"]
+fn a_challenge_made_on_one_server_is_accepted_on_another_in_the_browser() {
+    let dir = temp_dir("challenge-pg");
+    let pg = Postgres::start(&dir.join("pg"));
+    let db = pg.create_db("senet");
+    // One after the other: the first creates the tables.
+    let servers: Vec<Server> = (0..2)
+        .map(|_| Server::start_with(db.as_ref(), 0, &["--puzzles", "0"]))
+        .collect();
+    let driver = Driver::start();
+    let a = driver.session(&dir.join("a"), 1000, 900);
+    let b = driver.session(&dir.join("b"), 1000, 900);
+    for (s, server) in [(&a, &servers[0]), (&b, &servers[1])] {
+        s.goto(&format!("{}/", server.url));
+        s.wait_for("#me-link", 20);
+        motion_off(s);
+    }
+    rename_in_page(&a, "Alice57");
+    rename_in_page(&b, "Bob57");
+    wait_text(&b, "#lobby-conn", "live", 20);
+    wait_text(&a, "#lobby-conn", "live", 20);
+    // A, on the first server, challenges B from B's page.
+    a.goto(&format!("{}/p/Bob57", servers[0].url));
+    a.wait_for("#challenge-send", 20);
+    a.js("document.querySelector('#challenge-rules').value = 'houses'; document.querySelector('#challenge-rated').checked = false; return 1");
+    a.click_css("#challenge-send");
+    wait_text(&a, "#challenge-status", "Challenge sent", 10);
+    a.click_css("#challenge-lobby");
+    a.wait_for("#challenges .challenge-withdraw", 20);
+    // B, in the lobby of the second server, sees it without a reload, and accepts.
+    b.wait_for("#challenges .challenge-accept", 20);
+    let offer = b.text("#challenges");
+    assert!(
+        offer.contains("Alice57") && offer.contains("challenges you") && offer.contains("casual"),
+        "{offer}"
+    );
+    b.click_css("#challenges .challenge-accept");
+    let game = |s: &Session| {
+        s.js("return location.pathname")
+            .as_str()
+            .unwrap_or("")
+            .strip_prefix("/g/")
+            .map(str::to_string)
+    };
+    let t = Instant::now();
+    let id = loop {
+        if let (Some(x), Some(y)) = (game(&a), game(&b)) {
+            assert_eq!(x, y, "both in one game");
+            break x;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "the challenge did not send both players to a game"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    // Both servers serve it alike: the challenge's rule set, casual, the two players.
+    for server in &servers {
+        let (st, g) = http(server.port, "GET", &format!("/api/games/{id}"), None).unwrap();
+        assert_eq!(st, 200, "{g}");
+        let g: Value = serde_json::from_str(&g).unwrap();
+        assert_eq!(g["rules"], "houses");
+        assert_eq!(g["rated"], false);
+        let names: Vec<&str> = (0..2)
+            .map(|i| g["players"][i]["name"].as_str().unwrap_or(""))
+            .collect();
+        assert!(
+            names.contains(&"Alice57") && names.contains(&"Bob57"),
+            "{g}"
+        );
+    }
+    for s in [&a, &b] {
+        s.wait_for("#board", 20);
+        wait_text(s, "#players", "Alice57", 10);
+    }
 }

@@ -1166,7 +1166,23 @@ impl Service {
                 reason: "flag".into(),
             }
         };
-        let _ = self.end_with(id, &mut l, result).await;
+        let abort = result.reason == "abort";
+        let ended = self.end_with(id, &mut l, result).await.is_ok();
+        // A tournament's player who never came (issue 57): paused or withdrawn, and their
+        // opponent in a round-robin or Swiss event takes the round as a bye.
+        if let (true, true, Some(t), [Some(a), Some(b)]) = (
+            ended,
+            abort,
+            l.online.tournament.clone(),
+            l.online.players.clone(),
+        ) {
+            let (absent, present) = if side == 0 { (a, b) } else { (b, a) };
+            let (store, game) = (self.store.clone(), id.to_string());
+            let _ = blocking(move || {
+                crate::tournaments::no_show(&*store, &t, &game, &absent, &present)
+            })
+            .await;
+        }
     }
 
     /// Stores `result` for the running game `l` (once) and tells its watchers.
@@ -1530,6 +1546,7 @@ impl Service {
         })
         .await?;
         let challenges = self.challenges(p).await?;
+        let tournaments = self.tournaments_of(p).await?;
         Ok(wire::MyData {
             exported: now(),
             player: page,
@@ -1562,6 +1579,7 @@ impl Service {
                 .map(|(puzzle, solved, at)| wire::PuzzleAttemptOut { puzzle, solved, at })
                 .collect(),
             challenges,
+            tournaments,
             not_included: "session secrets and the password are stored only as hashes and are not exported; reports other players made about you are kept for the operator; game records are at /api/games/{id}/record".into(),
         })
     }

@@ -191,6 +191,16 @@ impl Service {
         })
     }
 
+    /// The tournaments `p` made or plays in, latest first (their data export).
+    pub(super) async fn tournaments_of(&self, p: &PlayerRow) -> Res<Vec<TournamentSummary>> {
+        let (store, me) = (self.store.clone(), p.id.clone());
+        let mut out = Vec::new();
+        for t in blocking(move || store_t::of_player(&*store, &me)).await? {
+            out.push(self.summary_of(&t).await?);
+        }
+        Ok(out)
+    }
+
     async fn row_of(&self, id: &str) -> Res<TournamentRow> {
         let (store, key) = (self.store.clone(), id.to_string());
         blocking(move || store_t::get(&*store, &key))
@@ -413,10 +423,15 @@ impl Service {
         let Ok(rows) = blocking(move || store_t::list(&*store, 0)).await else {
             return;
         };
+        let now = now_ms();
         for t in rows {
             let _ = self.tournament_step(&t).await;
-            if let Ok(out) = self.tournament(&t.id).await {
-                self.tournament_changed(&out);
+            // A running tournament's games end without a notice of it; one not started
+            // changes only by a request (told at once) or by starting now.
+            if t.state == "running" || now >= t.starts {
+                if let Ok(out) = self.tournament(&t.id).await {
+                    self.tournament_changed(&out);
+                }
             }
         }
     }
