@@ -426,6 +426,21 @@ pub fn byes(store: &dyn Store, id: &str) -> Result<Vec<(i64, String)>, StoreErro
     })
 }
 
+/// Tournament `id`, its row locked until `tx` ends (PostgreSQL; SQLite's transaction holds
+/// the only write lock already).
+fn locked(tx: &mut dyn Tx, id: &str) -> Result<Option<TournamentRow>, StoreError> {
+    tx.rows(
+        &format!(
+            "SELECT {COLS} FROM tournaments WHERE id = $1{}",
+            tx.for_update()
+        ),
+        &[id.into()],
+    )?
+    .first()
+    .map(row)
+    .transpose()
+}
+
 /// What [`join`] did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Joined {
@@ -441,18 +456,7 @@ pub enum Joined {
 /// ends; a round-robin or Swiss event only its invited players, before it starts.
 pub fn join(store: &dyn Store, id: &str, player: &str, now_ms: i64) -> Result<Joined, StoreError> {
     run(store, |tx| {
-        let Some(t) = tx
-            .rows(
-                &format!(
-                    "SELECT {COLS} FROM tournaments WHERE id = $1{}",
-                    tx.for_update()
-                ),
-                &[id.into()],
-            )?
-            .first()
-            .map(row)
-            .transpose()?
-        else {
+        let Some(t) = locked(tx, id)? else {
             return Ok(Joined::Missing);
         };
         let me = tx.rows(
@@ -502,18 +506,7 @@ pub fn join(store: &dyn Store, id: &str, player: &str, now_ms: i64) -> Result<Jo
 /// paired again; their round-robin opponents take a bye). Returns whether they were in it.
 pub fn leave(store: &dyn Store, id: &str, player: &str) -> Result<bool, StoreError> {
     run(store, |tx| {
-        let Some(t) = tx
-            .rows(
-                &format!(
-                    "SELECT {COLS} FROM tournaments WHERE id = $1{}",
-                    tx.for_update()
-                ),
-                &[id.into()],
-            )?
-            .first()
-            .map(row)
-            .transpose()?
-        else {
+        let Some(t) = locked(tx, id)? else {
             return Ok(false);
         };
         let n = if t.kind != Kind::Arena && t.state == "created" && t.creator != player {

@@ -20,6 +20,26 @@ fn is_error(r: &(StatusCode, Value), status: StatusCode, needle: &str) {
     assert!(e.contains(needle), "{e:?} lacks {needle:?}");
 }
 
+/// A server on an in-memory SQLite database with no rate limits: its service, its router
+/// and its store.
+fn server() -> (
+    Arc<Service>,
+    axum::Router,
+    Arc<dyn senet_server::store::Store>,
+) {
+    let store: Arc<dyn senet_server::store::Store> = Arc::new(SqliteStore::in_memory().unwrap());
+    let svc = Service::new(store.clone());
+    let app = router(
+        svc.clone(),
+        Limits {
+            per_second: 0.0,
+            per_address: senet_server::service::AddressLimits::off(),
+            ..Limits::default()
+        },
+    );
+    (svc, app, store)
+}
+
 async fn named(app: &axum::Router, name: &str) -> Browser {
     let mut b = Browser::join(app).await;
     let (s, me) = b
@@ -31,15 +51,7 @@ async fn named(app: &axum::Router, name: &str) -> Browser {
 
 #[tokio::test]
 async fn a_challenge_by_name_is_seen_accepted_declined_and_withdrawn_by_the_right_players() {
-    let svc = Service::new(Arc::new(SqliteStore::in_memory().unwrap()));
-    let app = router(
-        svc.clone(),
-        Limits {
-            per_second: 0.0,
-            per_address: senet_server::service::AddressLimits::off(),
-            ..Limits::default()
-        },
-    );
+    let (svc, app, _) = server();
     let mut ramses = named(&app, "Ramses").await;
     let mut nefertari = named(&app, "Nefertari").await;
     let mut other = named(&app, "Imhotep").await;
@@ -316,15 +328,7 @@ async fn resign_round(
 /// rounds: nobody meets twice, nobody has two byes, and the standings are in order.
 #[tokio::test]
 async fn round_robin_and_swiss_events_pair_every_round_and_score_it() {
-    let svc = Service::new(Arc::new(SqliteStore::in_memory().unwrap()));
-    let app = router(
-        svc.clone(),
-        Limits {
-            per_second: 0.0,
-            per_address: senet_server::service::AddressLimits::off(),
-            ..Limits::default()
-        },
-    );
+    let (_, app, _) = server();
     let mut host = account(&app, "Host").await;
     let mut anon = named(&app, "Anon").await;
     let mut a = named(&app, "Amun").await;
@@ -559,16 +563,7 @@ async fn round_robin_and_swiss_events_pair_every_round_and_score_it() {
 /// takes the round as a bye (a point), and a round-robin of two then ends with them first.
 #[tokio::test]
 async fn a_no_show_is_withdrawn_and_the_opponent_takes_a_bye() {
-    use senet_server::store::Store;
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
-    let app = router(
-        Service::new(store.clone()),
-        Limits {
-            per_second: 0.0,
-            per_address: senet_server::service::AddressLimits::off(),
-            ..Limits::default()
-        },
-    );
+    let (_, app, store) = server();
     let mut host = account(&app, "Host").await;
     let mut a = named(&app, "Amun").await;
     let (s, t) = host

@@ -7,7 +7,9 @@
 use super::{blocking, random_id, Failure, Res, Service};
 use crate::online::{ClockSpec, ClockState};
 use crate::players::{self, PlayerRow};
-use crate::tournaments::{self as store_t, Free, Joined, Kind, TGame, TournamentRow, WaveGame};
+use crate::tournaments::{
+    self as store_t, Entrant, Free, Joined, Kind, TGame, TournamentRow, WaveGame,
+};
 use crate::wire::{
     ByeOut, LobbyMessage, Paired, PlayerRef, SeekRequest, SheetOut, StandingOut, TournamentGameOut,
     TournamentList, TournamentOut, TournamentRequest, TournamentSummary,
@@ -201,6 +203,19 @@ impl Service {
         Ok(out)
     }
 
+    /// Tournament `id`'s players, games and byes.
+    async fn contents(&self, id: &str) -> Res<(Vec<Entrant>, Vec<TGame>, Vec<(i64, String)>)> {
+        let (store, key) = (self.store.clone(), id.to_string());
+        blocking(move || {
+            Ok((
+                store_t::entrants(&*store, &key)?,
+                store_t::games(&*store, &key)?,
+                store_t::byes(&*store, &key)?,
+            ))
+        })
+        .await
+    }
+
     async fn row_of(&self, id: &str) -> Res<TournamentRow> {
         let (store, key) = (self.store.clone(), id.to_string());
         blocking(move || store_t::get(&*store, &key))
@@ -233,15 +248,7 @@ impl Service {
     /// Tournament `id`: settings, standings, games.
     pub async fn tournament(&self, id: &str) -> Res<TournamentOut> {
         let t = self.row_of(id).await?;
-        let (store, key) = (self.store.clone(), t.id.clone());
-        let (entrants, games, byes) = blocking(move || {
-            Ok((
-                store_t::entrants(&*store, &key)?,
-                store_t::games(&*store, &key)?,
-                store_t::byes(&*store, &key)?,
-            ))
-        })
-        .await?;
+        let (entrants, games, byes) = self.contents(&t.id).await?;
         let mut ids: Vec<String> = entrants.iter().map(|e| e.player.clone()).collect();
         for g in &games {
             for p in &g.players {
@@ -465,15 +472,7 @@ impl Service {
     /// One step of tournament `t`: start it, pair it, or end it, as its time and games say.
     async fn tournament_step(&self, t: &TournamentRow) -> Res<()> {
         let now = now_ms();
-        let (store, key) = (self.store.clone(), t.id.clone());
-        let (entrants, games, byes) = blocking(move || {
-            Ok((
-                store_t::entrants(&*store, &key)?,
-                store_t::games(&*store, &key)?,
-                store_t::byes(&*store, &key)?,
-            ))
-        })
-        .await?;
+        let (entrants, games, byes) = self.contents(&t.id).await?;
         let joined: Vec<String> = entrants
             .iter()
             .filter(|e| e.joined.is_some())
