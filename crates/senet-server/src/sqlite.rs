@@ -581,7 +581,7 @@ impl Store for SqliteStore {
             .prepare_cached(
                 "UPDATE games SET nevents = ?1, position = ?2, state = ?3, player = ?4, moves = ?5,
                     updated = ?6, clock_state = COALESCE(?9, clock_state), deadline = ?10
-                 WHERE id = ?7 AND nevents = ?8",
+                 WHERE id = ?7 AND nevents = ?8 AND result IS NULL",
             )
             .map_err(backend)?
             .execute(params![

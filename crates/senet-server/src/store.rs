@@ -246,7 +246,9 @@ pub trait Store: Send + Sync + 'static {
 
     /// Appends `events` with sequence numbers `first_seq..` and replaces the snapshot, in one
     /// transaction. Fails with [`StoreError::Conflict`] when `first_seq` is not the number of
-    /// events stored (someone else appended first), changing nothing.
+    /// events stored (someone else appended first), or when the game was ended otherwise than
+    /// by its rules (its online `result` is set: a resignation, flag, abort or claim, perhaps
+    /// on another server), changing nothing.
     fn append(
         &self,
         id: &str,

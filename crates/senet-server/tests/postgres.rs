@@ -1355,8 +1355,8 @@ fn arena_scores(games: &[(u64, [String; 2], Value)]) -> std::collections::HashMa
 
 /// Issue 57: an arena of 8 simulated players, 4 on each of two servers sharing one
 /// database, for 3 minutes (a 1+0 clock, kendall5). Each player plays random legal moves in
-/// the games the arena pairs them in (and resigns one game in three at once); one pauses for half a
-/// minute and comes back. Both servers' sweepers pair, so every pairing must be decided
+/// the games the arena pairs them in (and resigns one game in three at once); one pauses after
+/// a minute, for half a minute, and comes back. Both servers' sweepers pair, so every pairing must be decided
 /// once: nobody is ever seen in two games at once, nobody is paired while paused, and each
 /// pairing wave is one round number. At the end the standings (the same on both servers,
 /// and the last live message of the other server's lobby) are checked against the games
@@ -1420,8 +1420,10 @@ async fn an_arena_of_eight_players_on_two_servers_pairs_once_and_scores_its_game
     }
     let started = Instant::now();
     let end = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    // Player 7 pauses from 60 s to 90 s.
-    let paused: Arc<std::sync::Mutex<Option<(u64, u64)>>> = Arc::default();
+    // Player 7 pauses after a minute, for half a minute.
+    // The wave counter when they left, and when they came back.
+    type Pause = Option<(u64, Option<u64>)>;
+    let paused: Arc<std::sync::Mutex<Pause>> = Arc::default();
     let mut tasks = Vec::new();
     for (i, mut b) in players.into_iter().enumerate() {
         let (tid, end, paused) = (tid.clone(), end.clone(), paused.clone());
@@ -1429,7 +1431,7 @@ async fn an_arena_of_eight_players_on_two_servers_pairs_once_and_scores_its_game
             let me = b.id();
             let mut pick = Pick(0x9e37_79b9_7f4a_7c15 ^ ((i as u64 + 1) * 0x1234_5678_9abc));
             let mut played = 0;
-            let mut left = false;
+            let mut left = None;
             loop {
                 let (s, t) = b
                     .call("GET", &format!("/api/tournaments/{tid}"), None)
@@ -1444,22 +1446,25 @@ async fn an_arena_of_eight_players_on_two_servers_pairs_once_and_scores_its_game
                 if t["info"]["state"] == "over" {
                     return (me, played);
                 }
-                if i == 7 && !left && started.elapsed() >= Duration::from_secs(60) {
+                if i == 7 && left.is_none() && started.elapsed() >= Duration::from_secs(60) {
                     let (s, r) = b
                         .call("POST", &format!("/api/tournaments/{tid}/leave"), None)
                         .await;
                     assert_eq!(s, StatusCode::OK, "{r}");
-                    left = true;
+                    left = Some(Instant::now());
                     // The wave counter when they left: no later wave may pair them.
                     let (_, t) = b
                         .call("GET", &format!("/api/tournaments/{tid}"), None)
                         .await;
-                    *paused.lock().unwrap() = Some((t["info"]["round"].as_u64().unwrap(), 0));
+                    *paused.lock().unwrap() = Some((t["info"]["round"].as_u64().unwrap(), None));
                 }
+                // Back after 30 s away.
                 if i == 7
-                    && left
-                    && started.elapsed() >= Duration::from_secs(90)
-                    && paused.lock().unwrap().is_some_and(|(_, back)| back == 0)
+                    && left.is_some_and(|at| at.elapsed() >= Duration::from_secs(30))
+                    && paused
+                        .lock()
+                        .unwrap()
+                        .is_some_and(|(_, back)| back.is_none())
                 {
                     {
                         let (s, r) = b
@@ -1470,7 +1475,7 @@ async fn an_arena_of_eight_players_on_two_servers_pairs_once_and_scores_its_game
                             .call("GET", &format!("/api/tournaments/{tid}"), None)
                             .await;
                         let round = t["info"]["round"].as_u64().unwrap();
-                        paused.lock().unwrap().as_mut().unwrap().1 = round;
+                        paused.lock().unwrap().as_mut().unwrap().1 = Some(round);
                     }
                 }
                 let mine = t["standings"]
@@ -1611,7 +1616,7 @@ async fn an_arena_of_eight_players_on_two_servers_pairs_once_and_scores_its_game
     assert_eq!(ta["standings"], tb["standings"]);
     assert_eq!(ta["games"], tb["games"]);
     let games = ta["games"].as_array().unwrap();
-    assert!(games.len() >= 16, "only {} games in 3 minutes", games.len());
+    assert!(games.len() >= 10, "only {} games in 3 minutes", games.len());
     // Every game scored here from its own state.
     let mut scored = Vec::new();
     let mut waves: std::collections::HashMap<u64, std::collections::HashSet<String>> =
@@ -1674,7 +1679,7 @@ async fn an_arena_of_eight_players_on_two_servers_pairs_once_and_scores_its_game
     );
     // Player 7 was paired in no wave while paused.
     let (from, back) = paused.lock().unwrap().expect("player 7 paused");
-    assert!(back > from, "player 7 came back");
+    let back = back.expect("player 7 came back");
     let p7 = ta["standings"]
         .as_array()
         .unwrap()

@@ -40,14 +40,16 @@ const MAX_BATCH: usize = 256;
 /// batch notifies for all): `$1` game, `$2` its events stored so far (the sequence number
 /// of the first new one), `$3`/`$4` the new events' kinds and values, `$5`..`$9` the new
 /// snapshot, `$10` the notification's payload, `$11`/`$12` the clock's state (kept when
-/// null) and deadline. Returns the rows updated (0: another writer
-/// appended first), events inserted and notifications sent.
+/// null) and deadline. Returns the rows updated (0: another writer appended first, or
+/// another server ended the game first by a resignation, a flag, an abort or a claim: its
+/// `result` is set, and an append then would overwrite the game's ended state), events
+/// inserted and notifications sent.
 const APPEND: &str = "
 WITH moved AS (
     UPDATE games SET nevents = $2 + cardinality($3::text[]), position = $5, state = $6,
         player = $7, moves = $8, updated = $9, clock_state = COALESCE($11, clock_state),
         deadline = $12
-    WHERE id = $1 AND nevents = $2
+    WHERE id = $1 AND nevents = $2 AND result IS NULL
     RETURNING id
 ), added AS (
     INSERT INTO events (game, seq, kind, value)

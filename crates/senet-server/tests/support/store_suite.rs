@@ -41,6 +41,30 @@ pub fn check(s: &dyn Store) {
     invites_are_claimed_once_and_revoked_only_while_open(s);
     analyses_are_kept_for_the_events_they_analysed(s);
     racing_appends_are_each_decided_once(s);
+    a_game_ended_by_a_result_takes_no_more_events(s);
+}
+
+/// A game ended otherwise than by its rules (a resignation on one server) refuses an append
+/// made at its event count (a move on another server that had not heard of it yet): the
+/// append would put the ended game back in play, never to be rated or counted as over.
+fn a_game_ended_by_a_result_takes_no_more_events(s: &dyn Store) {
+    use senet_server::players::{self, GameResult};
+    s.create(&meta("ended"), &[], &snap(0)).unwrap();
+    let resign = GameResult {
+        winner: Some(2),
+        reason: "resign".into(),
+    };
+    assert!(players::finish(s, "ended", 0, &resign, None, 9).unwrap());
+    assert_eq!(
+        s.append("ended", 0, &[StoredEvent::Throw("3".into())], &snap(0)),
+        Err(StoreError::Conflict)
+    );
+    assert!(s.load("ended").unwrap().unwrap().events.is_empty());
+    let r = players::run(s, |tx| {
+        tx.rows("SELECT state FROM games WHERE id = $1", &["ended".into()])
+    })
+    .unwrap();
+    assert_eq!(r[0][0].text(), Some("over"), "the game stays over");
 }
 
 /// Writers racing on the same games at once (as two servers, or a server batching appends,
