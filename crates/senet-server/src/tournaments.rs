@@ -536,19 +536,39 @@ pub fn set_state(
     from: &str,
     to: &str,
     rounds: Option<i64>,
-    starts: Option<i64>,
 ) -> Result<bool, StoreError> {
     run(store, |tx| {
         let n = tx.exec(
-            "UPDATE tournaments SET state = $1, rounds = COALESCE($2, rounds), starts = COALESCE($3, starts)
-             WHERE id = $4 AND state = $5",
-            &[to.into(), rounds.into(), starts.into(), id.into(), from.into()],
+            "UPDATE tournaments SET state = $1, rounds = COALESCE($2, rounds)
+             WHERE id = $3 AND state = $4",
+            &[to.into(), rounds.into(), id.into(), from.into()],
         )?;
         if n == 1 {
             tx.notify(&format!("!tournament:{id}"))?;
         }
         Ok(n == 1)
     })
+}
+
+/// Brings tournament `id`'s start forward to `now_ms` while it has not started (its maker's
+/// "start now"; the sweeper starts it). Returns whether it had not started.
+pub fn start_at(store: &dyn Store, id: &str, now_ms: i64) -> Result<bool, StoreError> {
+    run(store, |tx| {
+        Ok(tx.exec(
+            "UPDATE tournaments SET starts = $1 WHERE id = $2 AND state = 'created'",
+            &[now_ms.into(), id.into()],
+        )? == 1)
+    })
+}
+
+/// The players of `entrants` who joined (an unanswered invitation is not a player), in the
+/// order they joined.
+pub fn joined(entrants: &[Entrant]) -> Vec<String> {
+    entrants
+        .iter()
+        .filter(|e| e.joined.is_some())
+        .map(|e| e.player.clone())
+        .collect()
 }
 
 /// A game of a wave, already created (no players yet), to seat.

@@ -1312,18 +1312,6 @@ async fn a_challenge_made_on_one_server_is_seen_and_accepted_on_the_other() {
     assert!(st["you"].is_number(), "the challenger holds a seat: {st}");
 }
 
-/// A tiny seeded generator for the simulated players' choices.
-struct Pick(u64);
-
-impl Pick {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n.max(1) as u64) as usize
-    }
-}
-
 /// An arena's points (docs/tournaments.md), computed here from the games' own states: per
 /// player, in pairing order, a win 2 and a draw 1, doubled after two wins in a row; aborted
 /// games count for nobody.
@@ -1364,6 +1352,7 @@ fn arena_scores(games: &[(u64, [String; 2], Value)]) -> std::collections::HashMa
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 #[ignore = "needs the PostgreSQL server binaries; run by scripts/test.sh"]
 async fn an_arena_of_eight_players_on_two_servers_pairs_once_and_scores_its_games() {
+    use rand::{Rng, SeedableRng};
     use support::online::Browser;
     let pg = Cluster::start();
     let url = pg.create_db("arena");
@@ -1429,7 +1418,8 @@ async fn an_arena_of_eight_players_on_two_servers_pairs_once_and_scores_its_game
         let (tid, end, paused) = (tid.clone(), end.clone(), paused.clone());
         tasks.push(tokio::spawn(async move {
             let me = b.id();
-            let mut pick = Pick(0x9e37_79b9_7f4a_7c15 ^ ((i as u64 + 1) * 0x1234_5678_9abc));
+            // Each player's choices are seeded.
+            let mut pick = rand_pcg::Pcg64::seed_from_u64(i as u64 + 1);
             let mut played = 0;
             let mut left = None;
             loop {
@@ -1491,7 +1481,7 @@ async fn an_arena_of_eight_players_on_two_servers_pairs_once_and_scores_its_game
                 played += 1;
                 // One game in three, resign at once (a debug build plays a whole kendall5
                 // game in tens of seconds: this makes more games, and more streaks).
-                if pick.below(3) == 0 {
+                if pick.random_range(0..3) == 0 {
                     let (s, r) = b
                         .call("POST", &format!("/api/games/{game}/resign"), None)
                         .await;
@@ -1517,7 +1507,7 @@ async fn an_arena_of_eight_players_on_two_servers_pairs_once_and_scores_its_game
                         (format!("/api/games/{game}/throw"), json!({ "seq": seq }))
                     } else {
                         let legal = st["legal"].as_array().unwrap();
-                        let mv = legal[pick.below(legal.len())]["move"].clone();
+                        let mv = legal[pick.random_range(0..legal.len())]["move"].clone();
                         (
                             format!("/api/games/{game}/move"),
                             json!({ "move": mv, "seq": seq }),

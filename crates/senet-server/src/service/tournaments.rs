@@ -239,7 +239,7 @@ impl Service {
         Ok(summary(
             t,
             &creator,
-            entrants.iter().filter(|e| e.joined.is_some()).count() as u32,
+            store_t::joined(&entrants).len() as u32,
             running,
             now_ms(),
         ))
@@ -274,11 +274,7 @@ impl Service {
             provisional: false,
         };
         let r = |id: &str| refs.get(id).cloned().unwrap_or_else(|| gone(id));
-        let joined: Vec<String> = entrants
-            .iter()
-            .filter(|e| e.joined.is_some())
-            .map(|e| e.player.clone())
-            .collect();
+        let joined = store_t::joined(&entrants);
         let active: HashSet<&str> = entrants
             .iter()
             .filter(|e| e.active)
@@ -405,17 +401,8 @@ impl Service {
             ));
         }
         let (store, key) = (self.store.clone(), id.to_string());
-        let now = now_ms();
         // Starting is the sweeper's: bring the time forward, and step it now.
-        blocking(move || {
-            players::run(&*store, |tx| {
-                tx.exec(
-                    "UPDATE tournaments SET starts = $1 WHERE id = $2 AND state = 'created'",
-                    &[now.into(), key.as_str().into()],
-                )
-            })
-        })
-        .await?;
+        blocking(move || store_t::start_at(&*store, &key, now_ms())).await?;
         let t = self.row_of(id).await?;
         self.tournament_step(&t).await?;
         let out = self.tournament(id).await?;
@@ -473,11 +460,7 @@ impl Service {
     async fn tournament_step(&self, t: &TournamentRow) -> Res<()> {
         let now = now_ms();
         let (entrants, games, byes) = self.contents(&t.id).await?;
-        let joined: Vec<String> = entrants
-            .iter()
-            .filter(|e| e.joined.is_some())
-            .map(|e| e.player.clone())
-            .collect();
+        let joined = store_t::joined(&entrants);
         let active: HashSet<&str> = entrants
             .iter()
             .filter(|e| e.active && e.joined.is_some())
@@ -493,8 +476,7 @@ impl Service {
                     Kind::Swiss => ("running", None),
                 };
                 let (store, key) = (self.store.clone(), t.id.clone());
-                blocking(move || store_t::set_state(&*store, &key, "created", to, rounds, None))
-                    .await?;
+                blocking(move || store_t::set_state(&*store, &key, "created", to, rounds)).await?;
             }
             ("running", Kind::Arena) => {
                 let ends = t.ends().unwrap_or(i64::MAX);
@@ -502,7 +484,7 @@ impl Service {
                     if !under_way {
                         let (store, key) = (self.store.clone(), t.id.clone());
                         blocking(move || {
-                            store_t::set_state(&*store, &key, "running", "over", None, None)
+                            store_t::set_state(&*store, &key, "running", "over", None)
                         })
                         .await?;
                     }
@@ -553,10 +535,8 @@ impl Service {
                 }
                 if t.round >= t.rounds {
                     let (store, key) = (self.store.clone(), t.id.clone());
-                    blocking(move || {
-                        store_t::set_state(&*store, &key, "running", "over", None, None)
-                    })
-                    .await?;
+                    blocking(move || store_t::set_state(&*store, &key, "running", "over", None))
+                        .await?;
                     return Ok(());
                 }
                 let (pairs, byes_now) = if t.kind == Kind::RoundRobin {
