@@ -36,6 +36,7 @@
 pub mod calibrate;
 pub mod duel;
 pub mod exactset;
+pub mod fvi;
 pub mod ladder;
 pub mod speed;
 pub mod train;

@@ -623,13 +623,13 @@ pub fn export_states(
 }
 
 /// A data file created at once (a bad path fails before any work), written through a buffer.
-struct DataFile<'a> {
+pub(crate) struct DataFile<'a> {
     path: &'a std::path::Path,
     out: std::io::BufWriter<std::fs::File>,
 }
 
 impl<'a> DataFile<'a> {
-    fn create(path: &'a std::path::Path) -> Result<DataFile<'a>, String> {
+    pub(crate) fn create(path: &'a std::path::Path) -> Result<DataFile<'a>, String> {
         let file = std::fs::File::create(path)
             .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
         Ok(DataFile {
@@ -639,7 +639,7 @@ impl<'a> DataFile<'a> {
     }
 
     /// Writes with `write` and flushes; the errors say which file.
-    fn write(
+    pub(crate) fn write(
         mut self,
         write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<u64>,
     ) -> Result<u64, String> {
@@ -650,7 +650,7 @@ impl<'a> DataFile<'a> {
 }
 
 /// Writes `n` rows (a network's inputs, the target) in [`export_endgame`]'s format.
-fn write_rows(
+pub(crate) fn write_rows(
     net: &NetEval,
     n: usize,
     rows: impl Iterator<Item = (senet_bots::net::Inputs, f32)>,
@@ -685,7 +685,7 @@ fn write_rows(
 
 /// The side to throw's squares and the other side's in `g`, if `g` awaits a throw of a rule
 /// set with exact tables.
-fn throw_masks(g: &senet_rules::AnyGame) -> Option<(u32, u32)> {
+pub(crate) fn throw_masks(g: &senet_rules::AnyGame) -> Option<(u32, u32)> {
     let Status::Throw(p) = g.status() else {
         return None;
     };
@@ -694,7 +694,7 @@ fn throw_masks(g: &senet_rules::AnyGame) -> Option<(u32, u32)> {
 }
 
 /// The squares of each side (first player's first) in a game of a rule set with exact tables.
-fn board_men(g: &senet_rules::AnyGame) -> Option<[u32; 2]> {
+pub(crate) fn board_men(g: &senet_rules::AnyGame) -> Option<[u32; 2]> {
     use senet_rules::AnyGame as A;
     Some(match g {
         A::Kendall(x) => x.men(),
@@ -758,7 +758,7 @@ pub fn played_endgames(
 }
 
 /// The main network [`searched_positions`] is for, or an error saying which rule sets have one.
-fn searched_net(rules: senet_rules::RuleSet) -> Result<&'static NetEval, String> {
+pub(crate) fn searched_net(rules: senet_rules::RuleSet) -> Result<&'static NetEval, String> {
     track_net(rules).ok_or_else(|| {
         format!("{rules} has no track network (kendall, kendall5, senat and houses have)")
     })

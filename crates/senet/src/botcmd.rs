@@ -167,6 +167,13 @@ pub enum BotCommand {
         #[arg(long, short = 'o')]
         out: String,
     },
+    /// Fitted value iteration over the middle game (issue 55): sample a pool of the main
+    /// network's positions, back them up one throw deep for training, or measure the
+    /// networks' Bellman residual on a held-out pool (docs/bots.md; scripts/fvi_round.sh).
+    Fvi {
+        #[command(subcommand)]
+        cmd: FviCommand,
+    },
     /// Time bots per move on one thread over many positions (seeded greedy and random
     /// self-play, plus every opening): median, 99th percentile and slowest move.
     Botspeed {
@@ -279,6 +286,195 @@ pub enum BotCommand {
         #[arg(long, default_value = "expectimax:2")]
         bot: String,
     },
+}
+
+/// `senet fvi` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum FviCommand {
+    /// Write a pool of the main network's positions (awaiting a throw) met in self-play
+    /// games of --bot, a random move at a share --explore of the decisions, and at each
+    /// decision a random other move's result; each position met is kept with chance --keep.
+    Sample {
+        /// Rule set: kendall, kendall5, senat or houses.
+        #[arg(long)]
+        rules: String,
+        /// Self-play games.
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        /// Seed of the games (a held-out pool and a training pool need different seeds).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The share of positions kept.
+        #[arg(long, default_value_t = 0.25)]
+        keep: f64,
+        /// The share of decisions made by a uniformly random move.
+        #[arg(long, default_value_t = 0.2)]
+        explore: f64,
+        /// Keep each position once, the first time it is met (for a held-out pool).
+        #[arg(long)]
+        distinct: bool,
+        /// Keep also the positions of the four-piece network's levels (at most four pieces a
+        /// side, more than three), trained on that network's values: the main network values
+        /// them in a search from five pieces, so this anchors it there.
+        #[arg(long)]
+        boundary: bool,
+        /// The bot of the games.
+        #[arg(long, default_value = "expectimax:1")]
+        bot: String,
+        /// Pools whose positions are never kept (a held-out pool: pass it when sampling a
+        /// training pool).
+        #[arg(long, value_name = "POOL")]
+        exclude: Vec<std::path::PathBuf>,
+        /// The file to write.
+        #[arg(long, short = 'o')]
+        out: std::path::PathBuf,
+    },
+    /// Back up every position of a pool one throw deep with the networks and tables in use
+    /// (SENET_NETS, SENET_TABLES) and write them with those targets for
+    /// scripts/train_endgame.py --main.
+    Backup {
+        /// The pool (`senet fvi sample`).
+        pool: std::path::PathBuf,
+        /// The data file to write.
+        #[arg(long)]
+        export: std::path::PathBuf,
+    },
+    /// The water decisions of a pool (a piece of the side to throw on 26, a throw of 1, two
+    /// or more moves, one into the water): how often the network's values (0 throws deep),
+    /// one throw deeper and --deep throws deeper take the water, what the shallow choices
+    /// lose by the deepest's values, and the Bellman residual at the water's results.
+    Water {
+        /// The pool (`senet fvi sample`).
+        pool: std::path::PathBuf,
+        /// Throws of the reference search (at most the analysis's deepest).
+        #[arg(long, default_value_t = 3)]
+        deep: u32,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The Bellman residual |V - T(V)| of the networks in use on a pool: mean, 99th
+    /// percentile, largest, bias.
+    Residual {
+        /// The pool (`senet fvi sample`), one training never saw.
+        pool: std::path::PathBuf,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Runs `senet fvi`.
+fn fvi(cmd: FviCommand) -> Result<String, Error> {
+    use senet_coach::fvi::{self, Pool, SampleOptions};
+    match cmd {
+        FviCommand::Sample {
+            rules,
+            games,
+            seed,
+            keep,
+            explore,
+            distinct,
+            boundary,
+            bot,
+            exclude,
+            out,
+        } => {
+            let r: RuleSet = rules.parse()?;
+            let mut held = std::collections::HashSet::new();
+            for p in &exclude {
+                let pool = Pool::read(p).map_err(bad)?;
+                if pool.rules != r {
+                    return Err(bad(format!(
+                        "{} is a pool of {}, not of {r}",
+                        p.display(),
+                        pool.rules
+                    )));
+                }
+                held.extend(pool.keys());
+            }
+            let opt = SampleOptions {
+                play: spec(&bot)?,
+                games,
+                seed,
+                keep,
+                explore,
+                boundary,
+                distinct,
+                exclude: held,
+            };
+            let t = Instant::now();
+            let games_kept = fvi::sample(r, &opt).map_err(bad)?;
+            let pool = Pool {
+                rules: r,
+                about: format!(
+                    "games={games} seed={seed} keep={keep} explore={explore} bot={bot}{}{}{}",
+                    if distinct { " distinct" } else { "" },
+                    if boundary { " boundary" } else { "" },
+                    if exclude.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" excluding={}", exclude.len())
+                    }
+                ),
+                games: games_kept,
+            };
+            std::fs::write(&out, pool.to_text())
+                .map_err(|e| bad(format!("cannot write {}: {e}", out.display())))?;
+            Ok(format!(
+                "{} positions of {r} from {games} games written to {} ({:.0} s)\n",
+                pool.games.len(),
+                out.display(),
+                t.elapsed().as_secs_f64()
+            ))
+        }
+        FviCommand::Backup { pool, export } => {
+            let pool = Pool::read(&pool).map_err(bad)?;
+            fvi::export_backups(&pool, &export).map_err(bad)
+        }
+        FviCommand::Water { pool, deep, json } => {
+            if deep > senet_bots::analysis::MAX_DEPTH {
+                return Err(bad(format!(
+                    "--deep must be 0-{}, got {deep}",
+                    senet_bots::analysis::MAX_DEPTH
+                )));
+            }
+            let pool = Pool::read(&pool).map_err(bad)?;
+            let w = fvi::water(&pool.games, deep);
+            if json {
+                return Ok(serde_json::to_string(&w).expect("a study serialises") + "\n");
+            }
+            let pct = |k: usize| 100.0 * k as f64 / w.decisions.max(1) as f64;
+            Ok(format!(
+                "{}: {} water decisions; the water is best at 0, 1 and {deep} throws deep in {:.1}%, {:.1}%, {:.1}%; the 0- and 1-throw choices agree with the {deep}-throw one in {:.1}% and {:.1}% and lose {:.5} and {:.5} by its values; the water's margin over the best other move {:+.5}; at the water's results V - T(V) {:+.5} (|V - T(V)| {:.5}), at the other moves' {:+.5} ({:.5})\n",
+                pool.rules,
+                w.decisions,
+                pct(w.water_best[0]),
+                pct(w.water_best[1]),
+                pct(w.water_best[2]),
+                pct(w.agree_deep[0]),
+                pct(w.agree_deep[1]),
+                w.loss[0],
+                w.loss[1],
+                w.margin,
+                w.bias[0],
+                w.residual[0],
+                w.bias[1],
+                w.residual[1],
+            ))
+        }
+        FviCommand::Residual { pool, json } => {
+            let pool = Pool::read(&pool).map_err(bad)?;
+            let r = fvi::residual(pool.rules, &pool.games).map_err(bad)?;
+            if json {
+                return Ok(serde_json::to_string(&r).expect("a residual serialises") + "\n");
+            }
+            Ok(format!(
+                "{}: {} positions, Bellman residual |V - T(V)|: mean {:.5}, 99th percentile {:.5}, largest {:.5}; bias V - T(V) {:+.5}; mean backed-up value {:.4}\n",
+                pool.rules, r.n, r.mean, r.p99, r.max, r.bias, r.mean_backup
+            ))
+        }
+    }
 }
 
 fn bad(msg: String) -> Error {
@@ -494,6 +690,7 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             dir,
             out,
         } => exactset(&rules, pieces, decisions, &player, seed, dir, &out),
+        BotCommand::Fvi { cmd } => fvi(cmd),
         BotCommand::Botspeed {
             rules,
             bots,

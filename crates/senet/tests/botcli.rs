@@ -743,3 +743,68 @@ fn solve_stops_for_a_session_and_goes_on_from_its_checkpoint() {
     assert!(err.contains("--for must be a number of minutes"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `senet fvi` (issue 55): a held-out pool, a training pool that leaves it out, its backups
+/// written for the trainer, the residual and the water study as JSON; a bad pool is refused
+/// with what is wrong.
+#[test]
+fn fvi_samples_backs_up_and_measures_the_residual() {
+    let dir = std::env::temp_dir().join(format!("senet-fvi-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (held, train, data) = (dir.join("held.pool"), dir.join("train.pool"), dir.join("d"));
+    let (held, train, data) = (
+        held.to_str().unwrap(),
+        train.to_str().unwrap(),
+        data.to_str().unwrap(),
+    );
+    let sample = |extra: &[&str]| {
+        let mut a = vec![
+            "fvi", "sample", "--rules", "kendall5", "--games", "3", "--bot", "greedy",
+        ];
+        a.extend_from_slice(extra);
+        let (code, out, err) = senet(&a);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("positions of kendall5"), "{out}");
+    };
+    sample(&["--seed", "1", "--distinct", "-o", held]);
+    sample(&["--seed", "2", "--exclude", held, "-o", train]);
+    let held_lines: std::collections::HashSet<String> = std::fs::read_to_string(held)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(str::to_string)
+        .collect();
+    let train_text = std::fs::read_to_string(train).unwrap();
+    assert!(train_text.lines().skip(1).all(|l| !held_lines.contains(l)));
+    let (code, out, err) = senet(&["fvi", "backup", train, "--export", data]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("backed up one throw deep"), "{out}");
+    let head = std::fs::read(data).unwrap();
+    assert!(head.starts_with(b"senet-endgame-data/1 kendall5"));
+    let (code, out, err) = senet(&["fvi", "residual", held, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["n"].as_u64().unwrap() as usize, held_lines.len());
+    let (mean, p99) = (v["mean"].as_f64().unwrap(), v["p99"].as_f64().unwrap());
+    assert!(mean > 0.0 && mean < 0.05 && p99 >= mean, "{v}");
+    let (code, out, err) = senet(&["fvi", "water", held, "--deep", "1", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["deep"], 1);
+    std::fs::write(
+        held,
+        "senet-middle-pool/1 kendall5 N=1\nkendall5 nonsense\n",
+    )
+    .unwrap();
+    let (code, _, err) = senet(&["fvi", "residual", held]);
+    assert_eq!(code, 1);
+    assert!(err.contains("line 2"), "{err}");
+    let (code, _, err) = senet(&["fvi", "sample", "--rules", "pyramid", "-o", train]);
+    assert_eq!(code, 1);
+    assert!(err.contains("pyramid has no track network"), "{err}");
+    let (code, _, err) = senet(&["fvi", "water", train, "--deep", "9"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--deep"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

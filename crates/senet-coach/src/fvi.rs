@@ -1,0 +1,654 @@
+//! Fitted value iteration over the middle game (issue 55): the main network's positions (a
+//! side with more pieces on the board than the endgame networks value, five a side on
+//! `kendall5`) are valued by one-throw Bellman backups, `T(V)(x)` = the mean over the throws
+//! of the best move's value, whose leaves are exact where a piece has borne off into the
+//! tables' levels, the endgame networks' where those value them, and the current main
+//! network `V` elsewhere; the network is fitted to `T(V)` and the positions backed up again.
+//!
+//! The positions are a fixed pool ([`sample`]): those met in self-play of a bot, with a
+//! uniformly random move instead of the bot's at a share of the decisions (exploration: the
+//! water and the last squares are reached in ways the bot's own play avoids), and at each
+//! decision the result of a random other move. A held-out pool of the same kind, never
+//! trained on ([`SampleOptions::exclude`]), measures each round by the network's Bellman
+//! residual `|V - T(V)|` ([`residual`]): at a fixed point of value iteration it is zero.
+//!
+//! `senet fvi sample` writes a pool, `senet fvi backup` its targets in the format
+//! `scripts/train_endgame.py --main` trains on, `senet fvi residual` the residual of the
+//! networks in use (`SENET_NETS`, `SENET_TABLES`); `scripts/fvi_round.sh` runs a round.
+
+use crate::train::{board_men, searched_net, throw_masks, write_rows, DataFile};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use senet_rules::{AnyGame, Game, Move, MoveList, Notation, Player, RuleSet, Status};
+use std::collections::HashSet;
+use std::path::Path;
+
+/// Where a position of a pool lies: the main network's levels (what fitted value iteration
+/// backs up), or the boundary below them, the levels of the four-piece network (at most four
+/// pieces a side on the board, more than the endgame network's three), which a search from a
+/// main-network root values with the main network ([`senet_bots::weights`]'s `Rooted`): there
+/// the target is the four-piece network's value (exact where the tables in use cover it), so
+/// that the main network agrees with it where the five-piece game meets the four-piece one.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// The main network values it.
+    Main,
+    /// The four-piece network values it.
+    Boundary,
+}
+
+/// The [`Level`] of a position with `men` on the board, `None` below the boundary.
+fn level(net: &senet_bots::net::NetEval, men: [u32; 2]) -> Option<Level> {
+    if !net.params_for(men).1 {
+        return Some(Level::Main);
+    }
+    let most = men[0].count_ones().max(men[1].count_ones());
+    (net.end4_hidden().is_some() && most > senet_bots::net::END_PIECES).then_some(Level::Boundary)
+}
+
+/// The first word of a pool file.
+pub const HEADER: &str = "senet-middle-pool/1";
+
+/// A pool of middle-game positions awaiting a throw, each one the main network values.
+#[derive(Clone, Debug)]
+pub struct Pool {
+    /// The rule set.
+    pub rules: RuleSet,
+    /// How the pool was made (the header's rest).
+    pub about: String,
+    /// The positions.
+    pub games: Vec<AnyGame>,
+}
+
+/// What [`sample`] plays and keeps.
+#[derive(Clone, Debug)]
+pub struct SampleOptions {
+    /// The bot whose self-play games give the positions.
+    pub play: senet_bots::BotSpec,
+    /// Self-play games.
+    pub games: u64,
+    /// Seed of the games' throws, the exploration and the positions kept.
+    pub seed: u64,
+    /// The chance that a position met is kept.
+    pub keep: f64,
+    /// The chance that a decision is made by a uniformly random legal move.
+    pub explore: f64,
+    /// Keep the boundary's positions too ([`Level::Boundary`]), to anchor the main network on
+    /// the four-piece network there.
+    pub boundary: bool,
+    /// Keep each position once (the first time it is met) instead of as often as it is met.
+    pub distinct: bool,
+    /// Positions never kept, as (side to throw's squares, the other side's): a held-out
+    /// pool's or exact set's, so that training never sees them.
+    pub exclude: HashSet<(u32, u32)>,
+}
+
+/// The main network's positions met in `opt.games` self-play games (see the module's
+/// documentation), in the order met.
+pub fn sample(rules: RuleSet, opt: &SampleOptions) -> Result<Vec<AnyGame>, String> {
+    use rayon::prelude::*;
+    let net = searched_net(rules)?;
+    for (name, x) in [("kept", opt.keep), ("explored", opt.explore)] {
+        if !(0.0..=1.0).contains(&x) {
+            return Err(format!(
+                "the share of positions {name} must lie in [0, 1], got {x}"
+            ));
+        }
+    }
+    let start = AnyGame::new(rules, &[] as &[&str]).map_err(|e| e.to_string())?;
+    let main = |g: &AnyGame| {
+        // The draw is made whether or not the position is excluded, so that excluding
+        // positions never changes the games (nor which other positions are kept).
+        throw_masks(g).filter(|&(a, b)| match level(net, [a, b]) {
+            Some(Level::Main) => true,
+            Some(Level::Boundary) => opt.boundary,
+            None => false,
+        })
+    };
+    let per_game: Vec<Vec<(AnyGame, (u32, u32))>> = (0..opt.games)
+        .into_par_iter()
+        .map(|i| {
+            let seed = crate::duel::mix(opt.seed, i);
+            let mut rng = Pcg64Mcg::seed_from_u64(seed);
+            let mut bot = opt.play.build();
+            let mut kept = Vec::new();
+            let keep = |g: &AnyGame, rng: &mut Pcg64Mcg, kept: &mut Vec<_>| {
+                if let Some(k) = main(g) {
+                    if rng.random_bool(opt.keep) && !opt.exclude.contains(&k) {
+                        kept.push((*g, k));
+                    }
+                }
+            };
+            let mut g = start;
+            let mut k = 0u64;
+            loop {
+                match g.status() {
+                    Status::Over(_) => break,
+                    Status::Throw(_) => {
+                        keep(&g, &mut rng, &mut kept);
+                        let t = g.throw_dist().sample(rand::RngCore::next_u32(&mut rng));
+                        g.set_throw_unchecked(t);
+                    }
+                    Status::Move(_) => {
+                        k += 1;
+                        let mut ms = MoveList::new();
+                        g.legal_moves(&mut ms);
+                        let m = if ms.len() > 1 && rng.random_bool(opt.explore) {
+                            ms[rng.random_range(0..ms.len())]
+                        } else {
+                            bot.choose(&g, crate::duel::mix(seed, k)).best
+                        };
+                        if ms.len() > 1 {
+                            let others: Vec<Move> =
+                                ms.iter().copied().filter(|&x| x != m).collect();
+                            let mut h = g;
+                            h.play_unchecked(others[rng.random_range(0..others.len())]);
+                            keep(&h, &mut rng, &mut kept);
+                        }
+                        g.play_unchecked(m);
+                    }
+                }
+            }
+            kept
+        })
+        .collect();
+    let mut seen = HashSet::new();
+    Ok(per_game
+        .into_iter()
+        .flatten()
+        .filter(|&(_, k)| !opt.distinct || seen.insert(k))
+        .map(|(g, _)| g)
+        .collect())
+}
+
+impl Pool {
+    /// The pool file: a header line, then one position (notation, `docs/notation.md`) a line.
+    pub fn to_text(&self) -> String {
+        let mut s = format!(
+            "{HEADER} {} N={} {}\n",
+            self.rules,
+            self.games.len(),
+            self.about
+        );
+        for g in &self.games {
+            s.push_str(&g.position());
+            s.push('\n');
+        }
+        s
+    }
+
+    /// Reads a pool file, checking every line: the position parses, is of the header's rule
+    /// set, awaits a throw and is one the main network values.
+    pub fn read(path: &Path) -> Result<Pool, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        Pool::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// [`Pool::read`] on a file's text.
+    pub fn parse(text: &str) -> Result<Pool, String> {
+        let mut lines = text.lines();
+        let head = lines.next().unwrap_or("");
+        let mut words = head.split_whitespace();
+        if words.next() != Some(HEADER) {
+            return Err(format!(
+                "line 1: not a middle-game pool (it starts with \"{HEADER}\")"
+            ));
+        }
+        let rules: RuleSet = words
+            .next()
+            .ok_or("line 1: the rule set is missing")?
+            .parse()
+            .map_err(|e| format!("line 1: {e}"))?;
+        let n: usize = words
+            .next()
+            .and_then(|w| w.strip_prefix("N="))
+            .and_then(|w| w.parse().ok())
+            .ok_or("line 1: the count N=... is missing")?;
+        let about = words.collect::<Vec<_>>().join(" ");
+        let net = searched_net(rules)?;
+        let mut games = Vec::with_capacity(n);
+        for (i, line) in lines.enumerate() {
+            let at = format!("line {}", i + 2);
+            let g: AnyGame = line.trim().parse().map_err(|e| format!("{at}: {e}"))?;
+            if g.rules() != rules {
+                return Err(format!(
+                    "{at}: the position is of {}, the pool of {rules}",
+                    g.rules()
+                ));
+            }
+            let Some((a, b)) = throw_masks(&g) else {
+                return Err(format!("{at}: the position does not await a throw"));
+            };
+            if level(net, [a, b]).is_none() {
+                return Err(format!(
+                    "{at}: the endgame network values the position, not the main or the four-piece one"
+                ));
+            }
+            games.push(g);
+        }
+        if games.len() != n {
+            return Err(format!(
+                "the header says {n} positions, the file has {}",
+                games.len()
+            ));
+        }
+        Ok(Pool {
+            rules,
+            about,
+            games,
+        })
+    }
+
+    /// Every position as (side to throw's squares, the other side's), to exclude from
+    /// training data.
+    pub fn keys(&self) -> HashSet<(u32, u32)> {
+        self.games.iter().filter_map(throw_masks).collect()
+    }
+}
+
+/// The side to throw of `g` (awaiting a throw).
+fn thrower(g: &AnyGame) -> Player {
+    g.status().player().unwrap_or(Player::First)
+}
+
+/// The main network's value of each position (awaiting a throw): the thrower's win chance,
+/// `V(x)`, with the networks in use (`SENET_NETS`).
+pub fn values(rules: RuleSet, games: &[AnyGame]) -> Result<Vec<f64>, String> {
+    let net = searched_net(rules)?;
+    games
+        .iter()
+        .map(|g| {
+            let men = board_men(g).ok_or_else(|| format!("{rules} has no exact tables"))?;
+            Ok(net.mover_value(men, thrower(g)))
+        })
+        .collect()
+}
+
+/// The one-throw backup of each position (awaiting a throw), `T(V)(x)`: the thrower's win
+/// chance, the mean over the throws of the best move's value, each move valued by the `expert`
+/// level's evaluator (the networks in use, exact where the tables in use cover the position).
+pub fn backups(games: &[AnyGame]) -> Vec<f64> {
+    use rayon::prelude::*;
+    games
+        .par_chunks(256)
+        .flat_map_iter(|chunk| {
+            let mut bot = senet_bots::analysis::analyser(0, None);
+            chunk
+                .iter()
+                .map(|g| senet_bots::analysis::thrower_value(bot.as_mut(), g))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The Bellman residual `|V - T(V)|` of the networks in use on a pool.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Residual {
+    /// Positions.
+    pub n: usize,
+    /// Mean of `|V - T(V)|`.
+    pub mean: f64,
+    /// Its 99th percentile.
+    pub p99: f64,
+    /// Its largest.
+    pub max: f64,
+    /// Mean of `V - T(V)` (positive: the network is more hopeful than its backup).
+    pub bias: f64,
+    /// Mean backed-up value `T(V)`, the thrower's.
+    pub mean_backup: f64,
+}
+
+/// The Bellman residual of the networks in use on the main network's positions of `games`
+/// (see [`Residual`]).
+pub fn residual(rules: RuleSet, games: &[AnyGame]) -> Result<Residual, String> {
+    let net = searched_net(rules)?;
+    let games: Vec<AnyGame> = games
+        .iter()
+        .filter(|g| board_men(g).and_then(|m| level(net, m)) == Some(Level::Main))
+        .copied()
+        .collect();
+    if games.is_empty() {
+        return Err("the pool has no positions of the main network".into());
+    }
+    let v = values(rules, &games)?;
+    let t = backups(&games);
+    let mut d: Vec<f64> = v.iter().zip(&t).map(|(a, b)| (a - b).abs()).collect();
+    let n = d.len();
+    let mean = d.iter().sum::<f64>() / n as f64;
+    let bias = v.iter().zip(&t).map(|(a, b)| a - b).sum::<f64>() / n as f64;
+    d.sort_by(f64::total_cmp);
+    Ok(Residual {
+        n,
+        mean,
+        p99: d[((n as f64 * 0.99).ceil() as usize).clamp(1, n) - 1],
+        max: d[n - 1],
+        bias,
+        mean_backup: t.iter().sum::<f64>() / n as f64,
+    })
+}
+
+/// Writes the pool's positions with their targets, in the format `scripts/train_endgame.py
+/// --main` trains on: the main network's positions with their backups `T(V)`, the boundary's
+/// with the four-piece network's values ([`Level`]); returns a line saying what was written.
+pub fn export_backups(pool: &Pool, path: &Path) -> Result<String, String> {
+    let net = searched_net(pool.rules)?;
+    let file = DataFile::create(path)?;
+    let mut t = backups(&pool.games);
+    let mut boundary = 0u64;
+    for (g, t) in pool.games.iter().zip(&mut t) {
+        let men = board_men(g).expect("a pool's positions are of a rule set with tables");
+        if level(net, men) == Some(Level::Boundary) {
+            *t = net.mover_value(men, thrower(g));
+            boundary += 1;
+        }
+    }
+    let rows = pool.games.iter().zip(&t).map(|(g, &y)| {
+        let men = board_men(g).expect("a pool's positions are of a rule set with tables");
+        (net.inputs(men, thrower(g)), y as f32)
+    });
+    let n = file.write(|out| write_rows(net, t.len(), rows, out))?;
+    Ok(format!(
+        "{n} positions of {} ({} backed up one throw deep, {boundary} of the four-piece network's levels valued by it) written to {} (scripts/train_endgame.py --main trains on it)\n",
+        pool.rules,
+        n - boundary,
+        path.display()
+    ))
+}
+
+/// The water decisions of a pool (issue 55): each position where the side to throw has a
+/// piece on 26 and a throw of 1 gives two or more legal moves, one of them into the water
+/// (27: back to 15, and on `kendall5` the 1 throws again), with the choice of three searches
+/// of the `expert` level's evaluator (the networks and tables in use): the network's value of
+/// each move's result (0 throws deep), one throw deeper (the backup `T(V)` of each result)
+/// and `deep` throws deeper; and the Bellman residual at the water's results and at the
+/// others'.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct WaterStudy {
+    /// Decisions with a water move.
+    pub decisions: usize,
+    /// The depth of the deepest search (the reference).
+    pub deep: u32,
+    /// Decisions where the water is the best move at 0, 1 and `deep` throws.
+    pub water_best: [usize; 3],
+    /// Decisions where the 0- and 1-throw searches choose what the deepest does.
+    pub agree_deep: [usize; 2],
+    /// Mean over the decisions of what the 0- and 1-throw choices lose by the deepest search's
+    /// values (the mover's win chance).
+    pub loss: [f64; 2],
+    /// Mean margin of the water over the best other move by the deepest search (negative:
+    /// the water is worse).
+    pub margin: f64,
+    /// Mean `V - T(V)` at the water's results (awaiting the mover's throw again) and at the
+    /// other moves' results.
+    pub bias: [f64; 2],
+    /// Mean `|V - T(V)|` at the water's results and the other moves' results.
+    pub residual: [f64; 2],
+}
+
+/// [`WaterStudy`] of `games` (positions awaiting a throw), the deepest search `deep` throws.
+pub fn water(games: &[AnyGame], deep: u32) -> WaterStudy {
+    use rayon::prelude::*;
+    use senet_rules::{MoveKind, Throw};
+    if deep > senet_bots::analysis::MAX_DEPTH {
+        return WaterStudy::default();
+    }
+    struct One {
+        water_best: [bool; 3],
+        agree: [bool; 2],
+        loss: [f64; 2],
+        margin: f64,
+        d: [(f64, f64, u32); 2],
+    }
+    let per: Vec<One> = games
+        .par_chunks(64)
+        .flat_map_iter(|chunk| {
+            let mut bots: Vec<Box<dyn senet_bots::Bot>> = [0, 1, deep]
+                .iter()
+                .map(|&d| senet_bots::analysis::analyser(d, None))
+                .collect();
+            let mut backup = senet_bots::analysis::analyser(0, None);
+            let mut out = Vec::new();
+            for g in chunk {
+                let mut h = *g;
+                if h.set_throw(Throw::single(1)).is_err() {
+                    continue;
+                }
+                let mut ms = MoveList::new();
+                h.legal_moves(&mut ms);
+                if ms.len() < 2 || !ms.iter().any(|m| m.kind.contains(MoveKind::WATER)) {
+                    continue;
+                }
+                let choices: Vec<senet_bots::Choice> = bots
+                    .iter_mut()
+                    .map(|b| b.choose_with(&h, 0, true))
+                    .collect();
+                let score = |c: &senet_bots::Choice, m: Move| {
+                    c.scores.iter().find(|s| s.0 == m).map_or(0.0, |s| s.1)
+                };
+                let is_water = |m: Move| m.kind.contains(MoveKind::WATER);
+                let ref_best = choices[2].best;
+                let ref_v = score(&choices[2], ref_best);
+                let water_v = ms
+                    .iter()
+                    .filter(|m| is_water(**m))
+                    .map(|&m| score(&choices[2], m))
+                    .fold(f64::MIN, f64::max);
+                let other_v = ms
+                    .iter()
+                    .filter(|m| !is_water(**m))
+                    .map(|&m| score(&choices[2], m))
+                    .fold(f64::MIN, f64::max);
+                // The residual at each move's result that awaits a throw.
+                let mut d = [(0.0, 0.0, 0u32); 2];
+                let mover = thrower(g);
+                for &m in ms.iter() {
+                    let mut c = h;
+                    c.play_unchecked(m);
+                    if !matches!(c.status(), Status::Throw(_)) {
+                        continue;
+                    }
+                    let Some(men) = board_men(&c) else { continue };
+                    let net = searched_net(c.rules()).expect("a rule set with tables");
+                    if net.params_for(men).1 {
+                        continue;
+                    }
+                    let p = thrower(&c);
+                    let v = net.mover_value(men, p);
+                    let t = senet_bots::analysis::thrower_value(backup.as_mut(), &c);
+                    // The mover's perspective, whoever throws next.
+                    let diff = if p == mover { v - t } else { t - v };
+                    let k = usize::from(!is_water(m));
+                    d[k].0 += diff;
+                    d[k].1 += diff.abs();
+                    d[k].2 += 1;
+                }
+                out.push(One {
+                    water_best: std::array::from_fn(|i| is_water(choices[i].best)),
+                    agree: std::array::from_fn(|i| choices[i].best == ref_best),
+                    loss: std::array::from_fn(|i| ref_v - score(&choices[2], choices[i].best)),
+                    margin: water_v - other_v,
+                    d,
+                });
+            }
+            out
+        })
+        .collect();
+    let n = per.len();
+    let mut s = WaterStudy {
+        decisions: n,
+        deep,
+        ..Default::default()
+    };
+    if n == 0 {
+        return s;
+    }
+    let mut counts = [0u32; 2];
+    for o in &per {
+        for i in 0..3 {
+            s.water_best[i] += usize::from(o.water_best[i]);
+        }
+        for (i, count) in counts.iter_mut().enumerate() {
+            s.agree_deep[i] += usize::from(o.agree[i]);
+            s.loss[i] += o.loss[i] / n as f64;
+            s.bias[i] += o.d[i].0;
+            s.residual[i] += o.d[i].1;
+            *count += o.d[i].2;
+        }
+        s.margin += o.margin / n as f64;
+    }
+    for (i, count) in counts.into_iter().enumerate() {
+        let c = f64::from(count.max(1));
+        s.bias[i] /= c;
+        s.residual[i] /= c;
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pool(games: u64, seed: u64, distinct: bool) -> Vec<AnyGame> {
+        let opt = SampleOptions {
+            play: "greedy".parse().unwrap(),
+            games,
+            seed,
+            keep: 0.5,
+            explore: 0.2,
+            boundary: false,
+            distinct,
+            exclude: HashSet::new(),
+        };
+        sample(RuleSet::Kendall5, &opt).unwrap()
+    }
+
+    #[test]
+    fn a_pool_holds_only_main_network_positions_and_round_trips() {
+        let games = pool(4, 1, true);
+        assert!(games.len() > 20, "{}", games.len());
+        let p = Pool {
+            rules: RuleSet::Kendall5,
+            about: "test".into(),
+            games,
+        };
+        let back = Pool::parse(&p.to_text()).unwrap();
+        assert_eq!(back.games, p.games);
+        assert_eq!(back.about, "test");
+        let net = searched_net(RuleSet::Kendall5).unwrap();
+        for g in &back.games {
+            let (a, b) = throw_masks(g).unwrap();
+            assert!(!net.params_for([a, b]).1);
+            assert!(a.count_ones() == 5 || b.count_ones() == 5);
+        }
+        assert_eq!(back.keys().len(), back.games.len(), "distinct positions");
+    }
+
+    #[test]
+    fn sampling_is_seeded_and_excludes_what_it_is_told() {
+        assert_eq!(pool(3, 7, false), pool(3, 7, false));
+        assert_ne!(pool(3, 7, false), pool(3, 8, false));
+        let first = pool(3, 7, false);
+        let opt = SampleOptions {
+            play: "greedy".parse().unwrap(),
+            games: 3,
+            seed: 7,
+            keep: 0.5,
+            explore: 0.2,
+            boundary: false,
+            distinct: false,
+            exclude: first.iter().filter_map(throw_masks).collect(),
+        };
+        assert!(sample(RuleSet::Kendall5, &opt).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_bad_pool_file_says_what_is_wrong() {
+        let g = AnyGame::new(RuleSet::Kendall5, &[] as &[&str]).unwrap();
+        let good = format!("{HEADER} kendall5 N=1\n{}\n", g.position());
+        assert!(Pool::parse(&good).is_ok());
+        let e = Pool::parse("hello\n").unwrap_err();
+        assert!(e.contains("not a middle-game pool"), "{e}");
+        let e = Pool::parse(&format!("{HEADER} kendall5 N=2\n{}\n", g.position())).unwrap_err();
+        assert!(e.contains("says 2"), "{e}");
+        let e = Pool::parse(&format!("{HEADER} kendall5 N=1\nnonsense\n")).unwrap_err();
+        assert!(e.starts_with("line 2"), "{e}");
+        let k = AnyGame::new(RuleSet::Kendall, &[] as &[&str]).unwrap();
+        let e = Pool::parse(&format!("{HEADER} kendall5 N=1\n{}\n", k.position())).unwrap_err();
+        assert!(e.contains("the pool of kendall5"), "{e}");
+    }
+
+    /// A position with a piece on 26 and another move for a 1 is one water decision; one
+    /// with no other move, or whose 1 cannot reach the water, is none.
+    #[test]
+    fn the_water_study_counts_the_water_decisions() {
+        let two: AnyGame = "kendall5 XXXX..OOOOO..............X.... off=0,0 turn=1 throw=- dec=0"
+            .parse()
+            .unwrap();
+        let only: AnyGame = "kendall5 XXXXOOOOO................X.... off=0,0 turn=1 throw=- dec=0"
+            .parse()
+            .unwrap();
+        let none: AnyGame = "kendall5 XXXX..OOOOO.............X..... off=0,0 turn=1 throw=- dec=0"
+            .parse()
+            .unwrap();
+        let w = water(&[two, only, none], 1);
+        assert_eq!(w.decisions, 1, "{w:?}");
+        assert_eq!(w.deep, 1);
+        // The 1-throw choice is the reference's: it loses nothing by its values.
+        assert_eq!(w.agree_deep[1], 1);
+        assert_eq!(w.loss[1], 0.0);
+        assert!(w.loss[0] >= 0.0);
+        assert!(w.residual[0] > 0.0 && w.residual[1] > 0.0, "{w:?}");
+        assert_eq!(water(&[only, none], 1).decisions, 0);
+    }
+
+    /// The residual is |V - T(V)| with T the one-throw backup: a position's backup is the
+    /// mean over the throws of the best move's network value, checked here by hand.
+    #[test]
+    fn the_backup_is_the_mean_over_throws_of_the_best_move() {
+        let games = pool(2, 3, true);
+        let t = backups(&games[..10]);
+        let net = searched_net(RuleSet::Kendall5).unwrap();
+        for (g, &tv) in games.iter().zip(&t) {
+            let p = thrower(g);
+            let dist = g.throw_dist();
+            let mut mean = 0.0;
+            for &(th, w) in dist.outcomes {
+                let mut h = *g;
+                h.set_throw_unchecked(th);
+                let mut ms = MoveList::new();
+                h.legal_moves(&mut ms);
+                let best = ms
+                    .iter()
+                    .map(|&m| {
+                        let mut c = h;
+                        c.play_unchecked(m);
+                        match c.status() {
+                            Status::Over(o) => {
+                                let f = senet_bots::eval::terminal_value(&o);
+                                if p == Player::First {
+                                    f
+                                } else {
+                                    1.0 - f
+                                }
+                            }
+                            _ => {
+                                let men = board_men(&c).unwrap();
+                                let f = net.value(men, thrower(&c));
+                                if p == Player::First {
+                                    f
+                                } else {
+                                    1.0 - f
+                                }
+                            }
+                        }
+                    })
+                    .fold(f64::MIN, f64::max);
+                mean += f64::from(w) / f64::from(dist.total) * best;
+            }
+            assert!((mean - tv).abs() < 1e-9, "{mean} vs {tv}");
+        }
+        let r = residual(RuleSet::Kendall5, &games).unwrap();
+        assert!(r.mean > 0.0 && r.p99 >= r.mean && r.max >= r.p99, "{r:?}");
+    }
+}
