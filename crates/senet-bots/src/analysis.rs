@@ -7,7 +7,10 @@
 //!   legal move, the move played and the best one, and the win chance the move played lost
 //!   (its [`Mark`] when the loss passes a threshold);
 //! - every throw: its luck as gnubg measures it, the thrower's win chance after the throw
-//!   minus the mean of that over the throw distribution (the win chance before it);
+//!   minus the mean of that over the throw distribution (the win chance before it), every
+//!   throw valued by the same search: the decision's before it (issue 55), whose value of
+//!   the move played is that mean, or where that searched the throws less than `luck_depth`
+//!   deep (or there is none: the first throw), a search of every throw of its own;
 //! - per player ([`Summary`]): decisions with a real choice, win chance lost, inaccuracies,
 //!   mistakes and blunders, the error rate in gnubg's units, luck, a luck-adjusted result and
 //!   a rating band named after the bot level that plays like that ([`band`]).
@@ -15,21 +18,33 @@
 //! Values are win chances in `[0, 1]` (a draw counts 1/2). A throw or decision is valued
 //! from the point of view of the player it belongs to; [`Note::first`] gives the first
 //! player's win chance after each event, the curve of the review's graph.
+//!
+//! A decision with one legal move has nothing to judge: it is searched only `luck_depth + 1`
+//! throws deep (where that is less than `depth`), enough to value the next throw.
+//!
+//! Every search depends only on its position and the options (each starts a new generation
+//! of its cache: a cache carried from one decision to the next would let the node budget
+//! reach other depths, and the analysis would no longer judge a move as `expert` chooses
+//! one), so [`analyze`] makes a chunk's searches on the machine's cores ahead of the events
+//! and gives the same analysis as [`Analyzer`]'s one event at a time on one thread.
 
 use crate::{Bot, BotKind, BotSpec, Choice, Level};
 use senet_rules::record::Event;
 use senet_rules::Notation;
-use senet_rules::{AnyGame, Error, Game, Player, Record, RuleSet, Status, Throw};
+use senet_rules::{AnyGame, Error, Game, Move, Player, Record, RuleSet, Status, Throw};
 use serde::Serialize;
 use std::fmt::Write as _;
 
 /// How deep the analysis searches.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Options {
-    /// Expectimax depth in throws of the decisions (see [`default_depth`]).
+    /// Expectimax depth in throws of the decisions (see [`default_depth`]); of a decision
+    /// with one legal move, at most `luck_depth + 1`.
     pub depth: u32,
-    /// Expectimax depth of the throws' luck: every possible throw is searched, so on the
-    /// two-dice rule sets (up to 16 throws) one throw less than `depth`.
+    /// The least expectimax depth of the throws' luck. A throw after a decision is valued by
+    /// that decision's search, each throw one throw less deep than it (within the budget),
+    /// when that is at least this deep; otherwise every possible throw is searched this
+    /// deep, so on the two-dice rule sets (up to 16 throws) one throw less than `depth`.
     pub luck_depth: u32,
     /// A node budget per search (`None`: none): a search that would exceed it answers from
     /// its deepest completed iteration, so the time per search is bounded (the server uses
@@ -94,9 +109,13 @@ pub fn default_depth(rules: RuleSet) -> u32 {
     }
 }
 
-/// The default depth of the throws' luck, where every possible throw is searched: as deep as
-/// keeps a whole game's analysis within seconds on one core (`examples/analysisbench.rs`,
-/// figures in `docs/analysis.md`).
+/// The default least depth of the throws' luck ([`Options::luck_depth`]), where every
+/// possible throw is searched: as deep as keeps a whole game's analysis within seconds on one
+/// core (`examples/analysisbench.rs`, figures in `docs/analysis.md`). Most throws are valued
+/// deeper, by the search of the decision before them: on the stick rule sets 3 or 4 throws
+/// deep within the budget (only the first throw, and those after a decision whose search
+/// reached 3 throws or stopped at a table's exact value, are searched 3 deep on their own);
+/// on pyramid and parker 1, after a turn's last decision.
 pub fn default_luck_depth(rules: RuleSet) -> u32 {
     match rules {
         RuleSet::Pyramid | RuleSet::Parker => 1,
@@ -509,39 +528,215 @@ fn value_of(bot: &mut dyn Bot, g: &AnyGame, who: Player) -> f64 {
 /// Analyses a game record. `progress(done, total)` is called before each event.
 ///
 /// The record is replayed and checked first: a bad record gives the replay's error.
+///
+/// The searches run on the machine's cores ([`analyze_on`] with [`threads`]): each search
+/// depends only on its position and the options, so the analysis is the same on any number
+/// of threads, and the same as [`Analyzer`]'s one event at a time.
 pub fn analyze(
     rec: &Record,
     opt: &Options,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Analysis, Error> {
+    analyze_on(rec, opt, threads(), progress)
+}
+
+/// [`analyze`] on `threads` threads (1: on the calling thread alone). The events are taken
+/// in chunks: the searches of a chunk's decisions, then those of its throws that the
+/// decisions before them did not value, run on the threads; then the chunk's events are
+/// analysed in order with the searches made.
+pub fn analyze_on(
+    rec: &Record,
+    opt: &Options,
+    threads: usize,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Analysis, Error> {
     let mut a = Analyzer::new(rec, opt)?;
     let total = a.total();
+    let threads = threads.max(1);
+    let chunk = CHUNK_PER_THREAD * threads;
     while a.done() < total {
-        progress(a.done(), total);
-        a.step()?;
+        let end = (a.done() + chunk).min(total);
+        if threads > 1 {
+            a.search_ahead(end, threads);
+        }
+        while a.done() < end {
+            progress(a.done(), total);
+            a.step()?;
+        }
     }
     progress(total, total);
     a.finish()
 }
 
+/// Events per thread in one chunk of [`analyze_on`]: enough that the threads' last searches
+/// of a chunk, which wait for each other, cost little; few enough that progress is reported
+/// often (a kendall5 game has about 360 events).
+const CHUNK_PER_THREAD: usize = 32;
+
+/// The most threads [`analyze`] uses: each holds its own searchers' caches (about 10 MB a
+/// thread on kendall5), and a server analyses several games at once.
+pub const MAX_THREADS: usize = 4;
+
+/// The threads [`analyze`] uses: the machine's cores, at most [`MAX_THREADS`]; 1 in
+/// WebAssembly.
+pub fn threads() -> usize {
+    #[cfg(target_arch = "wasm32")]
+    {
+        1
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))
+    }
+}
+
+/// The values of every throw of a position awaiting one, from the search of the decision
+/// that led to it ([`Choice::outcomes`]): the luck of the throw made there needs no search
+/// of its own.
+struct KnownThrows {
+    /// The position (awaiting a throw).
+    g: AnyGame,
+    /// How deep each throw was searched: one throw less than the decision's search.
+    depth: u32,
+    /// Each throw's value for the first player, in the order of `g.throw_dist()`.
+    first: Vec<f64>,
+}
+
+/// The values of the throws of `after`, the position after move `m` of the decision that
+/// `c` searched, if the search valued them.
+fn known_throws(c: &Choice, m: Move, after: &AnyGame) -> Option<KnownThrows> {
+    if !matches!(after.status(), Status::Throw(_)) {
+        return None;
+    }
+    let i = c.scores.iter().position(|s| s.0 == m)?;
+    let first = c.outcomes.get(i)?.clone()?;
+    let depth = c.depth?.checked_sub(1)?;
+    (first.len() == after.throw_dist().outcomes.len()).then_some(KnownThrows {
+        g: *after,
+        depth,
+        first,
+    })
+}
+
+/// A search made ahead of [`Analyzer::step`] ([`analyze_on`]'s threads), by event.
+enum Ahead {
+    /// A decision's search (exact scores).
+    Decision(Choice),
+    /// A throw's luck, every throw searched ([`throw_outcomes`] with the throw made).
+    Luck(Vec<(Throw, f64, f64)>, Actual),
+}
+
+/// One thread's searchers ([`analyser`]s): the decisions', and the luck's and the one-move
+/// decisions' when they search less deep.
+struct Searchers {
+    /// The decisions' ([`Options::depth`]).
+    bot: Box<dyn Bot>,
+    /// The throws searched one by one, `luck_depth` deep (when less than `depth`).
+    luck: Option<Box<dyn Bot>>,
+    /// The decisions with one legal move, `luck_depth + 1` deep (when less than `depth`):
+    /// they have nothing to judge, and their search values the next throw as deep as the luck
+    /// needs.
+    single: Option<Box<dyn Bot>>,
+}
+
+impl Searchers {
+    fn new(opt: &Options) -> Searchers {
+        let at = |depth: u32| (depth < opt.depth).then(|| analyser(depth, opt.budget));
+        Searchers {
+            bot: analyser(opt.depth, opt.budget),
+            luck: at(opt.luck_depth),
+            single: at(opt.luck_depth + 1),
+        }
+    }
+
+    /// The luck's searcher.
+    fn luck(&mut self) -> &mut dyn Bot {
+        self.luck.as_deref_mut().unwrap_or(self.bot.as_mut())
+    }
+
+    /// The search of a decision, with exact scores.
+    fn decide(&mut self, g: &AnyGame) -> Choice {
+        let bot = match &mut self.single {
+            Some(single) if one_move(g) => single,
+            _ => &mut self.bot,
+        };
+        bot.choose_with(g, 0, true)
+    }
+}
+
+/// Whether `g` (awaiting a move) has one legal move.
+fn one_move(g: &AnyGame) -> bool {
+    let mut ms = senet_rules::MoveList::new();
+    g.legal_moves(&mut ms);
+    ms.len() == 1
+}
+
+/// A job of [`Analyzer::search_ahead`]: an event, the position before it, the throw made.
+enum Job {
+    Decision(usize, AnyGame),
+    Luck(usize, AnyGame, Throw),
+}
+
+/// Runs `jobs` on the workers' threads (the calling thread being the first), each worker
+/// taking the next job left; the results by job. (Never called in WebAssembly, which has no
+/// threads: [`threads`] is 1 there.)
+fn run_jobs(mut workers: Vec<&mut Searchers>, jobs: &[Job]) -> Vec<(usize, Ahead)> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let work = |w: &mut Searchers| {
+        let mut out = Vec::new();
+        loop {
+            let j = next.fetch_add(1, Ordering::Relaxed);
+            let Some(job) = jobs.get(j) else {
+                return out;
+            };
+            out.push(match *job {
+                Job::Decision(i, g) => (i, Ahead::Decision(w.decide(&g))),
+                Job::Luck(i, g, t) => {
+                    let (o, found) = throw_outcomes(w.luck(), &g, Some(t));
+                    (i, Ahead::Luck(o, found))
+                }
+            });
+        }
+    };
+    let (first, rest) = workers.split_first_mut().expect("a worker");
+    std::thread::scope(|s| {
+        let handles: Vec<_> = rest
+            .iter_mut()
+            .take(jobs.len().saturating_sub(1))
+            .map(|w| s.spawn(|| work(w)))
+            .collect();
+        let mut out = work(first);
+        for h in handles {
+            out.extend(h.join().expect("an analysis thread"));
+        }
+        out
+    })
+}
+
 /// A game's analysis made one event at a time, for a caller that shows progress between
 /// events without a callback (the WebAssembly engine answers the page in chunks): [`analyze`]
 /// is `new`, then `step` until `done() == total()`, then `finish`, so both give the same
-/// analysis (the searches' caches carry from one event to the next either way).
+/// analysis (each search depends only on its position, whichever thread made it and when).
 pub struct Analyzer {
     rec: Record,
     opt: Options,
     start: AnyGame,
-    bot: Box<dyn Bot>,
-    /// The throws' luck is searched by a bot of its own depth when it is shallower.
-    luck_bot: Option<Box<dyn Bot>>,
+    /// The searchers of [`Analyzer::step`], and of the first of [`analyze_on`]'s threads.
+    searchers: Searchers,
     g: AnyGame,
     first_at_start: f64,
     notes: Vec<Note>,
-    /// The exact search of the position right after the last throw, reused by its decision
-    /// when it was the decisions' depth, or when the decision has one legal move (nothing to
-    /// judge: its value is the luck search's, and a deeper search would only cost time).
+    /// The exact search of the position right after the last throw, when the luck searched
+    /// every throw at the decisions' depth: its decision reuses it.
     after_throw: Option<(AnyGame, Choice)>,
+    /// The throws of the position after the last move, valued by its decision's search: the
+    /// next throw's luck when they were searched at least `luck_depth` deep.
+    known: Option<KnownThrows>,
+    /// Searches made ahead by [`analyze_on`]'s threads, by event.
+    ahead: Vec<Option<Ahead>>,
+    /// The searchers of [`analyze_on`]'s other threads, made on first use.
+    helpers: Vec<Searchers>,
     decision: usize,
     next: usize,
 }
@@ -553,24 +748,20 @@ impl Analyzer {
         opt.check()?;
         rec.replay()?;
         let start = rec.start_position()?;
-        let mut bot = analyser(opt.depth, opt.budget);
-        let mut luck_bot =
-            (opt.luck_depth != opt.depth).then(|| analyser(opt.luck_depth, opt.budget));
-        let first_at_start = value_of(
-            luck_bot.as_deref_mut().unwrap_or(bot.as_mut()),
-            &start,
-            Player::First,
-        );
+        let mut searchers = Searchers::new(opt);
+        let first_at_start = value_of(searchers.luck(), &start, Player::First);
         Ok(Analyzer {
             rec: rec.clone(),
             opt: *opt,
             start,
-            bot,
-            luck_bot,
+            searchers,
             g: start,
             first_at_start,
             notes: Vec::with_capacity(rec.events.len()),
             after_throw: None,
+            known: None,
+            ahead: Vec::new(),
+            helpers: Vec::new(),
             decision: 0,
             next: 0,
         })
@@ -586,6 +777,94 @@ impl Analyzer {
         self.next
     }
 
+    /// Makes on `threads` threads the searches that [`Analyzer::step`] will need for the
+    /// events up to `end` (exclusive): first the decisions' (each needs only its position),
+    /// then the luck of the throws that the decisions before them did not value. A search
+    /// made ahead is the one `step` would make, so the analysis is the same.
+    fn search_ahead(&mut self, end: usize, threads: usize) {
+        let from = self.next;
+        let end = end.min(self.rec.events.len());
+        // The position before each event, and the throws and moves made.
+        let mut g = self.g;
+        let mut before = Vec::with_capacity(end - from);
+        let mut made: Vec<Option<Result<Throw, Move>>> = Vec::with_capacity(end - from);
+        for i in from..end {
+            before.push(g);
+            let m = match &self.rec.events[i] {
+                Event::Throw { throw } => Throw::parse(throw)
+                    .ok()
+                    .filter(|&t| g.set_throw(t).is_ok())
+                    .map(|t| Some(Ok(t))),
+                Event::Move { .. } if self.rec.legacy_pass_at(&g, i) => {
+                    senet_rules::play_legacy_pass(&mut g);
+                    Some(None)
+                }
+                Event::Move { mv } => g.parse_move(mv).ok().map(|m| {
+                    g.play_unchecked(m);
+                    Some(Err(m))
+                }),
+            };
+            // (The replay checked the record; were it bad, `step` would say so.)
+            let Some(m) = m else { break };
+            made.push(m);
+        }
+        if self.ahead.len() < self.rec.events.len() {
+            self.ahead.resize_with(self.rec.events.len(), || None);
+        }
+        while self.helpers.len() + 1 < threads {
+            self.helpers.push(Searchers::new(&self.opt));
+        }
+        let shallower = self.opt.luck_depth != self.opt.depth;
+        // The decisions, but those that will reuse the search of their throw (the luck at the
+        // decisions' depth).
+        let reuses = |k: usize| {
+            !shallower
+                && match k.checked_sub(1) {
+                    Some(k) => matches!(made[k], Some(Ok(_))),
+                    None => matches!(&self.after_throw, Some((h, _)) if *h == before[0]),
+                }
+        };
+        let decisions: Vec<Job> = (made.iter().enumerate())
+            .filter(|&(k, m)| matches!(m, Some(Err(_))) && !reuses(k))
+            .map(|(k, _)| Job::Decision(from + k, before[k]))
+            .collect();
+        for (i, a) in run_jobs(self.searchers_of(threads), &decisions) {
+            self.ahead[i] = Some(a);
+        }
+        // The throws whose values the decision before them did not give.
+        let mut luck = Vec::new();
+        for (k, m) in made.iter().enumerate() {
+            let Some(Ok(t)) = *m else { continue };
+            let known = if k == 0 {
+                self.known
+                    .as_ref()
+                    .filter(|n| n.g == before[0])
+                    .map(|n| n.depth)
+            } else {
+                match (&made[k - 1], &self.ahead[from + k - 1]) {
+                    (Some(Err(m)), Some(Ahead::Decision(c))) => {
+                        known_throws(c, *m, &before[k]).map(|n| n.depth)
+                    }
+                    _ => None,
+                }
+            };
+            if known.is_none_or(|d| d < self.opt.luck_depth) {
+                luck.push(Job::Luck(from + k, before[k], t));
+            }
+        }
+        for (i, a) in run_jobs(self.searchers_of(threads), &luck) {
+            self.ahead[i] = Some(a);
+        }
+    }
+
+    /// The searchers of `threads` threads: the analyser's own, then its helpers'.
+    fn searchers_of(&mut self, threads: usize) -> Vec<&mut Searchers> {
+        let helpers = self.helpers.iter_mut().take(threads - 1);
+        std::iter::once(&mut self.searchers)
+            .chain(helpers)
+            .collect()
+    }
+
     /// Analyses the next event, if any is left.
     pub fn step(&mut self) -> Result<(), Error> {
         let i = self.next;
@@ -593,6 +872,7 @@ impl Analyzer {
             return Ok(());
         };
         self.next += 1;
+        let ahead = self.ahead.get_mut(i).and_then(Option::take);
         let g = &mut self.g;
         match e {
             Event::Throw { throw } => {
@@ -600,18 +880,47 @@ impl Analyzer {
                 let Status::Throw(p) = g.status() else {
                     unreachable!("the replay checked the record");
                 };
-                let shallower = self.luck_bot.is_some();
-                let luck = self.luck_bot.as_deref_mut().unwrap_or(self.bot.as_mut());
-                let (before, found) = throw_values(luck, g, Some(t));
-                g.set_throw(t)?;
-                let after = match found {
-                    Some((v, c)) => {
-                        if !shallower || c.scores.len() == 1 {
-                            self.after_throw = Some((*g, c));
-                        }
+                // Valued by the decision before it, or every throw searched.
+                let known = self
+                    .known
+                    .take()
+                    .filter(|k| k.g == *g && k.depth >= self.opt.luck_depth)
+                    .and_then(|k| {
+                        let dist = g.throw_dist();
+                        let i = dist.outcomes.iter().position(|&(u, _)| u == t)?;
+                        // (The mean as the search's chance node sums it: the value of the
+                        // move before, so the thrower's win chance does not jump there.)
+                        let total = f64::from(dist.total);
+                        let mean: f64 = (dist.outcomes.iter().zip(&k.first))
+                            .map(|(&(_, w), v)| f64::from(w) / total * v)
+                            .sum();
+                        Some((as_first(p, mean), as_first(p, k.first[i])))
+                    });
+                let (before, after) = match known {
+                    Some(v) => {
+                        g.set_throw(t)?;
                         v
                     }
-                    None => value_of(luck, g, p),
+                    None => {
+                        let shallower = self.searchers.luck.is_some();
+                        let luck = self.searchers.luck();
+                        let (outcomes, found) = match ahead {
+                            Some(Ahead::Luck(o, found)) => (o, found),
+                            _ => throw_outcomes(luck, g, Some(t)),
+                        };
+                        let before = outcomes.iter().map(|&(_, p, v)| p * v).sum();
+                        g.set_throw(t)?;
+                        let after = match found {
+                            Some((v, c)) => {
+                                if !shallower {
+                                    self.after_throw = Some((*g, c));
+                                }
+                                v
+                            }
+                            None => value_of(luck, g, p),
+                        };
+                        (before, after)
+                    }
                 };
                 self.notes.push(Note::Throw {
                     event: i,
@@ -633,9 +942,10 @@ impl Analyzer {
                     unreachable!("the replay checked the record");
                 };
                 let m = g.parse_move(mv)?;
-                let c = match self.after_throw.take() {
-                    Some((h, c)) if h == *g => c,
-                    _ => self.bot.choose_with(g, 0, true),
+                let c = match (self.after_throw.take(), ahead) {
+                    (Some((h, c)), _) if h == *g => c,
+                    (_, Some(Ahead::Decision(c))) => c,
+                    _ => self.searchers.decide(g),
                 };
                 let before = best_value(&c);
                 let moves = move_values(g, &c);
@@ -652,6 +962,7 @@ impl Analyzer {
                 let best = g.move_string(c.best);
                 let played = g.move_string(m);
                 g.play_unchecked(m);
+                self.known = known_throws(&c, m, g);
                 self.notes.push(Note::Move {
                     event: i,
                     decision: self.decision,
@@ -930,4 +1241,144 @@ pub fn value_position(g: &AnyGame, opt: &Options) -> Result<PositionValue, Error
         }
     }
     Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// A record from `start` of `events` (throws and moves as strings).
+    fn record(start: &AnyGame, events: &[String]) -> Record {
+        let mut rec = Record::new(start, None);
+        let mut g = *start;
+        for e in events {
+            if matches!(g.status(), Status::Throw(_)) {
+                let t = Throw::parse(e).expect("a throw");
+                g.set_throw(t).expect("a legal throw");
+                rec.push_throw(t);
+            } else {
+                g.play(g.parse_move(e).expect("a move"))
+                    .expect("a legal move");
+                rec.push_move(e.clone());
+            }
+        }
+        rec.finish(&g);
+        rec
+    }
+
+    /// The first `n` events of a game of random moves and throws.
+    fn random_events(start: &AnyGame, n: usize, seed: u64) -> Vec<String> {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+        let mut g = *start;
+        let mut out = Vec::new();
+        while out.len() < n {
+            match g.status() {
+                Status::Throw(_) => {
+                    let t = g.sample_throw(rng.random());
+                    g.set_throw(t).expect("a sampled throw");
+                    out.push(t.to_string());
+                }
+                Status::Move(_) => {
+                    let mut ms = senet_rules::MoveList::new();
+                    g.legal_moves(&mut ms);
+                    let m = ms[rng.random_range(0..ms.len())];
+                    out.push(g.move_string(m));
+                    g.play_unchecked(m);
+                }
+                Status::Over(_) => break,
+            }
+        }
+        out
+    }
+
+    /// The searches are made on several threads in chunks or one event at a time, and the
+    /// analysis is the same.
+    #[test]
+    fn the_analysis_is_the_same_on_any_number_of_threads_and_step_by_step() {
+        let start = AnyGame::new(RuleSet::Kendall5, &[] as &[&str]).expect("kendall5");
+        let rec = record(&start, &random_events(&start, 140, 5));
+        let opt = Options::for_rules(RuleSet::Kendall5);
+        let one = analyze_on(&rec, &opt, 1, &mut |_, _| {}).expect("a record");
+        let mut seen = Vec::new();
+        let two = analyze_on(&rec, &opt, 2, &mut |d, t| seen.push((d, t))).expect("a record");
+        assert_eq!(one, two);
+        assert_eq!(
+            seen.len(),
+            rec.events.len() + 1,
+            "progress before each event and at the end"
+        );
+        assert!(seen.windows(2).all(|w| w[1].0 == w[0].0 + 1));
+        assert_eq!(
+            analyze_on(&rec, &opt, 3, &mut |_, _| {}).expect("a record"),
+            one
+        );
+        let mut a = Analyzer::new(&rec, &opt).expect("a record");
+        while a.done() < a.total() {
+            a.step().expect("a record");
+        }
+        assert_eq!(a.finish().expect("a record"), one);
+        // With the luck as deep as the decisions (no throw is valued by the decision before).
+        let opt = Options::with_depth(RuleSet::Kendall5, 2);
+        let one = analyze_on(&rec, &opt, 1, &mut |_, _| {}).expect("a record");
+        assert_eq!(
+            analyze_on(&rec, &opt, 2, &mut |_, _| {}).expect("a record"),
+            one
+        );
+    }
+
+    /// A throw after a decision is valued by that decision's search, each throw one throw
+    /// less deep than the search: the thrower's win chance before it is the value of the move
+    /// played (no jump in the curve), and the luck of every throw, weighted by its chance,
+    /// sums to zero.
+    #[test]
+    fn a_throw_is_valued_by_the_search_of_the_decision_before_it() {
+        let start: AnyGame =
+            "kendall5 ..O.O...XO.OX......X...X...... off=1,1 turn=2 throw=- dec=55"
+                .parse()
+                .expect("a position");
+        let opt = Options::for_rules(RuleSet::Kendall5);
+        let mut h = start;
+        h.set_throw(Throw::single(4)).expect("a throw");
+        let c = analyser(opt.depth, opt.budget).choose_with(&h, 0, true);
+        let m = h.parse_move("5-9").expect("a move");
+        h.play(m).expect("a legal move");
+        let known = known_throws(&c, m, &h).expect("the throws valued");
+        assert!(
+            known.depth >= opt.luck_depth,
+            "searched {} deep",
+            known.depth
+        );
+        let dist = h.throw_dist();
+        let mut sum = 0.0;
+        for &(t, w) in dist.outcomes {
+            let rec = record(&start, &["4".into(), "5-9".into(), t.to_string()]);
+            let a = analyze_on(&rec, &opt, 1, &mut |_, _| {}).expect("a record");
+            let Note::Move { first, .. } = a.notes[1] else {
+                unreachable!()
+            };
+            let Note::Throw {
+                player,
+                before,
+                after,
+                luck,
+                ..
+            } = a.notes[2]
+            else {
+                unreachable!()
+            };
+            let p = if player == 1 {
+                Player::First
+            } else {
+                Player::Second
+            };
+            assert!((as_first(p, before) - first).abs() < 1e-12, "{t}");
+            assert!((luck - (after - before)).abs() < 1e-12);
+            sum += f64::from(w) * luck;
+        }
+        assert!(
+            (sum / f64::from(dist.total)).abs() < 1e-12,
+            "mean luck {sum}"
+        );
+    }
 }

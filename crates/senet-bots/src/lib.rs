@@ -194,6 +194,11 @@ pub struct Choice {
     /// iteration that fitted, which can differ by one between play and analysis mode: see
     /// [`Bot::choose_with`].
     pub depth: Option<u32>,
+    /// With exact scores, from the search bots: per move (as `scores`), the first player's
+    /// win chance after each throw of the move's result when that awaits a throw, one throw
+    /// less deep than `depth` ([`search::RootResult::outcomes`]); empty otherwise. The game's
+    /// analysis values the next throw's luck with them.
+    pub outcomes: Vec<Option<Vec<f64>>>,
 }
 
 /// A computer player.
@@ -573,6 +578,7 @@ impl Engine {
                     score_kind: "pick_chance",
                     exact: true,
                     depth: None,
+                    outcomes: Vec::new(),
                 }
             }
             BotKind::Greedy | BotKind::Expectimax(_) | BotKind::Sloppy(_) => {
@@ -607,6 +613,7 @@ impl Engine {
                     score_kind: "win_chance",
                     exact: r.exact,
                     depth: Some(r.depth),
+                    outcomes: r.outcomes,
                 }
             }
             BotKind::Mcts(n) => {
@@ -618,6 +625,7 @@ impl Engine {
                     score_kind: "win_chance",
                     exact: true,
                     depth: None,
+                    outcomes: Vec::new(),
                 }
             }
         }

@@ -298,6 +298,14 @@ pub struct RootResult {
     pub nodes: u64,
     /// The depth of the answer: `depth`, or with a budget the deepest completed iteration.
     pub depth: u32,
+    /// With `exact_root`, per move (as `values`): if its result awaits a throw and was
+    /// searched throw by throw (not cut short by a table's exact value, the depth-0 leaf or a
+    /// cache entry), the first player's win chance after each throw of it, in the order of
+    /// its `throw_dist()`, each searched `depth - 1` throws deep: the values whose weighted
+    /// mean is the move's value. The game's analysis takes the luck of the next throw from
+    /// them instead of searching the throws again. Otherwise `None`; empty without
+    /// `exact_root`.
+    pub outcomes: Vec<Option<Vec<f64>>>,
 }
 
 /// An expectimax searcher over one rule-set type, owning its transposition cache.
@@ -336,6 +344,8 @@ impl<G: Game> Searcher<G> {
                 nodes: 1,
                 limit: u64::MAX,
                 aborted: false,
+                capture: false,
+                captured: None,
             };
             return s.root(g);
         };
@@ -368,6 +378,8 @@ impl<G: Game> Searcher<G> {
                     budget.saturating_sub(spent)
                 },
                 aborted: false,
+                capture: false,
+                captured: None,
             };
             let r = s.root(g);
             spent += s.nodes;
@@ -410,6 +422,11 @@ struct Search<'a, G: Game, E> {
     /// is thrown away.
     limit: u64,
     aborted: bool,
+    /// Set by the root (with exact root scores) just before it searches a move whose result
+    /// awaits a throw: the chance node that it reaches first records its outcomes' values
+    /// in `captured` (see [`RootResult::outcomes`]).
+    capture: bool,
+    captured: Option<Vec<f64>>,
 }
 
 impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
@@ -435,6 +452,11 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
         // others are refuted cheaply.
         let order = self.order(g, &ms, maxer, self.opt.depth, None);
         let mut vals = vec![0.0; ms.len()];
+        let mut outcomes = if self.opt.exact_root {
+            vec![None; ms.len()]
+        } else {
+            Vec::new()
+        };
         for i in (0..ms.len()).map(|j| nth(&order, j)) {
             let mut c = *g;
             c.play_unchecked(ms[i]);
@@ -443,7 +465,13 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
                 (false, Some((_, b))) => (-1.0, b),
                 _ => (-1.0, 2.0),
             };
+            // (Searched with a full window: every outcome's value is exact.)
+            self.capture = self.opt.exact_root && matches!(c.status(), Status::Throw(_));
             let v = self.value(&c, self.opt.depth, alpha, beta);
+            self.capture = false;
+            if let Some(o) = outcomes.get_mut(i) {
+                *o = self.captured.take();
+            }
             vals[i] = v;
             // Of equal values the first searched wins, so that both root modes choose the
             // same move (a later equal move fails low against the best without exact scores).
@@ -464,6 +492,7 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
             best: best.map_or(0, |b| b.0),
             nodes: self.nodes,
             depth: self.opt.depth,
+            outcomes,
         }
     }
 
@@ -724,6 +753,8 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
     /// call of [`Search::value`], most of them leaves, set up a large frame.)
     #[inline(never)]
     fn chance(&mut self, g: &G, p: Player, depth: u32, alpha: f64, beta: f64) -> f64 {
+        // A root move's result: record the outcomes' values (`RootResult::outcomes`).
+        let mut capture = std::mem::take(&mut self.capture).then(Vec::new);
         if let (Some(v), _) = self.probe_table(g, depth, alpha, beta) {
             return v;
         }
@@ -740,8 +771,13 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
             let mut s = 0.0;
             for i in 0..n {
                 let (c, pr) = kid(i);
-                s += pr * self.value(&c, depth - 1, -1.0, 2.0);
+                let v = self.value(&c, depth - 1, -1.0, 2.0);
+                if let Some(vs) = &mut capture {
+                    vs.push(v);
+                }
+                s += pr * v;
             }
+            self.captured = capture.filter(|_| !self.aborted);
             return s;
         }
         let mut lo = [LO; MAX_OUTCOMES];
@@ -806,6 +842,9 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
             } else {
                 self.value(&c, depth - 1, a_i, b_i)
             };
+            if let Some(vs) = &mut capture {
+                vs.push(v);
+            }
             s += pr * v;
             // (Clamped, so that rounding never turns a bound into an exact value.)
             if v <= a_i {
@@ -820,6 +859,8 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
             }
         }
         self.store(g, depth, alpha, beta, s, Move::PASS);
+        // (Every outcome searched within its window: exact, with the root's full window.)
+        self.captured = capture.filter(|_| !self.aborted);
         s
     }
 }

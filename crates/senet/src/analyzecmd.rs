@@ -21,7 +21,8 @@ pub struct AnalyzeArgs {
     /// With --position: the throw, when the position has none pending.
     #[arg(long = "throw", short = 't', requires = "position")]
     throw: Option<String>,
-    /// Search depth in throws (default: 2, or 1 on pyramid and parker; at most 4).
+    /// Search depth in throws (default: the `expert` level's, 5, on the stick rule sets; 2
+    /// on pyramid and parker; at most 5).
     #[arg(long)]
     depth: Option<u32>,
     /// Of a series record, analyse only game N (from 1); default: every game.
