@@ -16,7 +16,9 @@
 //! `scripts/train_endgame.py --main` trains on, `senet fvi residual` the residual of the
 //! networks in use (`SENET_NETS`, `SENET_TABLES`); `scripts/fvi_round.sh` runs a round.
 
-use crate::train::{board_men, searched_net, throw_masks, write_rows, DataFile};
+use crate::train::{
+    board_men, other_result, searched_net, self_play, throw_masks, write_rows, DataFile,
+};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use senet_rules::{AnyGame, Game, Move, MoveList, Notation, Player, RuleSet, Status};
@@ -119,36 +121,21 @@ pub fn sample(rules: RuleSet, opt: &SampleOptions) -> Result<Vec<AnyGame>, Strin
                     }
                 }
             };
-            let mut g = start;
-            let mut k = 0u64;
-            loop {
-                match g.status() {
-                    Status::Over(_) => break,
-                    Status::Throw(_) => {
-                        keep(&g, &mut rng, &mut kept);
-                        let t = g.throw_dist().sample(rand::RngCore::next_u32(&mut rng));
-                        g.set_throw_unchecked(t);
-                    }
-                    Status::Move(_) => {
-                        k += 1;
-                        let mut ms = MoveList::new();
-                        g.legal_moves(&mut ms);
-                        let m = if ms.len() > 1 && rng.random_bool(opt.explore) {
-                            ms[rng.random_range(0..ms.len())]
-                        } else {
-                            bot.choose(&g, crate::duel::mix(seed, k)).best
-                        };
-                        if ms.len() > 1 {
-                            let others: Vec<Move> =
-                                ms.iter().copied().filter(|&x| x != m).collect();
-                            let mut h = g;
-                            h.play_unchecked(others[rng.random_range(0..others.len())]);
-                            keep(&h, &mut rng, &mut kept);
-                        }
-                        g.play_unchecked(m);
-                    }
+            self_play(&start, &mut rng, |g, turn, rng| {
+                let Some((ms, k)) = turn else {
+                    keep(g, rng, &mut kept);
+                    return None;
+                };
+                let m = if ms.len() > 1 && rng.random_bool(opt.explore) {
+                    ms[rng.random_range(0..ms.len())]
+                } else {
+                    bot.choose(g, crate::duel::mix(seed, k)).best
+                };
+                if ms.len() > 1 {
+                    keep(&other_result(g, ms, m, rng), rng, &mut kept);
                 }
-            }
+                Some(m)
+            });
             kept
         })
         .collect();

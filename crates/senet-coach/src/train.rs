@@ -880,40 +880,69 @@ pub fn searched_positions(
                     rows.push((own, opp, p, v as f32));
                 }
             };
-            let mut g = start;
-            let mut k = 0u64;
-            loop {
-                match g.status() {
-                    Status::Over(_) => break,
-                    Status::Throw(_) => {
-                        if rng.random_bool(keep) {
-                            value(&g, &mut rows);
-                        }
-                        let t = g.throw_dist().sample(rand::RngCore::next_u32(&mut rng));
-                        g.set_throw_unchecked(t);
+            self_play(&start, &mut rng, |g, turn, rng| {
+                let Some((ms, k)) = turn else {
+                    if rng.random_bool(keep) {
+                        value(g, &mut rows);
                     }
-                    Status::Move(_) => {
-                        k += 1;
-                        let m = bot
-                            .choose(&g, crate::duel::mix(crate::duel::mix(seed, i), k))
-                            .best;
-                        let mut ms = MoveList::new();
-                        g.legal_moves(&mut ms);
-                        if ms.len() > 1 && rng.random_bool(keep) {
-                            let others: Vec<Move> =
-                                ms.iter().copied().filter(|&x| x != m).collect();
-                            let mut h = g;
-                            h.play_unchecked(others[rng.random_range(0..others.len())]);
-                            value(&h, &mut rows);
-                        }
-                        g.play_unchecked(m);
-                    }
+                    return None;
+                };
+                let m = bot
+                    .choose(g, crate::duel::mix(crate::duel::mix(seed, i), k))
+                    .best;
+                if ms.len() > 1 && rng.random_bool(keep) {
+                    value(&other_result(g, ms, m, rng), &mut rows);
                 }
-            }
+                Some(m)
+            });
             rows
         })
         .collect();
     Ok(per_game.into_iter().flatten().collect())
+}
+
+/// Plays one game from `start` to its end, each throw drawn from `rng`. `step` sees every
+/// position: awaiting a throw (`None`; before the throw is drawn, and what it returns is not
+/// used), or awaiting a move (`Some` of its legal moves and the decision's number from 1),
+/// where it returns the move to play.
+pub(crate) fn self_play(
+    start: &senet_rules::AnyGame,
+    rng: &mut Pcg64Mcg,
+    mut step: impl FnMut(&senet_rules::AnyGame, Option<(&MoveList, u64)>, &mut Pcg64Mcg) -> Option<Move>,
+) {
+    let mut g = *start;
+    let mut k = 0u64;
+    loop {
+        match g.status() {
+            Status::Over(_) => break,
+            Status::Throw(_) => {
+                step(&g, None, rng);
+                let t = g.throw_dist().sample(rand::RngCore::next_u32(rng));
+                g.set_throw_unchecked(t);
+            }
+            Status::Move(_) => {
+                k += 1;
+                let mut ms = MoveList::new();
+                g.legal_moves(&mut ms);
+                let m = step(&g, Some((&ms, k)), rng).expect("a decision's step gives a move");
+                g.play_unchecked(m);
+            }
+        }
+    }
+}
+
+/// The result of a uniformly drawn legal move of `g` other than `m` (`ms`, `g`'s legal
+/// moves, holds two or more).
+pub(crate) fn other_result(
+    g: &senet_rules::AnyGame,
+    ms: &MoveList,
+    m: Move,
+    rng: &mut Pcg64Mcg,
+) -> senet_rules::AnyGame {
+    let others: Vec<Move> = ms.iter().copied().filter(|&x| x != m).collect();
+    let mut h = *g;
+    h.play_unchecked(others[rng.random_range(0..others.len())]);
+    h
 }
 
 /// Writes [`searched_positions`] to `path` in [`export_endgame`]'s format, with the main
