@@ -1177,7 +1177,18 @@ fn on_a_phone_nothing_scrolls_sideways_and_every_target_is_44px() {
     s.goto(&format!("{}/leaderboard/kendall5", server.url));
     s.wait_for(".switcher", 20);
     phone_checks(&s, "leaderboard");
-    // Puzzles (issue 57): the board upright, the moves, then the answer.
+    // Puzzles (issue 57): the board upright, the moves, then the answer. The server makes
+    // them in the background (a random seed, so some starts take longer): the page is
+    // opened once one exists, or it shows that there is none.
+    let t = Instant::now();
+    while http(server.port, "GET", "/api/puzzles/next", None)
+        .unwrap()
+        .0
+        != 200
+    {
+        assert!(t.elapsed() < Duration::from_secs(180), "no puzzle was made");
+        std::thread::sleep(Duration::from_millis(250));
+    }
     s.goto(&format!("{}/puzzles", server.url));
     s.wait_for("#moves .move-btn", 60);
     phone_checks(&s, "puzzle");
