@@ -344,7 +344,6 @@ impl<G: Game> Searcher<G> {
                 nodes: 1,
                 limit: u64::MAX,
                 aborted: false,
-                capture: false,
                 captured: None,
             };
             return s.root(g);
@@ -378,7 +377,6 @@ impl<G: Game> Searcher<G> {
                     budget.saturating_sub(spent)
                 },
                 aborted: false,
-                capture: false,
                 captured: None,
             };
             let r = s.root(g);
@@ -422,10 +420,8 @@ struct Search<'a, G: Game, E> {
     /// is thrown away.
     limit: u64,
     aborted: bool,
-    /// Set by the root (with exact root scores) just before it searches a move whose result
-    /// awaits a throw: the chance node that it reaches first records its outcomes' values
-    /// in `captured` (see [`RootResult::outcomes`]).
-    capture: bool,
+    /// With exact root scores, the throws' values of the root move just searched, recorded
+    /// by [`Search::value_capturing`] (see [`RootResult::outcomes`]).
     captured: Option<Vec<f64>>,
 }
 
@@ -466,12 +462,13 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
                 _ => (-1.0, 2.0),
             };
             // (Searched with a full window: every outcome's value is exact.)
-            self.capture = self.opt.exact_root && matches!(c.status(), Status::Throw(_));
-            let v = self.value(&c, self.opt.depth, alpha, beta);
-            self.capture = false;
-            if let Some(o) = outcomes.get_mut(i) {
-                *o = self.captured.take();
-            }
+            let v = if self.opt.exact_root {
+                let v = self.value_capturing(&c, self.opt.depth, alpha, beta);
+                outcomes[i] = self.captured.take();
+                v
+            } else {
+                self.value(&c, self.opt.depth, alpha, beta)
+            };
             vals[i] = v;
             // Of equal values the first searched wins, so that both root modes choose the
             // same move (a later equal move fails low against the best without exact scores).
@@ -511,9 +508,27 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
                     let e = self.e;
                     self.leaves.value(g, |g| e.eval(g))
                 }
-                None => self.chance(g, p, depth, alpha, beta),
+                None => self.chance::<false>(g, p, depth, alpha, beta),
             },
             Status::Move(p) => self.decide(g, p, depth, alpha, beta).0,
+        }
+    }
+
+    /// [`Search::value`] of a root move's result, which records its throws' values in
+    /// `captured` (see [`RootResult::outcomes`]) when it is a chance node that is searched.
+    /// Only exact root scores come here, so that play, which has no use for the outcomes,
+    /// pays nothing for them.
+    #[cold]
+    fn value_capturing(&mut self, g: &G, depth: u32, alpha: f64, beta: f64) -> f64 {
+        match g.status() {
+            // (As `value` would go: a node spent, no exact value, not a leaf.)
+            Status::Throw(p) if depth > 0 && self.e.exact(g).is_none() => {
+                if self.spend() {
+                    return 0.5;
+                }
+                self.chance::<true>(g, p, depth, alpha, beta)
+            }
+            _ => self.value(g, depth, alpha, beta),
         }
     }
 
@@ -752,9 +767,16 @@ impl<G: Game, E: Evaluator<G>> Search<'_, G, E> {
     /// (optionally) Star2 probing. (Out of line: its bound arrays would otherwise make every
     /// call of [`Search::value`], most of them leaves, set up a large frame.)
     #[inline(never)]
-    fn chance(&mut self, g: &G, p: Player, depth: u32, alpha: f64, beta: f64) -> f64 {
+    fn chance<const CAPTURE: bool>(
+        &mut self,
+        g: &G,
+        p: Player,
+        depth: u32,
+        alpha: f64,
+        beta: f64,
+    ) -> f64 {
         // A root move's result: record the outcomes' values (`RootResult::outcomes`).
-        let mut capture = std::mem::take(&mut self.capture).then(Vec::new);
+        let mut capture = CAPTURE.then(Vec::new);
         if let (Some(v), _) = self.probe_table(g, depth, alpha, beta) {
             return v;
         }

@@ -315,21 +315,41 @@ pub fn residual(rules: RuleSet, games: &[AnyGame]) -> Result<Residual, String> {
     })
 }
 
+/// The training targets of a pool's positions ([`export_backups`]): the main network's
+/// positions' one-throw backups `T(V)`, the boundary's four-piece network's values (those
+/// are not backed up at all); and how many were the boundary's.
+fn targets(net: &senet_bots::net::NetEval, games: &[AnyGame]) -> (Vec<f64>, u64) {
+    // Only the main network's positions are backed up; the boundary's take the four-piece
+    // network's values.
+    let is_main = |g: &AnyGame| {
+        let men = board_men(g).expect("a pool's positions are of a rule set with tables");
+        level(net, men) == Some(Level::Main)
+    };
+    let main: Vec<AnyGame> = games.iter().filter(|g| is_main(g)).copied().collect();
+    let mut backed = backups(&main).into_iter();
+    let mut boundary = 0u64;
+    let t: Vec<f64> = games
+        .iter()
+        .map(|g| {
+            if is_main(g) {
+                backed.next().expect("one backup per main position")
+            } else {
+                boundary += 1;
+                let men = board_men(g).expect("a pool's positions are of a rule set with tables");
+                net.mover_value(men, thrower(g))
+            }
+        })
+        .collect();
+    (t, boundary)
+}
+
 /// Writes the pool's positions with their targets, in the format `scripts/train_endgame.py
 /// --main` trains on: the main network's positions with their backups `T(V)`, the boundary's
 /// with the four-piece network's values ([`Level`]); returns a line saying what was written.
 pub fn export_backups(pool: &Pool, path: &Path) -> Result<String, String> {
     let net = searched_net(pool.rules)?;
     let file = DataFile::create(path)?;
-    let mut t = backups(&pool.games);
-    let mut boundary = 0u64;
-    for (g, t) in pool.games.iter().zip(&mut t) {
-        let men = board_men(g).expect("a pool's positions are of a rule set with tables");
-        if level(net, men) == Some(Level::Boundary) {
-            *t = net.mover_value(men, thrower(g));
-            boundary += 1;
-        }
-    }
+    let (t, boundary) = targets(net, &pool.games);
     let rows = pool.games.iter().zip(&t).map(|(g, &y)| {
         let men = board_men(g).expect("a pool's positions are of a rule set with tables");
         (net.inputs(men, thrower(g)), y as f32)
@@ -587,6 +607,41 @@ mod tests {
         assert!(w.loss[0] >= 0.0);
         assert!(w.residual[0] > 0.0 && w.residual[1] > 0.0, "{w:?}");
         assert_eq!(water(&[only, none], 1).decisions, 0);
+    }
+
+    /// With `--boundary`, the four-piece network's positions are trained on its values and
+    /// only the main network's are backed up.
+    #[test]
+    fn only_the_main_networks_positions_are_backed_up() {
+        let opt = SampleOptions {
+            play: "greedy".parse().unwrap(),
+            games: 2,
+            seed: 5,
+            keep: 0.5,
+            explore: 0.2,
+            boundary: true,
+            distinct: true,
+            exclude: HashSet::new(),
+        };
+        let games = sample(RuleSet::Kendall5, &opt).unwrap();
+        let net = searched_net(RuleSet::Kendall5).unwrap();
+        let main = |g: &AnyGame| level(net, board_men(g).unwrap()) == Some(Level::Main);
+        let n_main = games.iter().filter(|g| main(g)).count();
+        assert!(
+            n_main > 0 && n_main < games.len(),
+            "{n_main} of {}",
+            games.len()
+        );
+        let (t, boundary) = targets(net, &games);
+        assert_eq!(boundary as usize, games.len() - n_main);
+        for (g, &y) in games.iter().zip(&t) {
+            let want = if main(g) {
+                backups(&[*g])[0]
+            } else {
+                net.mover_value(board_men(g).unwrap(), thrower(g))
+            };
+            assert_eq!(y, want);
+        }
     }
 
     /// The residual is |V - T(V)| with T the one-throw backup: a position's backup is the
