@@ -256,11 +256,19 @@ pub fn values(rules: RuleSet, games: &[AnyGame]) -> Result<Vec<f64>, String> {
 /// chance, the mean over the throws of the best move's value, each move valued by the `expert`
 /// level's evaluator (the networks in use, exact where the tables in use cover the position).
 pub fn backups(games: &[AnyGame]) -> Vec<f64> {
+    backups_deep(games, 1)
+}
+
+/// The `throws`-throw backup of each position, `T^throws(V)(x)` (`throws` at least 1): as
+/// [`backups`], each move valued by an expectimax search `throws - 1` throws deep with the
+/// `expert` level's evaluator and no node budget.
+pub fn backups_deep(games: &[AnyGame], throws: u32) -> Vec<f64> {
     use rayon::prelude::*;
+    let depth = throws.max(1) - 1;
     games
         .par_chunks(256)
         .flat_map_iter(|chunk| {
-            let mut bot = senet_bots::analysis::analyser(0, None);
+            let mut bot = senet_bots::analysis::analyser(depth, None);
             chunk
                 .iter()
                 .map(|g| senet_bots::analysis::thrower_value(bot.as_mut(), g))
@@ -316,9 +324,9 @@ pub fn residual(rules: RuleSet, games: &[AnyGame]) -> Result<Residual, String> {
 }
 
 /// The training targets of a pool's positions ([`export_backups`]): the main network's
-/// positions' one-throw backups `T(V)`, the boundary's four-piece network's values (those
+/// positions' `throws`-throw backups (`T(V)` with 1), the boundary's four-piece network's values (those
 /// are not backed up at all); and how many were the boundary's.
-fn targets(net: &senet_bots::net::NetEval, games: &[AnyGame]) -> (Vec<f64>, u64) {
+fn targets(net: &senet_bots::net::NetEval, games: &[AnyGame], throws: u32) -> (Vec<f64>, u64) {
     // Only the main network's positions are backed up; the boundary's take the four-piece
     // network's values.
     let is_main = |g: &AnyGame| {
@@ -326,7 +334,7 @@ fn targets(net: &senet_bots::net::NetEval, games: &[AnyGame]) -> (Vec<f64>, u64)
         level(net, men) == Some(Level::Main)
     };
     let main: Vec<AnyGame> = games.iter().filter(|g| is_main(g)).copied().collect();
-    let mut backed = backups(&main).into_iter();
+    let mut backed = backups_deep(&main, throws).into_iter();
     let mut boundary = 0u64;
     let t: Vec<f64> = games
         .iter()
@@ -346,19 +354,26 @@ fn targets(net: &senet_bots::net::NetEval, games: &[AnyGame]) -> (Vec<f64>, u64)
 /// Writes the pool's positions with their targets, in the format `scripts/train_endgame.py
 /// --main` trains on: the main network's positions with their backups `T(V)`, the boundary's
 /// with the four-piece network's values ([`Level`]); returns a line saying what was written.
-pub fn export_backups(pool: &Pool, path: &Path) -> Result<String, String> {
+/// With `throws` above 1 the main network's targets are `T^throws(V)`, searched that many
+/// throws deep ([`backups_deep`]).
+pub fn export_backups(pool: &Pool, path: &Path, throws: u32) -> Result<String, String> {
     let net = searched_net(pool.rules)?;
     let file = DataFile::create(path)?;
-    let (t, boundary) = targets(net, &pool.games);
+    let (t, boundary) = targets(net, &pool.games, throws);
     let rows = pool.games.iter().zip(&t).map(|(g, &y)| {
         let men = board_men(g).expect("a pool's positions are of a rule set with tables");
         (net.inputs(men, thrower(g)), y as f32)
     });
     let n = file.write(|out| write_rows(net, t.len(), rows, out))?;
     Ok(format!(
-        "{n} positions of {} ({} backed up one throw deep, {boundary} of the four-piece network's levels valued by it) written to {} (scripts/train_endgame.py --main trains on it)\n",
+        "{n} positions of {} ({} backed up {} deep, {boundary} of the four-piece network's levels valued by it) written to {} (scripts/train_endgame.py --main trains on it)\n",
         pool.rules,
         n - boundary,
+        if throws > 1 {
+            format!("{throws} throws")
+        } else {
+            "one throw".into()
+        },
         path.display()
     ))
 }
@@ -632,7 +647,7 @@ mod tests {
             "{n_main} of {}",
             games.len()
         );
-        let (t, boundary) = targets(net, &games);
+        let (t, boundary) = targets(net, &games, 1);
         assert_eq!(boundary as usize, games.len() - n_main);
         for (g, &y) in games.iter().zip(&t) {
             let want = if main(g) {
@@ -642,6 +657,55 @@ mod tests {
             };
             assert_eq!(y, want);
         }
+    }
+
+    /// `T^2(V)(x)` is the one-throw backup of the best move's one-throw backup: the mean
+    /// over the throws of the best move's `T(V)`, checked here by hand.
+    #[test]
+    fn a_two_throw_backup_backs_up_the_one_throw_backups() {
+        let games = pool(2, 4, true);
+        let games = &games[..6];
+        assert_eq!(backups_deep(games, 1), backups(games));
+        let t2 = backups_deep(games, 2);
+        for (g, &want) in games.iter().zip(&t2) {
+            let p = thrower(g);
+            let dist = g.throw_dist();
+            let mut mean = 0.0;
+            for &(th, w) in dist.outcomes {
+                let mut h = *g;
+                h.set_throw_unchecked(th);
+                let mut ms = MoveList::new();
+                h.legal_moves(&mut ms);
+                let best = ms
+                    .iter()
+                    .map(|&m| {
+                        let mut c = h;
+                        c.play_unchecked(m);
+                        match c.status() {
+                            Status::Over(o) => {
+                                let f = senet_bots::eval::terminal_value(&o);
+                                if p == Player::First {
+                                    f
+                                } else {
+                                    1.0 - f
+                                }
+                            }
+                            _ => {
+                                let v = backups(&[c])[0];
+                                if thrower(&c) == p {
+                                    v
+                                } else {
+                                    1.0 - v
+                                }
+                            }
+                        }
+                    })
+                    .fold(f64::MIN, f64::max);
+                mean += f64::from(w) / f64::from(dist.total) * best;
+            }
+            assert!((mean - want).abs() < 1e-9, "{mean} vs {want}");
+        }
+        assert_ne!(t2, backups(games), "two throws see further than one");
     }
 
     /// The residual is |V - T(V)| with T the one-throw backup: a position's backup is the

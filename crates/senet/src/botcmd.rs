@@ -338,6 +338,9 @@ pub enum FviCommand {
         /// The data file to write.
         #[arg(long)]
         export: std::path::PathBuf,
+        /// Back up K throws deep instead (T^K(V): every move searched K - 1 throws deep).
+        #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=5))]
+        throws: u32,
     },
     /// The water decisions of a pool (a piece of the side to throw on 26, a throw of 1, two
     /// or more moves, one into the water): how often the network's values (0 throws deep),
@@ -428,9 +431,13 @@ fn fvi(cmd: FviCommand) -> Result<String, Error> {
                 t.elapsed().as_secs_f64()
             ))
         }
-        FviCommand::Backup { pool, export } => {
+        FviCommand::Backup {
+            pool,
+            export,
+            throws,
+        } => {
             let pool = Pool::read(&pool).map_err(bad)?;
-            fvi::export_backups(&pool, &export).map_err(bad)
+            fvi::export_backups(&pool, &export, throws).map_err(bad)
         }
         FviCommand::Water { pool, deep, json } => {
             if deep > senet_bots::analysis::MAX_DEPTH {
