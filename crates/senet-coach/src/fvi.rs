@@ -659,6 +659,39 @@ mod tests {
         }
     }
 
+    /// The backup of `g` computed by hand: the mean over the throws of the best move's
+    /// value for the thrower, a move's result valued by `first` (the first player's win
+    /// chance) unless the game is over.
+    fn by_hand(g: &AnyGame, first: impl Fn(&AnyGame) -> f64) -> f64 {
+        let p = thrower(g);
+        let dist = g.throw_dist();
+        let mut mean = 0.0;
+        for &(th, w) in dist.outcomes {
+            let mut h = *g;
+            h.set_throw_unchecked(th);
+            let mut ms = MoveList::new();
+            h.legal_moves(&mut ms);
+            let best = ms
+                .iter()
+                .map(|&m| {
+                    let mut c = h;
+                    c.play_unchecked(m);
+                    let f = match c.status() {
+                        Status::Over(o) => senet_bots::eval::terminal_value(&o),
+                        _ => first(&c),
+                    };
+                    if p == Player::First {
+                        f
+                    } else {
+                        1.0 - f
+                    }
+                })
+                .fold(f64::MIN, f64::max);
+            mean += f64::from(w) / f64::from(dist.total) * best;
+        }
+        mean
+    }
+
     /// `T^2(V)(x)` is the one-throw backup of the best move's one-throw backup: the mean
     /// over the throws of the best move's `T(V)`, checked here by hand.
     #[test]
@@ -668,41 +701,14 @@ mod tests {
         assert_eq!(backups_deep(games, 1), backups(games));
         let t2 = backups_deep(games, 2);
         for (g, &want) in games.iter().zip(&t2) {
-            let p = thrower(g);
-            let dist = g.throw_dist();
-            let mut mean = 0.0;
-            for &(th, w) in dist.outcomes {
-                let mut h = *g;
-                h.set_throw_unchecked(th);
-                let mut ms = MoveList::new();
-                h.legal_moves(&mut ms);
-                let best = ms
-                    .iter()
-                    .map(|&m| {
-                        let mut c = h;
-                        c.play_unchecked(m);
-                        match c.status() {
-                            Status::Over(o) => {
-                                let f = senet_bots::eval::terminal_value(&o);
-                                if p == Player::First {
-                                    f
-                                } else {
-                                    1.0 - f
-                                }
-                            }
-                            _ => {
-                                let v = backups(&[c])[0];
-                                if thrower(&c) == p {
-                                    v
-                                } else {
-                                    1.0 - v
-                                }
-                            }
-                        }
-                    })
-                    .fold(f64::MIN, f64::max);
-                mean += f64::from(w) / f64::from(dist.total) * best;
-            }
+            let mean = by_hand(g, |c| {
+                let v = backups(&[*c])[0];
+                if thrower(c) == Player::First {
+                    v
+                } else {
+                    1.0 - v
+                }
+            });
             assert!((mean - want).abs() < 1e-9, "{mean} vs {want}");
         }
         assert_ne!(t2, backups(games), "two throws see further than one");
@@ -716,42 +722,7 @@ mod tests {
         let t = backups(&games[..10]);
         let net = searched_net(RuleSet::Kendall5).unwrap();
         for (g, &tv) in games.iter().zip(&t) {
-            let p = thrower(g);
-            let dist = g.throw_dist();
-            let mut mean = 0.0;
-            for &(th, w) in dist.outcomes {
-                let mut h = *g;
-                h.set_throw_unchecked(th);
-                let mut ms = MoveList::new();
-                h.legal_moves(&mut ms);
-                let best = ms
-                    .iter()
-                    .map(|&m| {
-                        let mut c = h;
-                        c.play_unchecked(m);
-                        match c.status() {
-                            Status::Over(o) => {
-                                let f = senet_bots::eval::terminal_value(&o);
-                                if p == Player::First {
-                                    f
-                                } else {
-                                    1.0 - f
-                                }
-                            }
-                            _ => {
-                                let men = board_men(&c).unwrap();
-                                let f = net.value(men, thrower(&c));
-                                if p == Player::First {
-                                    f
-                                } else {
-                                    1.0 - f
-                                }
-                            }
-                        }
-                    })
-                    .fold(f64::MIN, f64::max);
-                mean += f64::from(w) / f64::from(dist.total) * best;
-            }
+            let mean = by_hand(g, |c| net.value(board_men(c).unwrap(), thrower(c)));
             assert!((mean - tv).abs() < 1e-9, "{mean} vs {tv}");
         }
         let r = residual(RuleSet::Kendall5, &games).unwrap();
