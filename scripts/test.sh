@@ -126,10 +126,11 @@ if [ ! -f "$AXE" ]; then
     npm install --prefix "$PWD/target/npm" --no-audit --no-fund axe-core
 fi
 export SENET_AXE="$AXE"
-# Two at a time (each test has its own server, chromedriver, browsers and directories); the
-# test that kills and restarts a server on the same port runs alone, so that no other test can
-# take the port in between.
-cargo test --workspace --test browser --locked -- --ignored --test-threads=2 \
+# Three at a time (each test has its own server, chromedriver, browsers and directories; they
+# mostly wait on the page, so on two cores three take 303 s where two took 417 s, 2026-12-05);
+# the test that kills and restarts a server on the same port runs alone, so that no other test
+# can take the port in between.
+cargo test --workspace --test browser --locked -- --ignored --test-threads=3 \
     --skip a_killed_server_restarts_and_the_game_goes_on
 cargo test --workspace --test browser --locked -- --ignored --exact \
     a_killed_server_restarts_and_the_game_goes_on

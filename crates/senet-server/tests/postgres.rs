@@ -1410,7 +1410,7 @@ async fn an_arena_of_eight_players_on_two_servers_pairs_once_and_scores_its_game
     let started = Instant::now();
     let end = Arc::new(std::sync::atomic::AtomicBool::new(false));
     // Player 7 pauses after a minute, for half a minute.
-    // The wave counter when they left, and when they came back.
+    // The wave counter when they left, and just before they came back.
     type Pause = Option<(u64, Option<u64>)>;
     let paused: Arc<std::sync::Mutex<Pause>> = Arc::default();
     let mut tasks = Vec::new();
@@ -1457,14 +1457,17 @@ async fn an_arena_of_eight_players_on_two_servers_pairs_once_and_scores_its_game
                         .is_some_and(|(_, back)| back.is_none())
                 {
                     {
-                        let (s, r) = b
-                            .call("POST", &format!("/api/tournaments/{tid}/join"), None)
-                            .await;
-                        assert_eq!(s, StatusCode::OK, "{r}");
+                        // The wave counter just before they come back: every wave up to it
+                        // was paired while they were away. (Read after the join, it could
+                        // already count a wave that rightly paired them on their return.)
                         let (_, t) = b
                             .call("GET", &format!("/api/tournaments/{tid}"), None)
                             .await;
                         let round = t["info"]["round"].as_u64().unwrap();
+                        let (s, r) = b
+                            .call("POST", &format!("/api/tournaments/{tid}/join"), None)
+                            .await;
+                        assert_eq!(s, StatusCode::OK, "{r}");
                         paused.lock().unwrap().as_mut().unwrap().1 = Some(round);
                     }
                 }
