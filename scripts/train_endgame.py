@@ -304,7 +304,7 @@ def main():
         "--main",
         action="store_true",
         help="the data is middle-game positions valued by search (senet train --net --export F "
-        "--searched N): write a main network (16, 32, 64 or 128 hidden units)",
+        "--searched N): write a main network (16 to 512 hidden units)",
     )
     ap.add_argument(
         "--pieces",
@@ -376,7 +376,7 @@ def main():
         train_idx = np.concatenate([train_idx] + [base + np.flatnonzero(~eheld)] * args.extra_repeat)
         helds.append(("played", base + np.flatnonzero(eheld)))
     h = args.hidden
-    sizes = (16, 32, 64, 128) if args.main else (32, 64, 128, 256, 512)
+    sizes = (16, 32, 64, 128, 256, 512) if args.main else (32, 64, 128, 256, 512)
     if h not in sizes:
         sys.exit(f"--hidden {h}: {'a main' if args.main else 'an endgame'} network has "
                  f"{', '.join(map(str, sizes))} hidden units")

@@ -10,7 +10,7 @@
 //!   stuck behind it, exposure to the opponent's best attack; [`TrackSpec::terms`]);
 //! - one input: +1 when the mover is the first player, -1 otherwise (the seat advantage).
 //!
-//! It has one hidden layer of rectified units (16, 32, 64 or 128: [`MAIN_SIZES`], named in the
+//! It has one hidden layer of rectified units (16 to 512: [`MAIN_SIZES`], named in the
 //! weights file's header), a sigmoid output (the mover's chance of winning), and a linear
 //! skip connection from the inputs to the output. The skip connection starts as the trained
 //! linear evaluator ([`crate::track::TrackEval`]), so training starts from that evaluator's
@@ -35,7 +35,7 @@ use senet_rules::Player;
 pub const H: usize = 16;
 /// The sizes (hidden units) a main network may have: a weights file names its size in its
 /// header.
-pub const MAIN_SIZES: [usize; 4] = [16, 32, 64, 128];
+pub const MAIN_SIZES: [usize; 6] = [16, 32, 64, 128, 256, 512];
 /// Inputs per side: 30 squares, 5 for the number of pieces off, 4 board terms.
 pub const SIDE: usize = 39;
 /// All inputs: both sides and the seat.
@@ -969,7 +969,9 @@ mod tests {
         same_as_one_unit_at_a_time::<64, true>();
         same_as_one_unit_at_a_time::<128, false>();
         same_as_one_unit_at_a_time::<128, true>();
+        same_as_one_unit_at_a_time::<256, false>();
         same_as_one_unit_at_a_time::<256, true>();
+        same_as_one_unit_at_a_time::<512, false>();
         same_as_one_unit_at_a_time::<512, true>();
     }
 

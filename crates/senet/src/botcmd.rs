@@ -233,7 +233,7 @@ pub enum BotCommand {
         #[arg(long, requires = "net")]
         exact: bool,
         /// With --net on a track rule set, without --resume: hidden units of the fresh
-        /// network (16, 32, 64 or 128; a resumed network keeps its size).
+        /// network (16, 32, 64, 128, 256 or 512; a resumed network keeps its size).
         #[arg(long, requires = "net", conflicts_with = "resume")]
         hidden: Option<usize>,
         /// Where the tables are (with --endgame or --exact; default as for `senet solve`).
