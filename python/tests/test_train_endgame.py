@@ -186,7 +186,7 @@ def test_main_writes_a_main_network_of_the_main_sizes(tmp_path, table):
     # Sizes are those of the kind of network asked for.
     for args, size, msg in [
         ([], 16, "an endgame network has 32, 64, 128, 256, 512 hidden units"),
-        (["--main"], 256, "a main network has 16, 32, 64, 128 hidden units"),
+        (["--main"], 48, "invalid choice: 48"),
     ]:
         bad = run_failing(table, *args, "--out", tmp_path / "no.txt", hidden=size)
         assert msg in bad, bad

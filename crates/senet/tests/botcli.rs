@@ -448,7 +448,7 @@ fn train_net_hidden_writes_a_larger_network_the_bots_read() {
     ]);
     assert_ne!(code, 0);
     assert!(
-        err.contains("--hidden must be one of [16, 32, 64, 128], got 48"),
+        err.contains("--hidden must be one of [16, 32, 64, 128, 256, 512], got 48"),
         "{err}"
     );
     // pyramid's and parker's networks have one size: --hidden is refused, not ignored.
