@@ -1003,6 +1003,8 @@ impl<G: TrackGame> TdNet<G> for NetEval {
             32 => net_value::<32>(&self.p, &x, grad),
             64 => net_value::<64>(&self.p, &x, grad),
             128 => net_value::<128>(&self.p, &x, grad),
+            256 => net_value::<256>(&self.p, &x, grad),
+            512 => net_value::<512>(&self.p, &x, grad),
             _ => net_value::<H>(&self.p, &x, grad),
         }
     }
@@ -1666,15 +1668,20 @@ mod tests {
         let odd = NetEval::params_text(net.spec, &p[..params_of(48)], "odd");
         let e = NetEval::parse_end_params(net.spec, &odd).unwrap_err();
         assert!(e.contains("H=32, H=64, H=128, H=256, H=512"), "{e}");
-        // The main network's file admits the main sizes only (128 is one, 256 is not).
-        let main = NetEval::params_text(net.spec, &vec![0.0; params_of(128)], "main");
-        assert_eq!(
-            NetEval::parse_params(net.spec, &main).unwrap().len(),
-            params_of(128)
+        // The main network's file admits the main sizes only (128 and 512 are two, 48 is
+        // not).
+        for n in [128, 512] {
+            let main = NetEval::params_text(net.spec, &vec![0.0; params_of(n)], "main");
+            assert_eq!(
+                NetEval::parse_params(net.spec, &main).unwrap().len(),
+                params_of(n)
+            );
+        }
+        let e = NetEval::parse_params(net.spec, &odd).unwrap_err();
+        assert!(
+            e.contains("H=16, H=32, H=64, H=128, H=256, H=512 hidden"),
+            "{e}"
         );
-        let big = NetEval::params_text(net.spec, &vec![0.0; params_of(256)], "big");
-        let e = NetEval::parse_params(net.spec, &big).unwrap_err();
-        assert!(e.contains("H=16, H=32, H=64, H=128 hidden"), "{e}");
     }
 
     #[test]
