@@ -59,6 +59,11 @@ except ImportError:  # the NumPy trainer needs no PyTorch
     torch = None
 
 
+# The hidden units a network may have: those `senet_bots::net` reads (MAIN_SIZES, END_SIZES).
+MAIN_SIZES = (16, 32, 64, 128, 256, 512)
+END_SIZES = (32, 64, 128, 256, 512)
+
+
 def read_data(path):
     with open(path, "rb") as f:
         head = f.readline().decode().split()
@@ -299,7 +304,7 @@ def report(args, epoch, helds, fits, t0):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("data", help="file written by senet train --endgame --export")
-    ap.add_argument("--hidden", type=int, default=128, choices=[16, 32, 64, 128, 256, 512])
+    ap.add_argument("--hidden", type=int, default=128, choices=sorted(set(MAIN_SIZES) | set(END_SIZES)))
     ap.add_argument(
         "--main",
         action="store_true",
@@ -376,7 +381,7 @@ def main():
         train_idx = np.concatenate([train_idx] + [base + np.flatnonzero(~eheld)] * args.extra_repeat)
         helds.append(("played", base + np.flatnonzero(eheld)))
     h = args.hidden
-    sizes = (16, 32, 64, 128, 256, 512) if args.main else (32, 64, 128, 256, 512)
+    sizes = MAIN_SIZES if args.main else END_SIZES
     if h not in sizes:
         sys.exit(f"--hidden {h}: {'a main' if args.main else 'an endgame'} network has "
                  f"{', '.join(map(str, sizes))} hidden units")
