@@ -502,6 +502,10 @@ pub struct SubjectScore {
     pub tables: usize,
     /// `all` first, then each tag that some decision has.
     pub tags: Vec<TagScore>,
+    /// The win chance lost on each decision, in the set's order: two subjects measured on one
+    /// set compare decision by decision (a paired difference has far less noise than the
+    /// difference of two means).
+    pub losses: Vec<f64>,
 }
 
 /// The measurement of a set.
@@ -545,6 +549,7 @@ fn summarize(set: &ExactSet, bot: &str, tables: usize, scored: &[Scored]) -> Sub
         bot: bot.into(),
         tables,
         tags: rows,
+        losses: scored.iter().map(|s| s.0).collect(),
     }
 }
 

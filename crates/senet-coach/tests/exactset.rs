@@ -207,6 +207,14 @@ fn the_measurement_sees_perfect_play_and_mistakes() {
                 .count();
             assert_eq!(t.decisions, n, "{}", t.tag);
         }
+        // The per-decision losses are the rows' decisions: their mean is the `all` row's.
+        assert_eq!(s.losses.len(), 40);
+        let mean = s.losses.iter().sum::<f64>() / 40.0;
+        assert!((mean - s.tags[0].mean_loss).abs() < 1e-12, "{}", s.bot);
+        assert_eq!(
+            s.losses.iter().copied().fold(0.0, f64::max),
+            s.tags[0].worst_loss
+        );
     }
     let md = senet_coach::exactset::report_markdown(&r);
     assert!(md.contains("| expert | to 2v2 | all | 40 |"), "{md}");

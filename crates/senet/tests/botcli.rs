@@ -618,15 +618,30 @@ fn exactset_and_ladder_exact_measure_the_bots_on_exact_decisions() {
     assert_eq!(subjects[2]["tags"][0]["error_rate"], 0.0);
     assert_eq!(subjects[4]["tags"][0]["best_exact"], 1.0);
     // A set one piece past the tables (its header says 3) is measured once, with the tables
-    // the bots have: the set holds the exact values. Two pieces past is refused in words.
+    // the bots have: the set holds the exact values. So is a set two pieces past them (the
+    // solved game's five-a-side decisions, issue 55), saying which tables the bots read.
     let one_past = dir.join("k5-one-past.jsonl");
     std::fs::write(&one_past, text.replacen("\"pieces\":2", "\"pieces\":3", 1)).unwrap();
     let (_, names) = ladder(one_past.to_str().unwrap());
     assert_eq!(names, ["random@0", "expert@2", "analysis@2"]);
     std::fs::write(&one_past, text.replacen("\"pieces\":2", "\"pieces\":4", 1)).unwrap();
-    let (code, _, err) = senet(&["ladder", "--exact", one_past.to_str().unwrap(), "--dir", t]);
-    assert_eq!(code, 1);
-    assert!(err.contains("senet solve kendall5 --pieces 3"), "{err}");
+    let (_, names) = ladder(one_past.to_str().unwrap());
+    assert_eq!(names, ["random@0", "expert@2", "analysis@2"]);
+    let (code, _, err) = senet(&[
+        "ladder",
+        "--exact",
+        one_past.to_str().unwrap(),
+        "--exact-bots",
+        "random",
+        "--no-analysis",
+        "--dir",
+        t,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("the bots read the tables to 2 pieces"),
+        "{err}"
+    );
     // A set of more pieces than the tables hold, and a broken file, are refused in words.
     let (code, _, err) = senet(&[
         "exactset",
