@@ -324,9 +324,15 @@ pub fn residual(rules: RuleSet, games: &[AnyGame]) -> Result<Residual, String> {
 }
 
 /// The training targets of a pool's positions ([`export_backups`]): the main network's
-/// positions' `throws`-throw backups (`T(V)` with 1), the boundary's four-piece network's values (those
+/// positions' `throws`-throw backups (`T(V)` with 1), over-relaxed by `relax` (`V + relax (T(V) -
+/// V)`, kept within [`RELAXED_MIN`] of 0 and 1; 1: the backups themselves), the boundary's four-piece network's values (those
 /// are not backed up at all); and how many were the boundary's.
-fn targets(net: &senet_bots::net::NetEval, games: &[AnyGame], throws: u32) -> (Vec<f64>, u64) {
+fn targets(
+    net: &senet_bots::net::NetEval,
+    games: &[AnyGame],
+    throws: u32,
+    relax: f64,
+) -> (Vec<f64>, u64) {
     // Only the main network's positions are backed up; the boundary's take the four-piece
     // network's values.
     let is_main = |g: &AnyGame| {
@@ -340,7 +346,13 @@ fn targets(net: &senet_bots::net::NetEval, games: &[AnyGame], throws: u32) -> (V
         .iter()
         .map(|g| {
             if is_main(g) {
-                backed.next().expect("one backup per main position")
+                let t = backed.next().expect("one backup per main position");
+                if relax == 1.0 {
+                    t
+                } else {
+                    let v = net.mover_value(board_men(g).expect("checked above"), thrower(g));
+                    (v + relax * (t - v)).clamp(RELAXED_MIN, 1.0 - RELAXED_MIN)
+                }
             } else {
                 boundary += 1;
                 let men = board_men(g).expect("a pool's positions are of a rule set with tables");
@@ -351,28 +363,44 @@ fn targets(net: &senet_bots::net::NetEval, games: &[AnyGame], throws: u32) -> (V
     (t, boundary)
 }
 
+/// An over-relaxed target is kept this far from a certain loss or win.
+pub const RELAXED_MIN: f64 = 0.0005;
+
 /// Writes the pool's positions with their targets, in the format `scripts/train_endgame.py
 /// --main` trains on: the main network's positions with their backups `T(V)`, the boundary's
 /// with the four-piece network's values ([`Level`]); returns a line saying what was written.
 /// With `throws` above 1 the main network's targets are `T^throws(V)`, searched that many
-/// throws deep ([`backups_deep`]).
-pub fn export_backups(pool: &Pool, path: &Path, throws: u32) -> Result<String, String> {
+/// throws deep ([`backups_deep`]). With `relax` other than 1 they are over-relaxed, `V +
+/// relax (T^throws(V) - V)`: the iteration's slowest error, a value level that the backups
+/// correct only as fast as the exact endgame's values travel back through a long game, shrinks
+/// faster (`docs/bots.md`, Against the solved game).
+pub fn export_backups(pool: &Pool, path: &Path, throws: u32, relax: f64) -> Result<String, String> {
+    if !(relax > 0.0 && relax <= 4.0) {
+        return Err(format!(
+            "--relax {relax}: give a factor above 0 and at most 4 (1: the backups themselves)"
+        ));
+    }
     let net = searched_net(pool.rules)?;
     let file = DataFile::create(path)?;
-    let (t, boundary) = targets(net, &pool.games, throws);
+    let (t, boundary) = targets(net, &pool.games, throws, relax);
     let rows = pool.games.iter().zip(&t).map(|(g, &y)| {
         let men = board_men(g).expect("a pool's positions are of a rule set with tables");
         (net.inputs(men, thrower(g)), y as f32)
     });
     let n = file.write(|out| write_rows(net, t.len(), rows, out))?;
     Ok(format!(
-        "{n} positions of {} ({} backed up {} deep, {boundary} of the four-piece network's levels valued by it) written to {} (scripts/train_endgame.py --main trains on it)\n",
+        "{n} positions of {} ({} backed up {} deep{}, {boundary} of the four-piece network's levels valued by it) written to {} (scripts/train_endgame.py --main trains on it)\n",
         pool.rules,
         n - boundary,
         if throws > 1 {
             format!("{throws} throws")
         } else {
             "one throw".into()
+        },
+        if relax == 1.0 {
+            String::new()
+        } else {
+            format!(", over-relaxed by {relax}")
         },
         path.display()
     ))
@@ -647,7 +675,7 @@ mod tests {
             "{n_main} of {}",
             games.len()
         );
-        let (t, boundary) = targets(net, &games, 1);
+        let (t, boundary) = targets(net, &games, 1, 1.0);
         assert_eq!(boundary as usize, games.len() - n_main);
         for (g, &y) in games.iter().zip(&t) {
             let want = if main(g) {
@@ -657,6 +685,48 @@ mod tests {
             };
             assert_eq!(y, want);
         }
+    }
+
+    /// Over-relaxed targets are `V + relax (T(V) - V)` at the main network's positions, the
+    /// four-piece network's values at the boundary's; a factor out of range is refused.
+    #[test]
+    fn over_relaxed_targets_step_past_the_backups() {
+        let opt = SampleOptions {
+            play: "greedy".parse().unwrap(),
+            games: 2,
+            seed: 6,
+            keep: 0.5,
+            explore: 0.2,
+            boundary: true,
+            distinct: true,
+            exclude: HashSet::new(),
+        };
+        let games = sample(RuleSet::Kendall5, &opt).unwrap();
+        let net = searched_net(RuleSet::Kendall5).unwrap();
+        let (plain, _) = targets(net, &games, 1, 1.0);
+        let (relaxed, _) = targets(net, &games, 1, 2.0);
+        let mut moved = 0;
+        for ((g, &t), &y) in games.iter().zip(&plain).zip(&relaxed) {
+            let v = net.mover_value(board_men(g).unwrap(), thrower(g));
+            if level(net, board_men(g).unwrap()) == Some(Level::Main) {
+                assert!((y - (2.0 * t - v)).abs() < 1e-12, "{y} {t} {v}");
+                moved += usize::from(y != t);
+            } else {
+                assert_eq!((y, t), (v, v));
+            }
+        }
+        assert!(moved > 0);
+        let pool = Pool {
+            rules: RuleSet::Kendall5,
+            about: "test".into(),
+            games: games.clone(),
+        };
+        let path = std::env::temp_dir().join(format!("senet-relax-{}.data", std::process::id()));
+        for bad in [0.0, -1.0, 4.5, f64::NAN] {
+            let e = export_backups(&pool, &path, 1, bad).unwrap_err();
+            assert!(e.contains("--relax"), "{e}");
+        }
+        assert!(!path.exists(), "a refused factor writes nothing");
     }
 
     /// The backup of `g` computed by hand: the mean over the throws of the best move's

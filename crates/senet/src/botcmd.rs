@@ -341,6 +341,12 @@ pub enum FviCommand {
         /// Back up K throws deep instead (T^K(V): every move searched K - 1 throws deep).
         #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=5))]
         throws: u32,
+        /// Over-relax the main network's targets: V + W (T^K(V) - V) instead of T^K(V), W
+        /// above 0 and at most 4 (1: the backups themselves). The slowest error of the
+        /// iteration, a value level the backups correct only as fast as the endgame's exact
+        /// values travel back, shrinks about W times as fast (docs/bots.md).
+        #[arg(long, value_name = "W", default_value_t = 1.0)]
+        relax: f64,
     },
     /// The water decisions of a pool (a piece of the side to throw on 26, a throw of 1, two
     /// or more moves, one into the water): how often the network's values (0 throws deep),
@@ -435,9 +441,10 @@ fn fvi(cmd: FviCommand) -> Result<String, Error> {
             pool,
             export,
             throws,
+            relax,
         } => {
             let pool = Pool::read(&pool).map_err(bad)?;
-            fvi::export_backups(&pool, &export, throws).map_err(bad)
+            fvi::export_backups(&pool, &export, throws, relax).map_err(bad)
         }
         FviCommand::Water { pool, deep, json } => {
             if deep > senet_bots::analysis::MAX_DEPTH {
