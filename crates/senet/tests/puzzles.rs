@@ -148,10 +148,16 @@ fn readable_lines_name_the_rules_position_throw_best_and_margin() {
             "{l}"
         );
     }
-    assert!(
-        err.starts_with("kendall5: 2 puzzles (1 self-play, 1 table) in "),
-        "{err}"
-    );
+    // Half are sought in self-play; the tables make up what self-play did not find (a
+    // kendall5 move clearly best by the margin is rare: the network values the middle game
+    // within a few points of a coin toss, as the solved game does).
+    let split = err
+        .strip_prefix("kendall5: 2 puzzles (")
+        .and_then(|r| r.split_once(" table) in "))
+        .and_then(|(counts, _)| counts.split_once(" self-play, "))
+        .map(|(a, b)| (a.parse::<usize>().unwrap(), b.parse::<usize>().unwrap()));
+    let (play, table) = split.unwrap_or_else(|| panic!("{err}"));
+    assert!(play + table == 2 && play <= 1, "{err}");
     let (_, err, code) = senet(&["puzzles", "--rules", "chess"]);
     assert_eq!(code, 1);
     assert!(err.contains("chess"), "{err}");
