@@ -652,21 +652,27 @@ mod tests {
         assert_eq!(water(&[only, none], 1).decisions, 0);
     }
 
-    /// With `--boundary`, the four-piece network's positions are trained on its values and
-    /// only the main network's are backed up.
-    #[test]
-    fn only_the_main_networks_positions_are_backed_up() {
+    /// A kendall5 pool of two greedy games with `--boundary`: positions of the main network
+    /// and of the four-piece network's levels.
+    fn boundary_pool(seed: u64) -> Vec<AnyGame> {
         let opt = SampleOptions {
             play: "greedy".parse().unwrap(),
             games: 2,
-            seed: 5,
+            seed,
             keep: 0.5,
             explore: 0.2,
             boundary: true,
             distinct: true,
             exclude: HashSet::new(),
         };
-        let games = sample(RuleSet::Kendall5, &opt).unwrap();
+        sample(RuleSet::Kendall5, &opt).unwrap()
+    }
+
+    /// With `--boundary`, the four-piece network's positions are trained on its values and
+    /// only the main network's are backed up.
+    #[test]
+    fn only_the_main_networks_positions_are_backed_up() {
+        let games = boundary_pool(5);
         let net = searched_net(RuleSet::Kendall5).unwrap();
         let main = |g: &AnyGame| level(net, board_men(g).unwrap()) == Some(Level::Main);
         let n_main = games.iter().filter(|g| main(g)).count();
@@ -691,17 +697,7 @@ mod tests {
     /// four-piece network's values at the boundary's; a factor out of range is refused.
     #[test]
     fn over_relaxed_targets_step_past_the_backups() {
-        let opt = SampleOptions {
-            play: "greedy".parse().unwrap(),
-            games: 2,
-            seed: 6,
-            keep: 0.5,
-            explore: 0.2,
-            boundary: true,
-            distinct: true,
-            exclude: HashSet::new(),
-        };
-        let games = sample(RuleSet::Kendall5, &opt).unwrap();
+        let games = boundary_pool(6);
         let net = searched_net(RuleSet::Kendall5).unwrap();
         let (plain, _) = targets(net, &games, 1, 1.0);
         let (relaxed, _) = targets(net, &games, 1, 2.0);
