@@ -16,8 +16,8 @@ origin square. It is not in this repository: the issue keeps it held out.
 Each decision becomes a position with the mover as the first player (the rules are the same
 for both seats), the throw in hand; the legal moves come from `senet moves` and are matched
 to the corpus's values by origin square (kendall5 has one move per piece and throw). A
-decision whose legal moves differ from the corpus's count, or a value outside [0, 1], stops
-the script with the decision's number. The tags are the corpus's categories, so the issue's
+decision whose legal moves differ from the corpus's count, a square held by both sides, or a
+value outside [0, 1], stops the script with the decision's number. The tags are the corpus's categories, so the issue's
 figure, the mean loss over the categories' decisions (a decision counted once per category),
 is the decision-weighted mean of the six tag rows; `--summary` prints it from the JSON, and
 the paired difference of two reports with a bootstrap interval:
@@ -55,7 +55,10 @@ def convert(corpus, senet):
             sys.exit(f"decision {i}: categories {cats}, known: {', '.join(CATEGORIES)}")
         if any(not (0.0 <= v <= 1.0) for v in values):
             sys.exit(f"decision {i}: a value outside [0, 1]: {values}")
-        pos = position(me, opp, t)
+        try:
+            pos = position(me, opp, t)
+        except ValueError as e:
+            sys.exit(f"decision {i}: {e}")
         run = subprocess.run([senet, "moves", pos], capture_output=True, text=True)
         if run.returncode != 0:
             sys.exit(f"decision {i}: senet moves {pos!r} failed: {run.stderr.strip()}")

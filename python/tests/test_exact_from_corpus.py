@@ -87,3 +87,8 @@ def test_a_corpus_that_does_not_fit_the_rules_is_refused(tmp_path, senet_bin):
     corpus.write_text(json.dumps(bad))
     r = run(corpus, out, "--senet", senet_bin)
     assert r.returncode != 0 and "categories ['hard']" in r.stderr
+    bad["decisions"][0]["categories"] = ["typical"]
+    bad["decisions"][0]["opp"] = [1, 3, 14, 17, 25]
+    corpus.write_text(json.dumps(bad))
+    r = run(corpus, out, "--senet", senet_bin)
+    assert r.returncode != 0 and "decision 0: square 25 holds pieces of both sides" in r.stderr
