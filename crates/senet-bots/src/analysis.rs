@@ -457,9 +457,32 @@ pub fn analyser_with(
     budget: Option<u64>,
     tables: &'static crate::exact::Tables,
 ) -> Box<dyn Bot> {
+    searcher(depth, budget, tables, Level::Expert.spec().1)
+}
+
+/// [`analyser`], but valuing with the main network the trainers train and back up
+/// ([`EvalKind::Tuned`](crate::EvalKind::Tuned), `nets/RULES.txt` or `$SENET_NETS`' file),
+/// with the exact tables in use: `senet fvi` and `senet train --searched` label with it, so
+/// that a network's targets are its own backups. On `kendall5` the analysis values with the
+/// `expert` level's wide network instead (issue 55); elsewhere the two are the same.
+pub fn trainer(depth: u32, budget: Option<u64>) -> Box<dyn Bot> {
+    searcher(
+        depth,
+        budget,
+        crate::exact::Tables::global(),
+        crate::EvalKind::Tuned,
+    )
+}
+
+fn searcher(
+    depth: u32,
+    budget: Option<u64>,
+    tables: &'static crate::exact::Tables,
+    eval: crate::EvalKind,
+) -> Box<dyn Bot> {
     BotSpec {
         kind: BotKind::Expectimax(depth),
-        eval: Level::Expert.spec().1,
+        eval,
         // The level brings the tables; the budget (unbounded unless given) replaces its own.
         level: Some(Level::Expert),
         budget: Some(budget.unwrap_or(crate::MAX_BUDGET)),

@@ -162,6 +162,29 @@ pub static KENDALL5_NET: LazyLock<NetEval> = LazyLock::new(|| {
         "kendall5-net",
     )
 });
+/// `kendall5`, the wide network of the `expert` level and the analysis
+/// ([`crate::EvalKind::Wide`], issue 55): the main network of `nets/kendall5-wide.txt` (256
+/// hidden units; `kendall5-wide.txt` in `$SENET_NETS` replaces it) with the endgame networks
+/// of [`KENDALL5_NET`]. Where the file is empty or does not parse, [`KENDALL5_NET`] itself.
+pub static KENDALL5_WIDE_NET: LazyLock<NetEval> = LazyLock::new(|| {
+    let text = overridden("kendall5-wide.txt", net_file!("kendall5-wide.txt"));
+    let base = &*KENDALL5_NET;
+    if text.trim().is_empty() {
+        return base.clone();
+    }
+    match NetEval::parse(&KENDALL5_SPEC, &text, "kendall5-wide") {
+        Ok(mut net) => {
+            net.end = base.end.clone();
+            net.end4 = base.end4.clone();
+            net
+        }
+        Err(e) => {
+            // Never reached with the committed file (a test parses it).
+            eprintln!("senet-bots: the kendall5-wide weights do not parse ({e}); using kendall5's");
+            base.clone()
+        }
+    }
+});
 /// `kendall5`, the reference network of issue 18's bar ([`crate::EvalKind::Reference`]): the
 /// main network of 2026-11-22, without an endgame network; not overridden by `$SENET_NETS`.
 pub static KENDALL5_REF: LazyLock<NetEval> = LazyLock::new(|| {
@@ -267,6 +290,9 @@ impl Rooted {
 /// `kendall5`, the network as the bots search with it ([`Rooted`]).
 pub static KENDALL5_ROOTED: LazyLock<Rooted> =
     LazyLock::new(|| Rooted::new(&KENDALL5_NET, std::slice::from_ref(&KENDALL5_SPEC)));
+/// `kendall5`, the wide network as the `expert` level searches with it ([`Rooted`]).
+pub static KENDALL5_WIDE_ROOTED: LazyLock<Rooted> =
+    LazyLock::new(|| Rooted::new(&KENDALL5_WIDE_NET, std::slice::from_ref(&KENDALL5_SPEC)));
 /// `kendall`, the network as the bots search with it ([`Rooted`]).
 pub static KENDALL_ROOTED: LazyLock<Rooted> =
     LazyLock::new(|| Rooted::new(&KENDALL_NET, std::slice::from_ref(&KENDALL_SPEC)));
@@ -527,11 +553,45 @@ mod tests {
         }
     }
 
+    /// Issue 55: `expert` on `kendall5` searches with the 256-unit network, the other search
+    /// bots with the 64-unit one, and both value the endgames with the same networks.
+    #[test]
+    fn expert_searches_kendall5_with_the_wide_network() {
+        use crate::{BotSpec, EvalKind};
+        assert_eq!(KENDALL5_NET.hidden(), 64);
+        assert_eq!(KENDALL5_WIDE_NET.hidden(), 256);
+        assert_eq!(KENDALL5_WIDE_NET.end, KENDALL5_NET.end);
+        assert_eq!(KENDALL5_WIDE_NET.end4, KENDALL5_NET.end4);
+        assert!(KENDALL5_WIDE_NET.end.is_some() && KENDALL5_WIDE_NET.end4.is_some());
+        let eval = |name: &str| name.parse::<BotSpec>().unwrap().eval;
+        assert_eq!(eval("expert"), EvalKind::Wide);
+        assert_eq!(eval("expectimax:3"), EvalKind::Tuned);
+        assert_eq!(eval("expert@tuned"), EvalKind::Tuned);
+        assert_eq!(eval("expectimax:3@wide"), EvalKind::Wide);
+        assert_eq!(
+            "expert@tuned".parse::<BotSpec>().unwrap().to_string(),
+            "expert@tuned"
+        );
+        assert_eq!(
+            "expectimax:3@wide".parse::<BotSpec>().unwrap().to_string(),
+            "expectimax:3@wide"
+        );
+        // The two networks value a five-piece position differently; in a four-piece endgame
+        // (searched from there) the same four-piece network values it for both.
+        let g = Kendall5::start(&Options::defaults(Kendall5::option_specs()));
+        let men = g.masks();
+        let [wide, narrow] = [&*KENDALL5_WIDE_ROOTED, &*KENDALL5_ROOTED]
+            .map(|r| r.for_root(&g).mover_value(men, Player::First));
+        assert_ne!(wide, narrow);
+        assert!((wide - narrow).abs() < 0.05, "{wide} against {narrow}");
+    }
+
     #[test]
     fn every_network_weights_file_parses() {
         for (spec, text) in [
             (&KENDALL5_SPEC, include_str!("nets/kendall5.txt")),
             (&KENDALL5_SPEC, include_str!("nets/kendall5-ref.txt")),
+            (&KENDALL5_SPEC, include_str!("nets/kendall5-wide.txt")),
             (&KENDALL_SPEC, include_str!("nets/kendall.txt")),
             (&SENAT_SPEC, include_str!("nets/senat.txt")),
             (&HOUSES_SPEC, include_str!("nets/houses.txt")),

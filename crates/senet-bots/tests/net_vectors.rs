@@ -7,7 +7,7 @@
 //! [`forward`]: the input list of [`NetEval::inputs`], one unit after another. The two take
 //! the same products and sums in another order, so they differ by float rounding only.
 //! The file pins, for each committed network (the main networks of `kendall`, `kendall5`,
-//! `senat` and `houses` with default options, and their endgame networks where both sides
+//! `senat` and `houses` with default options, `kendall5`'s wide network of the `expert` level, and their endgame networks where both sides
 //! have at most [`END_PIECES`] pieces on the board), the plain pass's output before the
 //! sigmoid for positions of seeded random games, both players to throw; the test checks that
 //! the plain pass still gives those numbers to the bit and that the fast pass's win chance is
@@ -62,13 +62,19 @@ fn passes<G: TrackGame>(net: &NetEval, g: &G, mover: Player) -> (f32, f64) {
     (z, net.mover_value(men, mover))
 }
 
-fn both(g: &AnyGame) -> [(f32, f64); 2] {
-    let [a, b] = Player::BOTH;
+/// The plain and fast passes of every network of the game's rule set (`kendall5`: the main
+/// network, then the wide one of the `expert` level), each with both players to throw.
+fn both(g: &AnyGame) -> Vec<(f32, f64)> {
+    fn each<G: TrackGame>(nets: &[&NetEval], g: &G) -> Vec<(f32, f64)> {
+        nets.iter()
+            .flat_map(|net| Player::BOTH.map(|p| passes(net, g, p)))
+            .collect()
+    }
     match g {
-        AnyGame::Kendall5(g) => [a, b].map(|p| passes(&weights::KENDALL5_NET, g, p)),
-        AnyGame::Kendall(g) => [a, b].map(|p| passes(&weights::KENDALL_NET, g, p)),
-        AnyGame::Senat(g) => [a, b].map(|p| passes(&weights::SENAT_NET, g, p)),
-        AnyGame::Houses(g) => [a, b].map(|p| passes(&weights::HOUSES_NET, g, p)),
+        AnyGame::Kendall5(g) => each(&[&weights::KENDALL5_NET, &weights::KENDALL5_WIDE_NET], g),
+        AnyGame::Kendall(g) => each(&[&weights::KENDALL_NET], g),
+        AnyGame::Senat(g) => each(&[&weights::SENAT_NET], g),
+        AnyGame::Houses(g) => each(&[&weights::HOUSES_NET], g),
         _ => unreachable!("a track game"),
     }
 }
@@ -98,8 +104,8 @@ fn the_fast_pass_is_the_plain_pass_within_its_bound() {
         let text: String = positions()
             .iter()
             .map(|g| {
-                let [(a, _), (b, _)] = both(g);
-                format!("{} | {a:?} {b:?}\n", g.position())
+                let zs: Vec<String> = both(g).iter().map(|(z, _)| format!("{z:?}")).collect();
+                format!("{} | {}\n", g.position(), zs.join(" "))
             })
             .collect();
         std::fs::write(FILE, text).unwrap();
@@ -114,13 +120,16 @@ fn the_fast_pass_is_the_plain_pass_within_its_bound() {
         let (pos, nums) = l.split_once(" | ").expect("position | numbers");
         let g: AnyGame = pos.parse().unwrap();
         let want: Vec<f32> = nums.split(' ').map(|x| x.parse().unwrap()).collect();
-        for (k, ((z, fast), want)) in both(&g).into_iter().zip(want).enumerate() {
+        let got = both(&g);
+        assert_eq!(got.len(), want.len(), "line {}: {pos}: numbers", i + 1);
+        for (k, ((z, fast), want)) in got.into_iter().zip(want).enumerate() {
             assert_eq!(
                 z.to_bits(),
                 want.to_bits(),
-                "line {}: {pos}: the plain pass gives {z:?} with player {} to throw, the vector {want:?}",
+                "line {}: {pos}: the plain pass of network {} gives {z:?} with player {} to throw, the vector {want:?}",
                 i + 1,
-                k + 1
+                k / 2 + 1,
+                k % 2 + 1
             );
             let d = (fast - sigmoid(want)).abs();
             assert!(

@@ -253,22 +253,23 @@ pub fn values(rules: RuleSet, games: &[AnyGame]) -> Result<Vec<f64>, String> {
 }
 
 /// The one-throw backup of each position (awaiting a throw), `T(V)(x)`: the thrower's win
-/// chance, the mean over the throws of the best move's value, each move valued by the `expert`
-/// level's evaluator (the networks in use, exact where the tables in use cover the position).
+/// chance, the mean over the throws of the best move's value, each move valued by the main
+/// network trained ([`senet_bots::analysis::trainer`]: the networks in use, exact where the
+/// tables in use cover the position; not `kendall5`'s wide network of the `expert` level).
 pub fn backups(games: &[AnyGame]) -> Vec<f64> {
     backups_deep(games, 1)
 }
 
 /// The `throws`-throw backup of each position, `T^throws(V)(x)` (`throws` at least 1): as
 /// [`backups`], each move valued by an expectimax search `throws - 1` throws deep with the
-/// `expert` level's evaluator and no node budget.
+/// network trained and no node budget.
 pub fn backups_deep(games: &[AnyGame], throws: u32) -> Vec<f64> {
     use rayon::prelude::*;
     let depth = throws.max(1) - 1;
     games
         .par_chunks(256)
         .flat_map_iter(|chunk| {
-            let mut bot = senet_bots::analysis::analyser(depth, None);
+            let mut bot = senet_bots::analysis::trainer(depth, None);
             chunk
                 .iter()
                 .map(|g| senet_bots::analysis::thrower_value(bot.as_mut(), g))
@@ -409,7 +410,7 @@ pub fn export_backups(pool: &Pool, path: &Path, throws: u32, relax: f64) -> Resu
 /// The water decisions of a pool (issue 55): each position where the side to throw has a
 /// piece on 26 and a throw of 1 gives two or more legal moves, one of them into the water
 /// (27: back to 15, and on `kendall5` the 1 throws again), with the choice of three searches
-/// of the `expert` level's evaluator (the networks and tables in use): the network's value of
+/// with the main network trained (the networks and tables in use): the network's value of
 /// each move's result (0 throws deep), one throw deeper (the backup `T(V)` of each result)
 /// and `deep` throws deeper; and the Bellman residual at the water's results and at the
 /// others'.
@@ -455,9 +456,9 @@ pub fn water(games: &[AnyGame], deep: u32) -> WaterStudy {
         .flat_map_iter(|chunk| {
             let mut bots: Vec<Box<dyn senet_bots::Bot>> = [0, 1, deep]
                 .iter()
-                .map(|&d| senet_bots::analysis::analyser(d, None))
+                .map(|&d| senet_bots::analysis::trainer(d, None))
                 .collect();
-            let mut backup = senet_bots::analysis::analyser(0, None);
+            let mut backup = senet_bots::analysis::trainer(0, None);
             let mut out = Vec::new();
             for g in chunk {
                 let mut h = *g;

@@ -823,9 +823,9 @@ pub fn held_out_positions(
 /// more than [`END4_PIECES`] where the rule set has a four-piece endgame network)
 /// is kept with chance `keep`, and with the same chance at each decision of two or more
 /// moves the position after a uniformly drawn other move (what a search from there also
-/// values); never one of `exclude`. Each is valued by [`senet_bots::analysis::analyser`] at `depth` within
-/// `budget` nodes a move if given (the `expert`
-/// level's evaluator and exact tables, as `SENET_NETS` and `SENET_TABLES` give them): the
+/// values); never one of `exclude`. Each is valued by [`senet_bots::analysis::trainer`] at
+/// `depth` within `budget` nodes a move if given (the analyser's search with the main network
+/// trained and the exact tables, as `SENET_NETS` and `SENET_TABLES` give them): the
 /// thrower's win chance, the mean over its throws of the best move's value. In the order
 /// met; a position met twice is kept twice (it weighs as often as play meets it).
 pub fn searched_positions(
@@ -872,7 +872,7 @@ pub fn searched_positions(
         .map(|i| {
             let mut rng = Pcg64Mcg::seed_from_u64(crate::duel::mix(seed, i));
             let mut bot = play.build();
-            let mut label = senet_bots::analysis::analyser(depth, budget);
+            let mut label = senet_bots::analysis::trainer(depth, budget);
             let mut rows = Vec::new();
             let mut value = |g: &senet_rules::AnyGame, rows: &mut Vec<Searched>| {
                 if let (Some((own, opp)), Status::Throw(p)) = (main(g), g.status()) {
@@ -1387,7 +1387,7 @@ mod tests {
 
     #[test]
     fn searched_positions_are_middle_game_positions_valued_by_the_analysers_search() {
-        use senet_bots::analysis::{analyser, thrower_value};
+        use senet_bots::analysis::{thrower_value, trainer};
         let rules = senet_rules::RuleSet::Kendall5;
         let bot: senet_bots::BotSpec = "greedy".parse().unwrap();
         let opt = SearchedOptions {
@@ -1425,7 +1425,7 @@ mod tests {
         let senet_rules::AnyGame::Kendall5(k) = start else {
             unreachable!()
         };
-        let mut label = analyser(0, None);
+        let mut label = trainer(0, None);
         let mut seats = [0; 2];
         // Only what the main network values: a side with more than three on the board, or
         // more than four once the rule set has a four-piece endgame network.
