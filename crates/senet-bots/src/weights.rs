@@ -58,7 +58,8 @@ fn unpack(b: &[u8]) -> String {
 /// With the environment variable `SENET_NETS` set to a folder, a file `RULES.txt`,
 /// `RULES-end.txt` or `RULES-end4.txt` there replaces the embedded one (to try a network
 /// without rebuilding; `scripts/train_endgame.py` writes such files); one that does not parse
-/// is reported and the embedded one is used.
+/// is reported and the embedded one is used. So does `kendall5-wide.txt`
+/// ([`KENDALL5_WIDE_NET`]).
 fn net(
     spec: &'static crate::track::TrackSpec,
     text: &str,
@@ -584,6 +585,17 @@ mod tests {
             .map(|r| r.for_root(&g).mover_value(men, Player::First));
         assert_ne!(wide, narrow);
         assert!((wide - narrow).abs() < 0.05, "{wide} against {narrow}");
+        let bits = |squares: &[u32]| squares.iter().fold(0u32, |m, &s| m | 1 << s);
+        let four = g
+            .endgame(
+                [bits(&[5, 20, 24, 29]), bits(&[3, 12, 16, 28])],
+                Player::First,
+            )
+            .unwrap();
+        let men = four.masks();
+        let [wide, narrow] = [&*KENDALL5_WIDE_ROOTED, &*KENDALL5_ROOTED]
+            .map(|r| r.for_root(&four).mover_value(men, Player::First));
+        assert_eq!(wide, narrow);
     }
 
     #[test]
