@@ -7,8 +7,9 @@
 //! [`forward`]: the input list of [`NetEval::inputs`], one unit after another. The two take
 //! the same products and sums in another order, so they differ by float rounding only.
 //! The file pins, for each committed network (the main networks of `kendall`, `kendall5`,
-//! `senat` and `houses` with default options, `kendall5`'s wide network of the `expert` level, and their endgame networks where both sides
-//! have at most [`END_PIECES`] pieces on the board), the plain pass's output before the
+//! `senat` and `houses` with default options, `kendall5`'s wide network of the `expert`
+//! level, and their endgame networks where both sides have at most [`END_PIECES`] pieces on
+//! the board), the plain pass's output before the
 //! sigmoid for positions of seeded random games, both players to throw; the test checks that
 //! the plain pass still gives those numbers to the bit and that the fast pass's win chance is
 //! within [`BOUND`] of them.

@@ -1,6 +1,9 @@
-# avg.py OUT NET... : the parameters' mean of networks of one lineage (weight averaging)
-import sys, numpy as np
-sys.path.insert(0, "/work/main/scripts")
+# average.py OUT NET... : the parameters' mean of networks of one lineage (weight averaging)
+import sys
+from pathlib import Path
+
+import numpy as np
+sys.path.insert(0, str(Path(__file__).resolve().parents[5] / "scripts"))
 import train_endgame as te
 out, nets = sys.argv[1], sys.argv[2:]
 ps = [te.read_weights(n) for n in nets]

@@ -1,6 +1,11 @@
-# widen.py NET H2 OUT: the network NET with H2 hidden units, the new ones with zero output weights (the same function)
-import sys, numpy as np
-sys.path.insert(0, "/work/main/scripts")
+# widen_zero.py NET H2 OUT: the network NET with H2 hidden units, the new ones with zero output
+# weights (the same function). scripts/widen_net.py is the project's widening (twin units,
+# halved output weights); this variant is what the m128 round ran.
+import sys
+from pathlib import Path
+
+import numpy as np
+sys.path.insert(0, str(Path(__file__).resolve().parents[5] / "scripts"))
 import train_endgame as te
 net, h2, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 rules, h, ni, p = te.read_weights(net)
