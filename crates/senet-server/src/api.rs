@@ -1162,6 +1162,9 @@ async fn live(mut socket: WebSocket, mut sub: Subscription, svc: Arc<Service>, p
     {
         loop {
             tokio::select! {
+                // Stopping first: when the server stops, the game's channel may close in the
+                // same instant, and the page must still hear "server restarting".
+                biased;
                 () = &mut stop => {
                     restarting(&mut socket).await;
                     break;

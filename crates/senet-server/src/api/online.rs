@@ -633,6 +633,9 @@ async fn lobby_live(
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
+            // Stopping first: the lobby's channel closes when the stopped server's service
+            // is dropped, which may be the same instant.
+            biased;
             () = &mut stop => {
                 super::restarting(&mut socket).await;
                 break;
@@ -648,7 +651,11 @@ async fn lobby_live(
                 let text: String = match m {
                     Ok(t) => t.to_string(),
                     Err(RecvError::Lagged(_)) => continue,
-                    Err(RecvError::Closed) => break,
+                    // Only a stopped server's service drops the lobby's channel.
+                    Err(RecvError::Closed) => {
+                        super::restarting(&mut socket).await;
+                        break;
+                    }
                 };
                 if socket.send(Message::Text(text.into())).await.is_err() {
                     break;
