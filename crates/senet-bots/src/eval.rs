@@ -52,13 +52,20 @@ pub trait Evaluator<G: Game>: Send + Sync {
 /// all five are left; senat: the opposing pieces on the board; pyramid: the borne-off
 /// points so far), weighted by the inner evaluator's win chance. Values stay in `[0, 1]`, so
 /// the search's pruning bounds hold.
-pub struct Points<'a, E> {
+pub struct Points<'a, E: ?Sized> {
     /// The evaluator of the win chance.
     pub inner: &'a E,
     /// The weight of the points share, `w`.
     pub weight: f64,
     /// The most points one game can give.
     pub max: f64,
+}
+
+/// `e` as a trait object for games like `_g` (the wrappers [`Points`] and
+/// [`crate::exact::WithTables`] take one, so that the search is compiled once per wrapper
+/// and rule set rather than once per evaluator too).
+pub fn dynamic<'a, G: Game, E: Evaluator<G>>(_g: &G, e: &'a E) -> &'a dyn Evaluator<G> {
+    e
 }
 
 /// The weight of the points share in the `+points` bots.
@@ -82,7 +89,7 @@ fn points_if_won<G: Game>(g: &G) -> [f64; 2] {
     }
 }
 
-impl<G: Game, E: Evaluator<G>> Evaluator<G> for Points<'_, E> {
+impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for Points<'_, E> {
     fn eval(&self, g: &G) -> f64 {
         let v = self.inner.eval(g);
         let [a, b] = points_if_won(g);

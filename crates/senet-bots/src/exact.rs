@@ -2136,7 +2136,7 @@ impl Tables {
 /// elsewhere; the search returns the exact value at a covered chance node instead of
 /// expanding it ([`Evaluator::exact`]). Build it only for a game whose options match the
 /// table ([`Tables::table_for`]).
-pub struct WithTables<'a, E> {
+pub struct WithTables<'a, E: ?Sized> {
     /// The evaluator of positions the table does not cover.
     pub inner: &'a E,
     /// The table.
@@ -2145,7 +2145,7 @@ pub struct WithTables<'a, E> {
     pub limit: usize,
 }
 
-impl<G: Game, E: Evaluator<G>> Evaluator<G> for WithTables<'_, E> {
+impl<G: Game, E: Evaluator<G> + ?Sized> Evaluator<G> for WithTables<'_, E> {
     #[inline]
     fn eval(&self, g: &G) -> f64 {
         match self.table.lookup_within(g, self.limit) {
