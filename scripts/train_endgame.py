@@ -59,9 +59,11 @@ except ImportError:  # the NumPy trainer needs no PyTorch
     torch = None
 
 
-# The hidden units a network may have: those `senet_bots::net` reads (MAIN_SIZES, END_SIZES).
+# The hidden units a network may have: those `senet_bots::net` reads (MAIN_SIZES, END_SIZES),
+# and those of a main network's second hidden layer (H2_SIZES; a `senet-net/2` file, issue 55).
 MAIN_SIZES = (16, 32, 64, 128, 256, 512)
 END_SIZES = (32, 64, 128, 256, 512)
+H2_SIZES = (16, 32)
 
 
 def read_data(path):
@@ -81,35 +83,72 @@ def read_data(path):
     return rules, ni, data
 
 
+def header(rules, h, ni, h2=None):
+    """A weights file's header: `senet-net/1`, or `senet-net/2` with a second hidden layer."""
+    return f"senet-net/1 {rules} H={h} NI={ni}" if h2 is None else \
+        f"senet-net/2 {rules} H={h} H2={h2} NI={ni}"
+
+
 def read_weights(path, need=None):
     """A weights file this script wrote (or `senet_bots::net` reads): its rule set, hidden
-    units, inputs and parameters w (NI x H), skip, c, v, b. With `need` (rules, H, NI), a
-    file of another network is refused, saying what is needed (rules None: any rule set's)."""
+    units, inputs and parameters w (NI x H), skip, c, v, b; a `senet-net/2` file (a second
+    hidden layer of H2 units) also w2 (H x H2) and c2, its v then of H2, and "h2" its size.
+    With `need` (rules, H, NI[, H2]), a file of another network is refused, saying what is
+    needed (rules None: any rule set's; no H2 or None: one hidden layer)."""
     with open(path) as f:
         lines = [l for l in f.read().splitlines() if l and not l.startswith("#")]
     head = lines[0].split() if lines else []
-    if len(head) != 4 or head[0] != "senet-net/1" or not head[2].startswith("H=") \
-            or not head[3].startswith("NI="):
+    two = len(head) == 5 and head[0] == "senet-net/2" and head[3].startswith("H2=")
+    if not (len(head) == 4 and head[0] == "senet-net/1" or two) or not head[2].startswith("H=") \
+            or not head[-1].startswith("NI="):
         sys.exit(f"{path}: not a network's weights file (header {' '.join(head)!r})")
-    rules, h, ni = head[1], int(head[2][2:]), int(head[3][3:])
-    if need is not None and (rules if need[0] is None else need[0], *need[1:]) != (rules, h, ni):
-        wanted = "RULES" if need[0] is None else need[0]
-        sys.exit(f"{path}: header {' '.join(head)!r}, --init needs "
-                 f"'senet-net/1 {wanted} H={need[1]} NI={need[2]}'"
-                 + ("" if need[0] in (None, rules)
-                    else " (--transfer starts from another rule set's network)"))
+    rules, h, ni = head[1], int(head[2][2:]), int(head[-1][3:])
+    h2 = int(head[3][3:]) if two else None
+    if need is not None:
+        need = (*need, None) if len(need) == 3 else tuple(need)
+        if (rules if need[0] is None else need[0], *need[1:]) != (rules, h, ni, h2):
+            wanted = "RULES" if need[0] is None else need[0]
+            sys.exit(f"{path}: header {' '.join(head)!r}, --init needs "
+                     f"'{header(wanted, need[1], need[2], need[3])}'"
+                     + ("" if need[0] in (None, rules)
+                        else " (--transfer starts from another rule set's network)"))
     flat = np.array([float(t) for l in lines[1:] for t in l.split()], dtype=np.float32)
-    if len(flat) != ni * h + ni + 2 * h + 1:
-        sys.exit(f"{path}: {len(flat)} parameters, H={h} NI={ni} has {ni * h + ni + 2 * h + 1}")
+    m = h if h2 is None else h2
+    size = ni * h + ni + h + (0 if h2 is None else h * h2 + h2) + m + 1
+    if len(flat) != size:
+        sys.exit(f"{path}: {len(flat)} parameters, {' '.join(head[2:])} has {size}")
     w, rest = flat[:ni * h].reshape(ni, h), flat[ni * h:]
-    return rules, h, ni, {"w": w, "skip": rest[:ni], "c": rest[ni:ni + h],
-                          "v": rest[ni + h:ni + 2 * h], "b": rest[ni + 2 * h:]}
+    p = {"skip": rest[:ni], "c": rest[ni:ni + h], "w": w}
+    rest = rest[ni + h:]
+    if h2 is not None:
+        p["w2"], p["c2"], p["h2"] = rest[:h * h2].reshape(h, h2), rest[h * h2:h * h2 + h2], h2
+        rest = rest[h * h2 + h2:]
+    p["v"], p["b"] = rest[:m], rest[m:]
+    return rules, h, ni, p
 
 
-def write_weights(path, comments, rules, h, ni, flat):
+def flat_of(p):
+    """The parameters in a weights file's order: w, skip, c, then (a second layer) w2, c2,
+    then v, b."""
+    parts = [p["w"].reshape(-1), p["skip"], p["c"]]
+    if "w2" in p:
+        parts += [p["w2"].reshape(-1), p["c2"]]
+    return np.concatenate(parts + [p["v"], np.reshape(p["b"], -1)])
+
+
+def net_z(p, x):
+    """The output before the sigmoid of the network of parameters `p` (read_weights's) for
+    the rows of inputs `x` (NumPy)."""
+    r = np.maximum(x @ p["w"] + p["c"], 0)
+    if "w2" in p:
+        r = np.maximum(r @ p["w2"] + p["c2"], 0)
+    return r @ p["v"] + x @ p["skip"] + p["b"][0]
+
+
+def write_weights(path, comments, rules, h, ni, flat, h2=None):
     """Writes a weights file `senet_bots::net` reads: the comment lines, the header, then the
-    parameters (w, skip, c, v, b) eight to a line."""
-    lines = [f"# {c}" for c in comments] + [f"senet-net/1 {rules} H={h} NI={ni}"]
+    parameters (w, skip, c, [w2, c2,] v, b) eight to a line."""
+    lines = [f"# {c}" for c in comments] + [header(rules, h, ni, h2)]
     for k in range(0, len(flat), 8):
         lines.append(" ".join(f"{float(t):.8g}" for t in flat[k:k + 8]))
     with open(path, "w") as f:
@@ -139,21 +178,30 @@ def train_torch(args, ni, data, train, helds, init):
     hs = [(name, torch.from_numpy(i).to(device)) for name, i in helds]
     seat = ni - 1  # +1 for the first player, -1 for the second: no rule depends on it here
 
-    h = args.hidden
+    h, h2 = args.hidden, args.hidden2
+    second = []
     if init is None:
         w = torch.nn.Parameter(torch.randn(ni, h, device=device) * 0.3)
         c = torch.nn.Parameter(torch.full((h,), 0.1, device=device))
-        v = torch.nn.Parameter(torch.randn(h, device=device) * 0.02)
+        v = torch.nn.Parameter(torch.randn(h2 or h, device=device) * 0.02)
         skip = torch.nn.Parameter(torch.zeros(ni, device=device))
         b = torch.nn.Parameter(torch.zeros((), device=device))
+        if h2:
+            second = [torch.nn.Parameter(torch.randn(h, h2, device=device) * math.sqrt(2 / h)),
+                      torch.nn.Parameter(torch.full((h2,), 0.05, device=device))]
     else:
         t = lambda k: torch.nn.Parameter(torch.from_numpy(init[k].copy()).to(device))
         w, c, v, skip = t("w"), t("c"), t("v"), t("skip")
         b = torch.nn.Parameter(torch.tensor(float(init["b"][0]), device=device))
-    params = [w, c, v, skip, b]
+        if h2:
+            second = [t("w2"), t("c2")]
+    params = [w, c, v, skip, b] + second
 
     def z_of(xb):
-        return torch.relu(xb @ w + c) @ v + xb @ skip + b
+        r = torch.relu(xb @ w + c)
+        if second:
+            r = torch.relu(r @ second[0] + second[1])
+        return r @ v + xb @ skip + b
 
     def fit():
         out = []
@@ -190,8 +238,10 @@ def train_torch(args, ni, data, train, helds, init):
             sched.step()
         if epoch % 10 == 9 or epoch == args.epochs - 1:
             report(args, epoch, helds, fit(), t0)
-    flat = torch.cat([w.reshape(-1), skip, c, v, b.reshape(1)]).detach().cpu().numpy()
-    return flat, fit(), device
+    out = {"w": w, "skip": skip, "c": c, "v": v, "b": b.reshape(1)}
+    if second:
+        out["w2"], out["c2"] = second
+    return flat_of({k: t.detach().cpu().numpy() for k, t in out.items()}), fit(), device
 
 
 def one_cycle(step, total, max_lr, pct=0.05):
@@ -220,24 +270,27 @@ def train_numpy(args, ni, data, train, helds, init):
     y = np.ascontiguousarray(data["y"])
     seat = ni - 1
 
-    h = args.hidden
+    h, h2 = args.hidden, args.hidden2
     f32 = np.float32
     if init is None:
         params = {
             "w": (rng.standard_normal((ni, h)) * 0.3).astype(f32),
             "c": np.full(h, 0.1, dtype=f32),
-            "v": (rng.standard_normal(h) * 0.02).astype(f32),
+            "v": (rng.standard_normal(h2 or h) * 0.02).astype(f32),
             "skip": np.zeros(ni, dtype=f32),
             "b": np.zeros(1, dtype=f32),
         }
+        if h2:
+            # The second layer (issue 55): He's scale, so that its units start alive.
+            params["w2"] = (rng.standard_normal((h, h2)) * np.sqrt(2 / h)).astype(f32)
+            params["c2"] = np.full(h2, 0.05, dtype=f32)
     else:
-        params = {k: p.astype(f32).copy() for k, p in init.items()}
+        params = {k: p.astype(f32).copy() for k, p in init.items() if k != "h2"}
     m1 = {k: np.zeros_like(p) for k, p in params.items()}
     m2 = {k: np.zeros_like(p) for k, p in params.items()}
 
     def z_of(xb):
-        p = params
-        return np.maximum(xb @ p["w"] + p["c"], 0) @ p["v"] + xb @ p["skip"] + p["b"][0]
+        return net_z(params, xb)
 
     def fit():
         out = []
@@ -263,17 +316,26 @@ def train_numpy(args, ni, data, train, helds, init):
             p = params
             a = xb @ p["w"] + p["c"]
             r = np.maximum(a, 0)
-            z = r @ p["v"] + xb @ p["skip"] + p["b"][0]
+            if h2:
+                a2 = r @ p["w2"] + p["c2"]
+                r2 = np.maximum(a2, 0)
+            else:
+                r2 = r
+            z = r2 @ p["v"] + xb @ p["skip"] + p["b"][0]
             # The gradient of the mean binary cross-entropy with respect to z.
             dz = ((1 / (1 + np.exp(-z)) - yb) / len(i)).astype(f32)
-            dr = np.outer(dz, p["v"]) * (a > 0)
             grads = {
-                "w": xb.T @ dr,
-                "c": dr.sum(0),
-                "v": r.T @ dz,
+                "v": r2.T @ dz,
                 "skip": xb.T @ dz,
                 "b": np.array([dz.sum()], dtype=f32),
             }
+            dr = np.outer(dz, p["v"])
+            if h2:
+                d2 = dr * (a2 > 0)
+                grads["w2"], grads["c2"] = r.T @ d2, d2.sum(0)
+                dr = d2 @ p["w2"].T
+            dr = dr * (a > 0)
+            grads["w"], grads["c"] = xb.T @ dr, dr.sum(0)
             lr, beta1 = one_cycle(step, total, args.lr)
             step += 1
             for k, g in grads.items():
@@ -284,9 +346,7 @@ def train_numpy(args, ni, data, train, helds, init):
                 p[k] -= (lr / c1 * m1[k] / (np.sqrt(m2[k] / c2) + 1e-8)).astype(f32)
         if epoch % 10 == 9 or epoch == args.epochs - 1:
             report(args, epoch, helds, fit(), t0)
-    p = params
-    flat = np.concatenate([p["w"].reshape(-1), p["skip"], p["c"], p["v"], p["b"]])
-    return flat, fit(), "cpu (numpy)"
+    return flat_of(params), fit(), "cpu (numpy)"
 
 
 def report(args, epoch, helds, fits, t0):
@@ -310,6 +370,13 @@ def main():
         action="store_true",
         help="the data is middle-game positions valued by search (senet train --net --export F "
         "--searched N): write a main network (16 to 512 hidden units)",
+    )
+    ap.add_argument(
+        "--hidden2",
+        type=int,
+        choices=H2_SIZES,
+        help="with --main: a second hidden layer of this many units between the first and the "
+        "output (a senet-net/2 weights file, issue 55)",
     )
     ap.add_argument(
         "--pieces",
@@ -361,6 +428,8 @@ def main():
         sys.exit(f"--extra-repeat must be at least 1, got {args.extra_repeat}")
     if args.epochs < 0:
         sys.exit(f"--epochs must be at least 0, got {args.epochs}")
+    if args.hidden2 and not args.main:
+        sys.exit("--hidden2: only a main network (--main) has a second hidden layer")
 
     backend = args.backend
     if backend == "auto":
@@ -387,7 +456,7 @@ def main():
                  f"{', '.join(map(str, sizes))} hidden units")
     if args.transfer and not args.init:
         sys.exit("--transfer: it says --init may be another rule set's network; give --init")
-    need = (None if args.transfer else rules, h, ni)
+    need = (None if args.transfer else rules, h, ni, args.hidden2)
     init = read_weights(args.init, need)[3] if args.init else None
     train = train_torch if backend == "torch" else train_numpy
     flat, fits, device = train(args, ni, data, train_idx, helds, init)
@@ -398,7 +467,8 @@ def main():
     if args.extra:
         how += f" --extra {args.extra} --extra-repeat {args.extra_repeat}"
     command = (
-        f"scripts/train_endgame.py{' --pieces 4' if args.pieces == 4 else ''} --hidden {h} --epochs {args.epochs} --batch {args.batch} "
+        f"scripts/train_endgame.py{' --pieces 4' if args.pieces == 4 else ''} --hidden {h}"
+        f"{f' --hidden2 {args.hidden2}' if args.hidden2 else ''} --epochs {args.epochs} --batch {args.batch} "
         f"--lr {args.lr} --seed {args.seed} --backend {backend}{' --main' if args.main else ''}{how}"
     )
     if args.main:
@@ -426,8 +496,8 @@ def main():
         f"on the held-out positions met in play: rms {r:.5f}, mean abs {a:.5f}, max {m:.4f} ({k})"
         for r, a, m, k in fits[1:]
     ]
-    write_weights(args.out, lines, rules, h, ni, flat)
-    print(f"{rules} H={h}: rms {rms:.5f} mean abs {mae:.5f} max {mx:.4f}; wrote {args.out}", file=sys.stderr)
+    write_weights(args.out, lines, rules, h, ni, flat, args.hidden2)
+    print(f"{rules} H={h}{f' H2={args.hidden2}' if args.hidden2 else ''}: rms {rms:.5f} mean abs {mae:.5f} max {mx:.4f}; wrote {args.out}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -211,3 +211,51 @@ def test_pieces_4_names_the_four_piece_network(tmp_path, table):
     three = tmp_path / "end.txt"
     run(table, "--epochs", "1", "--batch", "16", "--out", three)
     assert "endgame network (at most 3 pieces" in three.read_text()
+
+
+def test_hidden2_writes_a_network_with_a_second_hidden_layer(tmp_path, table):
+    # Issue 55: --hidden2 puts a second layer of rectified units between the first and the
+    # output, in a senet-net/2 file (w, skip, c, w2, c2, v, b) that --init starts from again.
+    sys.path.insert(0, str(SCRIPT.parent))
+    import train_endgame as te
+
+    out = tmp_path / "two.txt"
+    run(table, "--main", "--hidden2", "16", "--epochs", "40", "--batch", "16", "--lr", "0.01", "--out", out, hidden=16)
+    text = out.read_text()
+    assert f"\nsenet-net/2 kendall5 H=16 H2=16 NI={NI}\n" in text
+    assert "scripts/train_endgame.py --hidden 16 --hidden2 16 " in text
+    rules, h, ni, p = te.read_weights(out, ("kendall5", 16, NI, 16))
+    assert (rules, h, ni, p["h2"]) == ("kendall5", 16, NI, 16)
+    assert p["w2"].shape == (16, 16) and p["c2"].shape == (16,) and p["v"].shape == (16,)
+    flat = te.flat_of(p)
+    assert len(flat) == NI * 16 + NI + 16 + 16 * 16 + 16 + 16 + 1
+
+    def two_value(x):
+        xs = np.zeros((1, NI), dtype=np.float32)
+        for i, t in x.items():
+            xs[0, i] = t
+        r = np.maximum(np.maximum(xs @ p["w"] + p["c"], 0) @ p["w2"] + p["c2"], 0)
+        return 1 / (1 + np.exp(-(r @ p["v"] + xs @ p["skip"] + p["b"][0])))[0]
+
+    # It learnt the targets, and net_z is that network.
+    assert abs(two_value(A) - 0.2) < 0.05 and abs(two_value(B) - 0.6) < 0.05
+    xa = np.zeros((1, NI), dtype=np.float32)
+    xa[0, 0] = xa[0, NI - 1] = 1
+    assert abs(1 / (1 + np.exp(-te.net_z(p, xa)[0])) - two_value(A)) < 1e-6
+    # --init starts from it (the same parameters after no epochs).
+    again = tmp_path / "again.txt"
+    run(table, "--main", "--hidden2", "16", "--epochs", "0", "--init", out, "--out", again, hidden=16)
+    assert np.array_equal(te.flat_of(te.read_weights(again)[3]), flat)
+    # A one-layer file is no start for a two-layer network, nor the other way round.
+    one = tmp_path / "one.txt"
+    run(table, "--main", "--epochs", "1", "--batch", "16", "--out", one, hidden=16)
+    bad = run_failing(table, "--main", "--hidden2", "16", "--init", one, "--epochs", "0", "--out", tmp_path / "x.txt", hidden=16)
+    assert f"--init needs 'senet-net/2 kendall5 H=16 H2=16 NI={NI}'" in bad, bad
+    bad = run_failing(table, "--main", "--init", out, "--epochs", "0", "--out", tmp_path / "x.txt", hidden=16)
+    assert f"--init needs 'senet-net/1 kendall5 H=16 NI={NI}'" in bad, bad
+    # Only a main network has one; and only the sizes the engine reads.
+    bad = run_failing(table, "--hidden2", "16", "--epochs", "0", "--out", tmp_path / "x.txt")
+    assert "only a main network (--main) has a second hidden layer" in bad, bad
+    bad = run_failing(table, "--main", "--hidden2", "24", "--out", tmp_path / "x.txt", hidden=16)
+    assert "invalid choice: 24" in bad, bad
+    assert not (tmp_path / "x.txt").exists()

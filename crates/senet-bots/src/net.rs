@@ -12,7 +12,9 @@
 //!
 //! It has one hidden layer of rectified units (16 to 512: [`MAIN_SIZES`], named in the
 //! weights file's header), a sigmoid output (the mover's chance of winning), and a linear
-//! skip connection from the inputs to the output. The skip connection starts as the trained
+//! skip connection from the inputs to the output. A main network may have a second hidden
+//! layer of 16 or 32 rectified units ([`Second`], a `senet-net/2` weights file: issue 55)
+//! between the first and the output. The skip connection starts as the trained
 //! linear evaluator ([`crate::track::TrackEval`]), so training starts from that evaluator's
 //! play and the hidden units learn what it misses.
 //!
@@ -93,6 +95,30 @@ pub const fn params_of(n: usize) -> usize {
 
 /// The first line of a weights file.
 const HEADER: &str = "senet-net/1";
+/// The first line of a weights file of a main network with a second hidden layer
+/// ([`Second`]): `senet-net/2 RULES H=N H2=M NI=79`.
+const HEADER2: &str = "senet-net/2";
+
+/// The sizes a main network's second hidden layer may have ([`Second`]).
+pub const H2_SIZES: [usize; 2] = [16, 32];
+
+/// A main network's second hidden layer (issue 55): `M` rectified units (one of
+/// [`H2_SIZES`]) between the first hidden layer's `N` and the output. The first layer's
+/// rectified units feed it instead of the output, so the output is `v . relu(c + W^T
+/// relu(h)) + skip . x + b`, `h` the first layer's sums; the output weights of the first layer
+/// in [`NetEval::p`] are zero and unused. Its weights file (`senet-net/2 RULES H=N H2=M
+/// NI=79`) lists the first layer's weights, the skip weights and the first layer's biases as
+/// `senet-net/1` does, then `W` (row `j` for the first layer's unit `j`), `c`, `v` and the
+/// output bias.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Second {
+    /// The `N x M` weights, the first layer's unit `j`'s row of `M` at `j * M`.
+    pub w: Vec<f32>,
+    /// The `M` biases.
+    pub c: Vec<f32>,
+    /// The `M` output weights.
+    pub v: Vec<f32>,
+}
 
 /// The inputs of a position that are not zero, as (index, value) ([`NetEval::inputs`]).
 pub type Inputs = ArrayVec<(u8, f32), 40>;
@@ -125,6 +151,9 @@ pub struct NetEval {
     /// values of the 4-piece tables (`senet train --endgame --pieces 4 --export`,
     /// `scripts/train_endgame.py`). `None`: the main network values those positions.
     pub end4: Option<Vec<f32>>,
+    /// The main network's second hidden layer, if it has one ([`Second`]; `p`'s output
+    /// weights are then zero and unused). The endgame networks have none.
+    pub second: Option<Second>,
 }
 
 impl NetEval {
@@ -185,22 +214,78 @@ impl NetEval {
             label,
             end: None,
             end4: None,
+            second: None,
         }
     }
 
-    /// Reads a weights file (as written by [`NetEval::to_text`]), with no endgame network.
+    /// Reads a weights file (as written by [`NetEval::to_text`]), with no endgame network:
+    /// a network of one hidden layer (`senet-net/1`) or of two (`senet-net/2`, [`Second`]).
     pub fn parse(
         spec: &'static TrackSpec,
         text: &str,
         label: &'static str,
     ) -> Result<NetEval, String> {
+        let (p, second) = if first_line(text).starts_with(HEADER2) {
+            let (p, s) = Self::parse_two(spec, text)?;
+            (p, Some(s))
+        } else {
+            (Self::parse_params(spec, text)?, None)
+        };
         Ok(NetEval {
             spec,
-            p: Self::parse_params(spec, text)?,
+            p,
             label,
             end: None,
             end4: None,
+            second,
         })
+    }
+
+    /// The parameters of a `senet-net/2` weights file ([`Second`]): the first layer's in the
+    /// layout of [`NetEval::p`] (its output weights zero), and the second layer.
+    fn parse_two(spec: &'static TrackSpec, text: &str) -> Result<(Vec<f32>, Second), String> {
+        let head = first_line(text);
+        let size = |key: &str| {
+            head.split_whitespace()
+                .find_map(|t| t.strip_prefix(key))
+                .and_then(|h| h.parse::<usize>().ok())
+        };
+        let (n, m) = match (size("H="), size("H2=")) {
+            (Some(n), Some(m)) if MAIN_SIZES.contains(&n) && H2_SIZES.contains(&m) => (n, m),
+            _ => {
+                return Err(format!(
+                    "weights file starts with {head:?}: expected \"{HEADER2} {} H=N H2=M NI={NI}\" \
+                     with N one of {MAIN_SIZES:?} and M one of {H2_SIZES:?}",
+                    spec.id
+                ))
+            }
+        };
+        let want = format!("{HEADER2} {} H={n} H2={m} NI={NI}", spec.id);
+        if head.trim() != want {
+            return Err(format!(
+                "weights file starts with {head:?}, expected {want:?}"
+            ));
+        }
+        let x = numbers(text)?;
+        let l = Layout { n };
+        let first = l.v();
+        let np = first + n * m + 2 * m + 1;
+        if x.len() != np {
+            return Err(format!("{} weights, expected {np}", x.len()));
+        }
+        let mut p = vec![0.0f32; params_of(n)];
+        p[..first].copy_from_slice(&x[..first]);
+        p[l.b()] = x[np - 1];
+        let (w, rest) = x[first..np - 1].split_at(n * m);
+        let (c, v) = rest.split_at(m);
+        Ok((
+            p,
+            Second {
+                w: w.to_vec(),
+                c: c.to_vec(),
+                v: v.to_vec(),
+            },
+        ))
     }
 
     /// The parameters of a main network's weights file: a network of any of the
@@ -248,35 +333,43 @@ impl NetEval {
         hidden: usize,
     ) -> Result<Vec<f32>, String> {
         let np = params_of(hidden);
-        let mut lines = text
-            .lines()
-            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
-        let head = lines.next().unwrap_or("");
+        let head = first_line(text);
         let want = format!("{HEADER} {} H={hidden} NI={NI}", spec.id);
         if head.trim() != want {
             return Err(format!(
                 "weights file starts with {head:?}, expected {want:?}"
             ));
         }
-        let mut p = Vec::with_capacity(np);
-        for (i, tok) in lines.flat_map(str::split_whitespace).enumerate() {
-            let x: f32 = tok
-                .parse()
-                .map_err(|_| format!("weight {i} is {tok:?}, not a number"))?;
-            if !x.is_finite() {
-                return Err(format!("weight {i} is not finite"));
-            }
-            p.push(x);
-        }
+        let p = numbers(text)?;
         if p.len() != np {
             return Err(format!("{} weights, expected {np}", p.len()));
         }
         Ok(p)
     }
 
-    /// The weights as text (comment lines start with `#`), eight to a line.
+    /// The weights as text (comment lines start with `#`), eight to a line: a `senet-net/2`
+    /// file where the network has a second hidden layer.
     pub fn to_text(&self, comment: &str) -> String {
-        Self::params_text(self.spec, &self.p, comment)
+        let Some(s) = &self.second else {
+            return Self::params_text(self.spec, &self.p, comment);
+        };
+        let l = Layout::of_len(self.p.len());
+        let mut text = String::new();
+        for c in comment.lines() {
+            text.push_str(&format!("# {c}\n"));
+        }
+        let (n, m) = (l.n, s.c.len());
+        text.push_str(&format!(
+            "{HEADER2} {} H={n} H2={m} NI={NI}\n",
+            self.spec.id
+        ));
+        let all: Vec<f32> = [&self.p[..l.v()], &s.w, &s.c, &s.v, &self.p[l.b()..]].concat();
+        for row in all.chunks(8) {
+            let items: Vec<String> = row.iter().map(|x| format!("{x:.6}")).collect();
+            text.push_str(&items.join(" "));
+            text.push('\n');
+        }
+        text
     }
 
     /// Parameters as a weights file's text (the hidden units follow from their number).
@@ -350,6 +443,32 @@ impl NetEval {
     }
 }
 
+/// The first line of a weights file that is neither blank nor a comment.
+fn first_line(text: &str) -> &str {
+    text.lines()
+        .find(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .unwrap_or("")
+}
+
+/// The numbers of a weights file after its header (every one finite).
+fn numbers(text: &str) -> Result<Vec<f32>, String> {
+    let lines = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .skip(1);
+    let mut p = Vec::new();
+    for (i, tok) in lines.flat_map(str::split_whitespace).enumerate() {
+        let x: f32 = tok
+            .parse()
+            .map_err(|_| format!("weight {i} is {tok:?}, not a number"))?;
+        if !x.is_finite() {
+            return Err(format!("weight {i} is not finite"));
+        }
+        p.push(x);
+    }
+    Ok(p)
+}
+
 /// The output of a network of `N` hidden units with parameters `p` (laid out as [`Layout`]
 /// says) before the sigmoid for inputs `x` (from [`NetEval::inputs`] or
 /// [`NetEval::end_inputs`]), and the hidden units' inputs: the trainers' forward pass (the
@@ -372,6 +491,33 @@ pub fn forward<const N: usize>(p: &[f32], x: &[(u8, f32)]) -> (f32, [f32; N]) {
         z += vk * hk.max(0.0);
     }
     (z, h)
+}
+
+/// [`forward`]'s output for a main network with a second hidden layer ([`Second`]; `p` in
+/// the layout of [`NetEval::p`]): the plain pass, one unit after another, that the
+/// committed vectors pin (`tests/net_vectors.rs`).
+pub fn forward_two(p: &[f32], s: &Second, x: &[(u8, f32)]) -> f32 {
+    let l = Layout::of_len(p.len());
+    let (n, m) = (l.n, s.c.len());
+    let mut h = p[l.c()..l.v()].to_vec();
+    let mut z = p[l.b()];
+    for &(i, xi) in x {
+        let i = i as usize;
+        for (k, hk) in h.iter_mut().enumerate() {
+            *hk += xi * p[i * n + k];
+        }
+        z += p[l.skip() + i] * xi;
+    }
+    let mut g = s.c.clone();
+    for (j, hj) in h.iter().enumerate() {
+        for (k, gk) in g.iter_mut().enumerate() {
+            *gk += hj.max(0.0) * s.w[j * m + k];
+        }
+    }
+    for (gk, vk) in g.iter().zip(&s.v) {
+        z += vk * gk.max(0.0);
+    }
+    z
 }
 
 impl NetEval {
@@ -401,9 +547,39 @@ impl NetEval {
                 self.end_z(e, men, mover)
             }
             (_, Some(e)) if four => self.end_z(e, men, mover),
-            // `parse_params` admits no other size; a hand-built `p` of another size values
-            // every position at one half rather than read out of bounds.
-            _ => self.z_of::<W, false>(&self.p, men, mover).unwrap_or(0.0),
+            _ => match &self.second {
+                Some(s) => self.z_two(s, men, mover),
+                // `parse_params` admits no other size; a hand-built `p` of another size values
+                // every position at one half rather than read out of bounds.
+                None => self.z_of::<W, false>(&self.p, men, mover).unwrap_or(0.0),
+            },
+        }
+    }
+
+    /// The output before the sigmoid of a main network with a second hidden layer ([`two`]),
+    /// 0 (one half) for sizes `parse` admits not.
+    #[inline(always)]
+    fn z_two(&self, s: &Second, men: [u32; 2], mover: Player) -> f32 {
+        let mut a = Active::default();
+        self.visit::<false>(men, mover, &mut a);
+        let n = Layout::of_len(self.p.len()).n;
+        if self.p.len() != params_of(n) || s.w.len() != n * s.c.len() || s.v.len() != s.c.len() {
+            return 0.0;
+        }
+        match (n, s.c.len()) {
+            (16, 16) => two::<16, 16>(&self.p, s, &a),
+            (16, 32) => two::<16, 32>(&self.p, s, &a),
+            (32, 16) => two::<32, 16>(&self.p, s, &a),
+            (32, 32) => two::<32, 32>(&self.p, s, &a),
+            (64, 16) => two::<64, 16>(&self.p, s, &a),
+            (64, 32) => two::<64, 32>(&self.p, s, &a),
+            (128, 16) => two::<128, 16>(&self.p, s, &a),
+            (128, 32) => two::<128, 32>(&self.p, s, &a),
+            (256, 16) => two::<256, 16>(&self.p, s, &a),
+            (256, 32) => two::<256, 32>(&self.p, s, &a),
+            (512, 16) => two::<512, 16>(&self.p, s, &a),
+            (512, 32) => two::<512, 32>(&self.p, s, &a),
+            _ => 0.0,
         }
     }
 
@@ -813,6 +989,54 @@ fn dense_in<const W: usize, const G: usize, const B: usize>(p: &[f32], x: &Activ
     z + acc.sum()
 }
 
+/// The output before the sigmoid of a main network of `N` first and `M` second hidden units
+/// ([`Second`]) for the inputs listed in `x`. The first layer's sums start from its biases
+/// and add each input's row in the list's order (an input of 1 as it is, another times its
+/// value); each second-layer unit's sum starts from its bias and adds the first layer's
+/// rectified units times their weights in unit order; the output adds the skip weights to its
+/// bias in the list's order, and the second layer's products as [`Out8`] sums them. Each sum
+/// takes the same steps whatever the lane width, so every pass gives the same numbers to the
+/// bit (no fused multiply-add: Rust never fuses on its own).
+#[inline(always)]
+fn two<const N: usize, const M: usize>(p: &[f32], s: &Second, x: &Active) -> f32 {
+    let l = Layout { n: N };
+    let rows: &[[f32; N]; NI] = p[..l.skip()]
+        .as_chunks::<N>()
+        .0
+        .try_into()
+        .expect("NI rows");
+    let skip = &p[l.skip()..l.c()];
+    let mut h: [f32; N] = p[l.c()..l.v()].try_into().expect("N biases");
+    let mut z = p[l.b()];
+    for &i in &x.ones {
+        for (hk, rk) in h.iter_mut().zip(&rows[i as usize]) {
+            *hk += rk;
+        }
+        z += skip[i as usize];
+    }
+    for &(i, v) in &x.scaled {
+        for (hk, rk) in h.iter_mut().zip(&rows[i as usize]) {
+            *hk += v * rk;
+        }
+        z += skip[i as usize] * v;
+    }
+    let w: &[[f32; M]; N] = s.w.as_chunks::<M>().0.try_into().expect("N rows of M");
+    let mut g: [f32; M] = s.c[..].try_into().expect("M biases");
+    for (hj, r) in h.iter().zip(w) {
+        let a = hj.max(0.0);
+        for (gk, wk) in g.iter_mut().zip(r) {
+            *gk += a * wk;
+        }
+    }
+    let v: &[f32; M] = s.v[..].try_into().expect("M output weights");
+    let mut acc = Out8::default();
+    for (gc, vc) in g.as_chunks::<8>().0.iter().zip(v.as_chunks::<8>().0) {
+        let q: [f32; 8] = std::array::from_fn(|k| vc[k] * gc[k].max(0.0));
+        acc.add(&q);
+    }
+    z + acc.sum()
+}
+
 /// The sum of a network's output products (hidden unit `k`'s output weight times its
 /// rectified value), in one order for every pass and lane width: unit `k` is added to
 /// partial sum `k mod 8` in unit order, then the eight partial sums are added as a tree.
@@ -973,6 +1197,175 @@ mod tests {
         same_as_one_unit_at_a_time::<256, true>();
         same_as_one_unit_at_a_time::<512, false>();
         same_as_one_unit_at_a_time::<512, true>();
+    }
+
+    /// Positions awaiting a throw of seeded random `kendall5` games, with each player to throw.
+    fn random_positions(seed: u64, games: usize) -> Vec<([u32; 2], Player)> {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let start = Kendall5::start(&senet_rules::Options::defaults(Kendall5::option_specs()));
+        let mut ms = MoveList::new();
+        let mut out = Vec::new();
+        for _ in 0..games {
+            let mut g = start;
+            loop {
+                match g.status() {
+                    Status::Over(_) => break,
+                    Status::Throw(_) => {
+                        out.extend(Player::BOTH.map(|p| (g.men(), p)));
+                        g.set_throw_unchecked(g.throw_dist().sample(rng.random()));
+                    }
+                    Status::Move(_) => {
+                        ms.clear();
+                        g.legal_moves(&mut ms);
+                        g.play_unchecked(ms[rng.random_range(0..ms.len())]);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A main network of `n` first and `m` second hidden units with random weights (issue 55).
+    fn two_layer(n: usize, m: usize, seed: u64) -> NetEval {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let mut r =
+            |k: usize| -> Vec<f32> { (0..k).map(|_| (rng.random::<f32>() - 0.5) * 2.0).collect() };
+        let mut net = NetEval::from_linear_sized(&weights::KENDALL5, n, seed, "test");
+        let l = Layout { n };
+        net.p = r(params_of(n));
+        net.p[l.v()..l.b()].fill(0.0);
+        net.second = Some(Second {
+            w: r(n * m),
+            c: r(m),
+            v: r(m),
+        });
+        net
+    }
+
+    #[test]
+    fn a_second_hidden_layer_is_valued_alike_in_every_pass() {
+        // Issue 55: the search's pass at this machine's lane width and at the baseline's give
+        // the same numbers to the bit, and the plain pass the same up to float rounding (it
+        // takes the inputs in another order).
+        for (n, m) in [(16, 16), (64, 32), (128, 32), (256, 16), (512, 32)] {
+            let net = two_layer(n, m, n as u64 + m as u64);
+            let s = net.second.as_ref().unwrap();
+            let mut seen = 0;
+            for (men, mover) in random_positions(n as u64, 20) {
+                if at_most_four_a_side(men) {
+                    continue;
+                }
+                let pass = || MainPass {
+                    net: &net,
+                    men,
+                    mover,
+                };
+                let (fast, base) = (simd::run(pass()), simd::run_baseline(pass()));
+                assert_eq!(fast.to_bits(), base.to_bits(), "{n}x{m} {men:?} {mover:?}");
+                let plain = forward_two(&net.p, s, &net.inputs(men, mover));
+                assert!(
+                    (fast - plain).abs() <= 1e-4 * (1.0 + plain.abs()),
+                    "{n}x{m} {men:?} {mover:?}: {fast} against {plain}"
+                );
+                seen += 1;
+            }
+            assert!(seen > 500, "{seen} positions");
+        }
+    }
+
+    #[test]
+    fn a_second_layer_that_passes_the_first_through_values_as_the_one_layer_network() {
+        // With the identity for weights and no biases, the second layer's units are the
+        // first layer's rectified units, so the network is the one-layer network whose output
+        // weights are the second layer's: to the bit, since each sum takes the same steps.
+        let one = {
+            let mut net = NetEval::from_linear_sized(&weights::KENDALL5, 16, 3, "test");
+            let mut rng = Pcg64Mcg::seed_from_u64(8);
+            for x in &mut net.p {
+                *x = (rng.random::<f32>() - 0.5) * 2.0;
+            }
+            net
+        };
+        let l = Layout { n: 16 };
+        let mut two = one.clone();
+        let v = two.p[l.v()..l.b()].to_vec();
+        two.p[l.v()..l.b()].fill(0.0);
+        two.second = Some(Second {
+            w: (0..256)
+                .map(|i| if i / 16 == i % 16 { 1.0 } else { 0.0 })
+                .collect(),
+            c: vec![0.0; 16],
+            v,
+        });
+        for (men, mover) in random_positions(4, 10) {
+            if at_most_four_a_side(men) {
+                continue;
+            }
+            assert_eq!(
+                two.mover_z(men, mover).to_bits(),
+                one.mover_z(men, mover).to_bits(),
+                "{men:?} {mover:?}"
+            );
+        }
+        // And a second layer makes a difference where it is not the identity.
+        let mut other = two.clone();
+        other.second.as_mut().unwrap().c[0] = -5.0;
+        let differ = random_positions(4, 10)
+            .iter()
+            .filter(|(men, _)| !at_most_four_a_side(*men))
+            .any(|&(men, mover)| other.mover_z(men, mover) != two.mover_z(men, mover));
+        assert!(differ);
+    }
+
+    #[test]
+    fn a_two_layer_weights_file_round_trips_and_a_bad_one_says_what_is_wrong() {
+        let net = two_layer(64, 32, 9);
+        let text = net.to_text("two layers\nsecond line");
+        assert!(text
+            .starts_with("# two layers\n# second line\nsenet-net/2 kendall5 H=64 H2=32 NI=79\n"));
+        let back = NetEval::parse(net.spec, &text, "test").unwrap();
+        let round = |x: &[f32]| -> Vec<f32> {
+            x.iter()
+                .map(|v| format!("{v:.6}").parse().unwrap())
+                .collect()
+        };
+        assert_eq!(back.p, round(&net.p));
+        let (s, t) = (net.second.as_ref().unwrap(), back.second.as_ref().unwrap());
+        assert_eq!(
+            (t.w.clone(), t.c.clone(), t.v.clone()),
+            (round(&s.w), round(&s.c), round(&s.v))
+        );
+        assert_eq!(back.to_text("two layers\nsecond line"), text);
+        // A size the engine has no pass for, another rule set, a weight short, one too many,
+        // a word: each refused, saying what.
+        let head = "senet-net/2 kendall5 H=64 H2=32 NI=79";
+        let e = NetEval::parse(
+            net.spec,
+            &text.replace(head, "senet-net/2 kendall5 H=64 H2=24 NI=79"),
+            "t",
+        )
+        .unwrap_err();
+        assert!(e.contains("M one of [16, 32]"), "{e}");
+        let e = NetEval::parse(
+            net.spec,
+            &text.replace(head, "senet-net/2 senat H=64 H2=32 NI=79"),
+            "t",
+        )
+        .unwrap_err();
+        assert!(
+            e.contains("expected \"senet-net/2 kendall5 H=64 H2=32 NI=79\""),
+            "{e}"
+        );
+        let cut = text.trim_end().rsplit_once(' ').unwrap().0;
+        let e = NetEval::parse(net.spec, cut, "t").unwrap_err();
+        assert!(e.contains("7311 weights, expected 7312"), "{e}");
+        let e = NetEval::parse(net.spec, &format!("{text}0.5\n"), "t").unwrap_err();
+        assert!(e.contains("7313 weights, expected 7312"), "{e}");
+        let e = NetEval::parse(net.spec, &text.replacen("\n0", "\nzero", 1), "t").unwrap_err();
+        assert!(e.contains("not a number"), "{e}");
+        // A one-layer file still reads as one.
+        let one = NetEval::parse(net.spec, &weights::KENDALL5_NET.to_text(""), "t").unwrap();
+        assert!(one.second.is_none());
     }
 
     #[test]

@@ -17,7 +17,7 @@
 //! Regenerate the file only when a network changes on purpose:
 //! `SENET_BLESS=1 cargo test -p senet-bots --test net_vectors`.
 
-use senet_bots::net::{forward, params_of, NetEval, END4_PIECES, END_PIECES};
+use senet_bots::net::{forward, forward_two, params_of, NetEval, END4_PIECES, END_PIECES};
 use senet_bots::track::TrackGame;
 use senet_bots::weights;
 use senet_rules::conformance::corpus;
@@ -58,7 +58,10 @@ fn passes<G: TrackGame>(net: &NetEval, g: &G, mover: Player) -> (f32, f64) {
     let z = match (&net.end, &net.end4) {
         (Some(e), _) if end => plain(e, &net.end_inputs(men, mover)),
         (_, Some(e)) if end4 => plain(e, &net.end_inputs(men, mover)),
-        _ => plain(&net.p, &net.inputs(men, mover)),
+        _ => match &net.second {
+            Some(s) => forward_two(&net.p, s, &net.inputs(men, mover)),
+            None => plain(&net.p, &net.inputs(men, mover)),
+        },
     };
     (z, net.mover_value(men, mover))
 }

@@ -280,7 +280,15 @@ pub fn train_net_rules(
         cur: &NetEval,
         resume: bool,
         opt: &TrainOptions,
-    ) -> (NetEval, f64, f64) {
+    ) -> Result<(NetEval, f64, f64), String> {
+        if resume && cur.second.is_some() {
+            // The TD trainer's gradients are those of one hidden layer.
+            return Err(format!(
+                "the {} network in use has a second hidden layer: TD(λ) self-play trains \
+                 networks of one (scripts/train_endgame.py --hidden2 trains those)",
+                cur.label
+            ));
+        }
         let init = if resume {
             cur.clone()
         } else {
@@ -293,7 +301,7 @@ pub fn train_net_rules(
             check(g, lin, 2000, 99)
         };
         let after = check(g, &net, 2000, 99);
-        (net, before, after)
+        Ok((net, before, after))
     }
     /// `pyramid` and `parker`: the feature network, from the hand-set evaluator (or, with
     /// `resume`, from the network in use); its weights file with `comment(before, after)`.
@@ -369,7 +377,7 @@ pub fn train_net_rules(
                 "{rules} has no network to train (the track rule sets, pyramid and parker have one)"
             ))
         }
-    };
+    }?;
     Ok(net.to_text(&comment(before, after)))
 }
 

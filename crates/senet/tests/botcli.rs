@@ -812,3 +812,73 @@ fn fvi_samples_backs_up_and_measures_the_residual() {
     assert!(err.contains("--deep"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 55: a main network with a second hidden layer (a `senet-net/2` file of
+/// `scripts/train_endgame.py --hidden2`) is read from `SENET_NETS` and searched with; TD(λ)
+/// self-play, whose gradients are those of one hidden layer, refuses to resume from it.
+#[test]
+fn a_two_layer_network_in_senet_nets_is_searched_with_and_td_refuses_it() {
+    use senet_bots::net::{Layout, NetEval, Second};
+    let one = {
+        let mut net = NetEval::from_linear_sized(&senet_bots::weights::KENDALL5, 16, 3, "t");
+        for (i, x) in net.p.iter_mut().enumerate() {
+            *x += ((i * 7919 % 1000) as f32 / 1000.0 - 0.5) * 0.5;
+        }
+        net
+    };
+    let l = Layout { n: 16 };
+    // The second layer passes the first through (the identity, no biases): the same values.
+    let mut two = one.clone();
+    let v = two.p[l.v()..l.b()].to_vec();
+    two.p[l.v()..l.b()].fill(0.0);
+    two.second = Some(Second {
+        w: (0..256)
+            .map(|i| if i / 16 == i % 16 { 1.0 } else { 0.0 })
+            .collect(),
+        c: vec![0.0; 16],
+        v,
+    });
+    let mut shifted = two.clone();
+    shifted.second.as_mut().unwrap().c.fill(-0.3);
+    let dir = std::env::temp_dir().join(format!("senet-two-layer-{}", std::process::id()));
+    let score = |net: Option<&NetEval>| {
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        if let Some(net) = net {
+            std::fs::write(dir.join("kendall5.txt"), net.to_text("test")).unwrap();
+        }
+        let (code, out, err) =
+            senet_with_nets(&["bot", START, "--bot", "expectimax:0", "-t", "2"], &dir);
+        assert_eq!(code, 0, "{err}");
+        assert!(!err.contains("do not parse"), "{err}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        v["scores"][0]["score"].as_f64().unwrap()
+    };
+    let text = two.to_text("test");
+    assert!(
+        text.contains("\nsenet-net/2 kendall5 H=16 H2=16 NI=79\n"),
+        "{text:.200}"
+    );
+    let (s1, s2, s3, embedded) = (
+        score(Some(&one)),
+        score(Some(&two)),
+        score(Some(&shifted)),
+        score(None),
+    );
+    assert_eq!(s1, s2);
+    assert_ne!(s2, s3);
+    assert_ne!(s1, embedded);
+    std::fs::write(dir.join("kendall5.txt"), two.to_text("test")).unwrap();
+    let (code, _, err) = senet_with_nets(
+        &[
+            "train", "--rules", "kendall5", "--net", "--resume", "--games", "5",
+        ],
+        &dir,
+    );
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("has a second hidden layer: TD(λ) self-play trains networks of one"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
