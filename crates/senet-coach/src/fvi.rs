@@ -148,6 +148,118 @@ pub fn sample(rules: RuleSet, opt: &SampleOptions) -> Result<Vec<AnyGame>, Strin
         .collect())
 }
 
+/// λ-returns of self-play games (issue 55): targets that carry the game's end further back
+/// than a few throws' backups do. `opt.games` games of `opt.play` are played as [`sample`]
+/// plays them (a uniformly random move at a share `opt.explore` of the decisions); every
+/// position awaiting a throw, `x_t`, gets the return `G_t = (1 - λ) B(x_{t+1}) + λ G_{t+1}`
+/// (each in the first player's terms), where `B` is the one-throw backup of the networks and
+/// tables in use ([`backups`]) and the return after the last position is the result. The
+/// return stops where it cannot follow the games: after a random move, and where the
+/// endgame networks or the tables value a position, `G_t = B(x_t)`. The main network's
+/// positions, each kept with chance `opt.keep` unless excluded, with their returns (the
+/// thrower's), in the order met.
+pub fn returns(
+    rules: RuleSet,
+    opt: &SampleOptions,
+    lambda: f64,
+) -> Result<Vec<(AnyGame, f64)>, String> {
+    use rayon::prelude::*;
+    let net = searched_net(rules)?;
+    if !(0.0..=1.0).contains(&lambda) {
+        return Err(format!("λ must lie in [0, 1], got {lambda}"));
+    }
+    for (name, x) in [("kept", opt.keep), ("explored", opt.explore)] {
+        if !(0.0..=1.0).contains(&x) {
+            return Err(format!(
+                "the share of positions {name} must lie in [0, 1], got {x}"
+            ));
+        }
+    }
+    let start = AnyGame::new(rules, &[] as &[&str]).map_err(|e| e.to_string())?;
+    let first = |p: Player, v: f64| if p == Player::First { v } else { 1.0 - v };
+    let per_game: Vec<Vec<(AnyGame, f64)>> = (0..opt.games)
+        .into_par_iter()
+        .map(|i| {
+            let seed = crate::duel::mix(opt.seed, i);
+            let mut rng = Pcg64Mcg::seed_from_u64(seed);
+            let mut bot = opt.play.build();
+            let mut backup = senet_bots::analysis::trainer(0, None);
+            // Each position awaiting a throw, and whether the move made from it was random.
+            let mut path: Vec<(AnyGame, bool)> = Vec::new();
+            let mut last = start;
+            self_play(&start, &mut rng, |g, turn, rng| {
+                let Some((ms, k)) = turn else {
+                    path.push((*g, false));
+                    return None;
+                };
+                let random = ms.len() > 1 && rng.random_bool(opt.explore);
+                let m = if random {
+                    ms[rng.random_range(0..ms.len())]
+                } else {
+                    bot.choose(g, crate::duel::mix(seed, k)).best
+                };
+                if random {
+                    if let Some(p) = path.last_mut() {
+                        p.1 = true;
+                    }
+                }
+                last = *g;
+                last.play_unchecked(m);
+                Some(m)
+            });
+            let mut ret = match last.status() {
+                Status::Over(o) => senet_bots::eval::terminal_value(&o),
+                _ => unreachable!("self-play ends with the game"),
+            };
+            let mut next_backup = ret;
+            let mut kept = Vec::new();
+            for &(g, random) in path.iter().rev() {
+                let men = board_men(&g).expect("a rule set with tables");
+                let lv = level(net, men);
+                let b = first(
+                    thrower(&g),
+                    senet_bots::analysis::thrower_value(backup.as_mut(), &g),
+                );
+                ret = if random || lv.is_none() {
+                    b
+                } else {
+                    (1.0 - lambda) * next_backup + lambda * ret
+                };
+                next_backup = b;
+                let excluded = throw_masks(&g).is_some_and(|k| opt.exclude.contains(&k));
+                if lv == Some(Level::Main) && rng.random_bool(opt.keep) && !excluded {
+                    kept.push((g, first(thrower(&g), ret)));
+                }
+            }
+            kept.reverse();
+            kept
+        })
+        .collect();
+    Ok(per_game.into_iter().flatten().collect())
+}
+
+/// Writes [`returns`] to `path` in the format `scripts/train_endgame.py --main` trains on.
+pub fn export_returns(
+    rules: RuleSet,
+    opt: &SampleOptions,
+    lambda: f64,
+    path: &Path,
+) -> Result<String, String> {
+    let kept = returns(rules, opt, lambda)?;
+    let net = searched_net(rules)?;
+    let file = DataFile::create(path)?;
+    let rows = kept.iter().map(|(g, y)| {
+        let men = board_men(g).expect("a rule set with tables");
+        (net.inputs(men, thrower(g)), *y as f32)
+    });
+    let n = file.write(|out| write_rows(net, kept.len(), rows, out))?;
+    Ok(format!(
+        "{n} positions of {rules} from {} games with their λ-returns (λ {lambda}) written to {} (scripts/train_endgame.py --main trains on it)\n",
+        opt.games,
+        path.display()
+    ))
+}
+
 impl Pool {
     /// The pool file: a header line, then one position (notation, `docs/notation.md`) a line.
     pub fn to_text(&self) -> String {
@@ -779,6 +891,96 @@ mod tests {
             assert!((mean - want).abs() < 1e-9, "{mean} vs {want}");
         }
         assert_ne!(t2, backups(games), "two throws see further than one");
+    }
+
+    /// λ-returns: with no random move, every position of the main network's levels (a prefix
+    /// of a `kendall5` game: pieces borne off never come back) gets `(1 - λ) B(next) + λ G(next)`
+    /// in the first player's terms, so at λ 0 the next position's backup, and at λ 1 one value
+    /// for the whole game.
+    #[test]
+    fn a_return_is_the_next_backup_mixed_with_the_next_return_by_lambda() {
+        let opt = |seed| SampleOptions {
+            play: "greedy".parse().unwrap(),
+            games: 1,
+            seed,
+            keep: 1.0,
+            explore: 0.0,
+            boundary: false,
+            distinct: false,
+            exclude: HashSet::new(),
+        };
+        let first = |g: &AnyGame, v: f64| {
+            if thrower(g) == Player::First {
+                v
+            } else {
+                1.0 - v
+            }
+        };
+        for seed in [1, 2] {
+            let (g0, g5, g1) = (
+                returns(RuleSet::Kendall5, &opt(seed), 0.0).unwrap(),
+                returns(RuleSet::Kendall5, &opt(seed), 0.5).unwrap(),
+                returns(RuleSet::Kendall5, &opt(seed), 1.0).unwrap(),
+            );
+            assert!(g0.len() > 20, "{}", g0.len());
+            let games: Vec<AnyGame> = g0.iter().map(|(g, _)| *g).collect();
+            assert_eq!(games, g5.iter().map(|(g, _)| *g).collect::<Vec<_>>());
+            let b: Vec<f64> = backups(&games)
+                .iter()
+                .zip(&games)
+                .map(|(&v, g)| first(g, v))
+                .collect();
+            let n = games.len();
+            for i in 0..n - 1 {
+                let (r0, r5) = (first(&games[i], g0[i].1), first(&games[i], g5[i].1));
+                assert!(
+                    (r0 - b[i + 1]).abs() < 1e-9,
+                    "{i}: {r0} against {}",
+                    b[i + 1]
+                );
+                let want = 0.5 * b[i + 1] + 0.5 * first(&games[i + 1], g5[i + 1].1);
+                assert!((r5 - want).abs() < 1e-9, "{i}: {r5} against {want}");
+            }
+            let whole = first(&games[0], g1[0].1);
+            assert!((0.0..=1.0).contains(&whole));
+            for (g, r) in &g1 {
+                assert!((first(g, *r) - whole).abs() < 1e-9);
+            }
+        }
+        // Seeded, and λ outside [0, 1] refused.
+        assert_eq!(
+            returns(RuleSet::Kendall5, &opt(3), 0.7).unwrap(),
+            returns(RuleSet::Kendall5, &opt(3), 0.7).unwrap()
+        );
+        let e = returns(RuleSet::Kendall5, &opt(3), 1.5).unwrap_err();
+        assert!(e.contains("λ must lie in [0, 1], got 1.5"), "{e}");
+    }
+
+    /// A random move stops the return: the position it was made from gets its own backup.
+    #[test]
+    fn a_random_move_stops_the_return() {
+        let opt = SampleOptions {
+            play: "greedy".parse().unwrap(),
+            games: 2,
+            seed: 4,
+            keep: 1.0,
+            explore: 1.0,
+            boundary: false,
+            distinct: false,
+            exclude: HashSet::new(),
+        };
+        let kept = returns(RuleSet::Kendall5, &opt, 1.0).unwrap();
+        let games: Vec<AnyGame> = kept.iter().map(|(g, _)| *g).collect();
+        let b = backups(&games);
+        // Every decision of two or more moves is random, so most positions are valued by
+        // their own backup; the others (a forced move, or none) carry the next return.
+        let own = kept
+            .iter()
+            .zip(&b)
+            .filter(|((_, r), &v)| (r - v).abs() < 1e-9)
+            .count();
+        assert!(own * 2 > kept.len(), "{own} of {}", kept.len());
+        assert!(own < kept.len());
     }
 
     /// The residual is |V - T(V)| with T the one-throw backup: a position's backup is the

@@ -329,6 +329,40 @@ pub enum FviCommand {
         #[arg(long, short = 'o')]
         out: std::path::PathBuf,
     },
+    /// Write the λ-returns of self-play games of --bot (a random move at a share --explore of
+    /// the decisions) at the main network's positions, each kept with chance --keep, for
+    /// scripts/train_endgame.py --main: G = (1 - λ) B(next) + λ G(next), B the one-throw
+    /// backup of the networks and tables in use, the result after the last position; a random
+    /// move, or a position the endgame networks or tables value, stops it (G = B there).
+    Returns {
+        /// Rule set: kendall, kendall5, senat or houses.
+        #[arg(long)]
+        rules: String,
+        /// Self-play games.
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        /// Seed of the games.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The share of positions kept.
+        #[arg(long, default_value_t = 0.5)]
+        keep: f64,
+        /// The share of decisions made by a uniformly random move.
+        #[arg(long, default_value_t = 0.2)]
+        explore: f64,
+        /// λ, in [0, 1]: 0 the next position's backup, 1 the game's result.
+        #[arg(long, default_value_t = 0.8)]
+        lambda: f64,
+        /// The bot of the games.
+        #[arg(long, default_value = "expectimax:1")]
+        bot: String,
+        /// Pools whose positions are never kept (a held-out pool).
+        #[arg(long, value_name = "POOL")]
+        exclude: Vec<std::path::PathBuf>,
+        /// The data file to write.
+        #[arg(long)]
+        export: std::path::PathBuf,
+    },
     /// Back up every position of a pool one throw deep with the networks and tables in use
     /// (SENET_NETS, SENET_TABLES) and write them with those targets for
     /// scripts/train_endgame.py --main.
@@ -373,6 +407,26 @@ pub enum FviCommand {
     },
 }
 
+/// The positions of the pools `paths` of the rule set `r`, never to be kept.
+fn excluded(
+    r: RuleSet,
+    paths: &[std::path::PathBuf],
+) -> Result<std::collections::HashSet<(u32, u32)>, Error> {
+    let mut held = std::collections::HashSet::new();
+    for p in paths {
+        let pool = senet_coach::fvi::Pool::read(p).map_err(bad)?;
+        if pool.rules != r {
+            return Err(bad(format!(
+                "{} is a pool of {}, not of {r}",
+                p.display(),
+                pool.rules
+            )));
+        }
+        held.extend(pool.keys());
+    }
+    Ok(held)
+}
+
 /// Runs `senet fvi`.
 fn fvi(cmd: FviCommand) -> Result<String, Error> {
     use senet_coach::fvi::{self, Pool, SampleOptions};
@@ -390,18 +444,7 @@ fn fvi(cmd: FviCommand) -> Result<String, Error> {
             out,
         } => {
             let r: RuleSet = rules.parse()?;
-            let mut held = std::collections::HashSet::new();
-            for p in &exclude {
-                let pool = Pool::read(p).map_err(bad)?;
-                if pool.rules != r {
-                    return Err(bad(format!(
-                        "{} is a pool of {}, not of {r}",
-                        p.display(),
-                        pool.rules
-                    )));
-                }
-                held.extend(pool.keys());
-            }
+            let held = excluded(r, &exclude)?;
             let opt = SampleOptions {
                 play: spec(&bot)?,
                 games,
@@ -436,6 +479,30 @@ fn fvi(cmd: FviCommand) -> Result<String, Error> {
                 out.display(),
                 t.elapsed().as_secs_f64()
             ))
+        }
+        FviCommand::Returns {
+            rules,
+            games,
+            seed,
+            keep,
+            explore,
+            lambda,
+            bot,
+            exclude,
+            export,
+        } => {
+            let r: RuleSet = rules.parse()?;
+            let opt = SampleOptions {
+                play: spec(&bot)?,
+                games,
+                seed,
+                keep,
+                explore,
+                boundary: false,
+                distinct: false,
+                exclude: excluded(r, &exclude)?,
+            };
+            fvi::export_returns(r, &opt, lambda, &export).map_err(bad)
         }
         FviCommand::Backup {
             pool,
