@@ -154,8 +154,9 @@ pub fn sample(rules: RuleSet, opt: &SampleOptions) -> Result<Vec<AnyGame>, Strin
 /// position awaiting a throw, `x_t`, gets the return `G_t = (1 - λ) B(x_{t+1}) + λ G_{t+1}`
 /// (each in the first player's terms), where `B` is the one-throw backup of the networks and
 /// tables in use ([`backups`]) and the return after the last position is the result. The
-/// return stops where it cannot follow the games: after a random move, and where the
-/// endgame networks or the tables value a position, `G_t = B(x_t)`. The main network's
+/// return stops where it cannot follow the games, after a random move, and where it need not,
+/// below the four-piece network's levels (both sides at most three on the board: the
+/// endgame network's and the tables' positions): `G_t = B(x_t)` there. The main network's
 /// positions, each kept with chance `opt.keep` unless excluded, with their returns (the
 /// thrower's), in the order met.
 pub fn returns(

@@ -333,7 +333,7 @@ pub enum FviCommand {
     /// the decisions) at the main network's positions, each kept with chance --keep, for
     /// scripts/train_endgame.py --main: G = (1 - λ) B(next) + λ G(next), B the one-throw
     /// backup of the networks and tables in use, the result after the last position; a random
-    /// move, or a position the endgame networks or tables value, stops it (G = B there).
+    /// move, or a position with at most three pieces a side on the board, stops it (G = B there).
     Returns {
         /// Rule set: kendall, kendall5, senat or houses.
         #[arg(long)]
