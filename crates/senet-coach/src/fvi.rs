@@ -85,18 +85,26 @@ pub struct SampleOptions {
     pub exclude: HashSet<(u32, u32)>,
 }
 
+impl SampleOptions {
+    /// Refuses a share kept or explored outside [0, 1], saying which.
+    fn check_shares(&self) -> Result<(), String> {
+        for (name, x) in [("kept", self.keep), ("explored", self.explore)] {
+            if !(0.0..=1.0).contains(&x) {
+                return Err(format!(
+                    "the share of positions {name} must lie in [0, 1], got {x}"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The main network's positions met in `opt.games` self-play games (see the module's
 /// documentation), in the order met.
 pub fn sample(rules: RuleSet, opt: &SampleOptions) -> Result<Vec<AnyGame>, String> {
     use rayon::prelude::*;
     let net = searched_net(rules)?;
-    for (name, x) in [("kept", opt.keep), ("explored", opt.explore)] {
-        if !(0.0..=1.0).contains(&x) {
-            return Err(format!(
-                "the share of positions {name} must lie in [0, 1], got {x}"
-            ));
-        }
-    }
+    opt.check_shares()?;
     let start = AnyGame::new(rules, &[] as &[&str]).map_err(|e| e.to_string())?;
     let main = |g: &AnyGame| {
         // The draw is made whether or not the position is excluded, so that excluding
@@ -169,13 +177,7 @@ pub fn returns(
     if !(0.0..=1.0).contains(&lambda) {
         return Err(format!("λ must lie in [0, 1], got {lambda}"));
     }
-    for (name, x) in [("kept", opt.keep), ("explored", opt.explore)] {
-        if !(0.0..=1.0).contains(&x) {
-            return Err(format!(
-                "the share of positions {name} must lie in [0, 1], got {x}"
-            ));
-        }
-    }
+    opt.check_shares()?;
     let start = AnyGame::new(rules, &[] as &[&str]).map_err(|e| e.to_string())?;
     let first = |p: Player, v: f64| if p == Player::First { v } else { 1.0 - v };
     let per_game: Vec<Vec<(AnyGame, f64)>> = (0..opt.games)
@@ -212,15 +214,24 @@ pub fn returns(
                 Status::Over(o) => senet_bots::eval::terminal_value(&o),
                 _ => unreachable!("self-play ends with the game"),
             };
+            let levels: Vec<Option<Level>> = path
+                .iter()
+                .map(|(g, _)| level(net, board_men(g).expect("a rule set with tables")))
+                .collect();
             let mut next_backup = ret;
             let mut kept = Vec::new();
-            for &(g, random) in path.iter().rev() {
-                let men = board_men(&g).expect("a rule set with tables");
-                let lv = level(net, men);
-                let b = first(
-                    thrower(&g),
-                    senet_bots::analysis::thrower_value(backup.as_mut(), &g),
-                );
+            for (t, &(g, random)) in path.iter().enumerate().rev() {
+                let lv = levels[t];
+                // A position below the boundary whose predecessor is too (or that has none)
+                // feeds no return: its backup is not needed.
+                let b = if lv.is_some() || t > 0 && levels[t - 1].is_some() {
+                    first(
+                        thrower(&g),
+                        senet_bots::analysis::thrower_value(backup.as_mut(), &g),
+                    )
+                } else {
+                    f64::NAN
+                };
                 ret = if random || lv.is_none() {
                     b
                 } else {
