@@ -1183,7 +1183,17 @@ async fn live(mut socket: WebSocket, mut sub: Subscription, svc: Arc<Service>, p
                         Ok(t) => t.to_string(),
                         // Too slow a reader missed messages: tell it to fetch the state.
                         Err(RecvError::Lagged(_)) => crate::service::RESYNC.to_string(),
-                        Err(RecvError::Closed) => break,
+                        // The game left the cache while watched (it could not be loaded
+                        // again): say so, and the page connects again.
+                        Err(RecvError::Closed) => {
+                            let _ = socket
+                                .send(Message::Close(Some(axum::extract::ws::CloseFrame {
+                                    code: CLOSE_GONE,
+                                    reason: "the game was unloaded; connect again".into(),
+                                })))
+                                .await;
+                            break;
+                        }
                     };
                     if socket.send(Message::Text(text.into())).await.is_err() {
                         break;
@@ -1204,6 +1214,10 @@ async fn live(mut socket: WebSocket, mut sub: Subscription, svc: Arc<Service>, p
 /// The close code of a WebSocket closed because the server is stopping: 1012, "Service
 /// Restart" (RFC 6455's registry); the page reconnects at once.
 pub const CLOSE_RESTARTING: u16 = 1012;
+
+/// The close code of a game's WebSocket whose game left the server's memory while watched:
+/// 1001, "Going Away"; the page connects again, which loads the game.
+pub const CLOSE_GONE: u16 = 1001;
 
 /// Completes once the server is stopping (see [`Service::begin_shutdown`]).
 pub(crate) async fn stopped(mut rx: tokio::sync::watch::Receiver<bool>) {

@@ -1313,8 +1313,11 @@ impl Service {
                     return;
                 }
                 Err(Failure::Conflict(_)) => {
+                    // Another server changed the game meanwhile: its version replaces this
+                    // one, and that server's bots act on it.
+                    l.bot_busy = false;
                     drop(l);
-                    self.forget(&id);
+                    self.reload(&id).await;
                     return;
                 }
                 Err(_) => {
@@ -1403,57 +1406,65 @@ impl Service {
             None => self.cache().keys().cloned().collect(),
         };
         for id in ids {
-            let Some(arc) = self.cache().get(&id).cloned() else {
-                continue;
-            };
-            if arc.lock().await.tx.receiver_count() == 0 {
-                self.forget(&id);
-                continue;
-            }
-            let store = self.store.clone();
-            let key = id.clone();
-            let fresh = match blocking(move || store.load(&key)).await {
-                Ok(Some(g)) => Live::from_stored(g).ok(),
-                _ => None,
-            };
-            let Some(mut fresh) = fresh else {
-                self.forget(&id);
-                continue;
-            };
-            if self.load_online(&mut fresh).await.is_err() {
-                self.forget(&id);
-                continue;
-            }
-            if let Some(link) = fresh.meta.series.clone() {
-                match self.live_series(&link).await {
-                    Ok(ls) => fresh.series = Some(ls),
-                    Err(_) => {
-                        self.forget(&id);
-                        continue;
-                    }
+            self.reload(&id).await;
+        }
+    }
+
+    /// Brings cached game `id` up to date with the store in place: its watchers keep their
+    /// channel and are sent what changed (another server's moves, a claimed or revoked
+    /// invite). A game no one watches, or one that can no longer be loaded, is forgotten
+    /// instead (its next request loads it); its watchers' connections are then closed.
+    async fn reload(&self, id: &str) {
+        let Some(arc) = self.cache().get(id).cloned() else {
+            return;
+        };
+        if arc.lock().await.tx.receiver_count() == 0 {
+            self.forget(id);
+            return;
+        }
+        let store = self.store.clone();
+        let key = id.to_string();
+        let fresh = match blocking(move || store.load(&key)).await {
+            Ok(Some(g)) => Live::from_stored(g).ok(),
+            _ => None,
+        };
+        let Some(mut fresh) = fresh else {
+            self.forget(id);
+            return;
+        };
+        if self.load_online(&mut fresh).await.is_err() {
+            self.forget(id);
+            return;
+        }
+        if let Some(link) = fresh.meta.series.clone() {
+            match self.live_series(&link).await {
+                Ok(ls) => fresh.series = Some(ls),
+                Err(_) => {
+                    self.forget(id);
+                    return;
                 }
             }
-            let mut l = arc.lock().await;
-            let old = l.events.len();
-            if fresh.events.len() < old {
-                continue; // this copy is ahead of what was read: a later note follows
-            }
-            let invite_changed = fresh.meta.invite != l.meta.invite
-                || fresh.meta.token_hashes != l.meta.token_hashes;
-            let online_changed = fresh.online != l.online || fresh.names != l.names;
-            fresh.tx = l.tx.clone();
-            fresh.watchers = l.watchers;
-            fresh.bot_busy = l.bot_busy;
-            fresh.presence_pending = l.presence_pending;
-            *l = fresh;
-            if l.events.len() > old || online_changed {
-                l.publish_update(old);
-            }
-            if invite_changed {
-                let open = l.meta.invite.is_some() && l.open_seat().is_some();
-                let claimed = l.open_seat().is_none();
-                l.publish(&Notice::Invite { open, claimed });
-            }
+        }
+        let mut l = arc.lock().await;
+        let old = l.events.len();
+        if fresh.events.len() < old {
+            return; // this copy is ahead of what was read: a later note follows
+        }
+        let invite_changed =
+            fresh.meta.invite != l.meta.invite || fresh.meta.token_hashes != l.meta.token_hashes;
+        let online_changed = fresh.online != l.online || fresh.names != l.names;
+        fresh.tx = l.tx.clone();
+        fresh.watchers = l.watchers;
+        fresh.bot_busy = l.bot_busy;
+        fresh.presence_pending = l.presence_pending;
+        *l = fresh;
+        if l.events.len() > old || online_changed {
+            l.publish_update(old);
+        }
+        if invite_changed {
+            let open = l.meta.invite.is_some() && l.open_seat().is_some();
+            let claimed = l.open_seat().is_none();
+            l.publish(&Notice::Invite { open, claimed });
         }
     }
 
@@ -2148,7 +2159,7 @@ impl Service {
         if let Err(e) = blocking(move || store.append(&key, first, &stored, &snap)).await {
             if matches!(e, Failure::Conflict(_)) {
                 drop(l);
-                self.forget(id);
+                self.reload(id).await;
             }
             return Err(e);
         }
@@ -2182,7 +2193,7 @@ impl Service {
         // refusal, look once more at the stored game.
         for fresh in [false, true] {
             if fresh {
-                self.forget(id);
+                self.reload(id).await;
             }
             let arc = self.get(id).await?;
             let mut l = arc.lock().await;
@@ -2214,7 +2225,7 @@ impl Service {
                             .await?;
                     if !ok {
                         drop(l);
-                        self.forget(id);
+                        self.reload(id).await;
                         return Err(Failure::Conflict(
                             "this invite has already been claimed or was revoked".into(),
                         ));
@@ -2265,7 +2276,7 @@ impl Service {
         }
         let Some(p) = l.open_seat() else {
             drop(l);
-            self.forget(id);
+            self.reload(id).await;
             return Err(Failure::Conflict(
                 "the invite has already been claimed: the other seat is taken".into(),
             ));
@@ -2276,7 +2287,7 @@ impl Service {
         let seat = p.index() as u8 + 1;
         if !blocking(move || store.set_invite(&key, seat, hh.as_deref())).await? {
             drop(l);
-            self.forget(id);
+            self.reload(id).await;
             return Err(Failure::Conflict(
                 "the invite has already been claimed: the other seat is taken".into(),
             ));

@@ -1055,6 +1055,66 @@ async fn bot_work_of_one_client_runs_one_search_at_a_time_beside_the_answers() {
 }
 
 #[tokio::test]
+async fn a_refused_claim_keeps_the_creators_connection_and_the_claim_reaches_it() {
+    use tokio::sync::broadcast::error::TryRecvError;
+    let a = app();
+    let c = create(&a, json!({ "rules": "kendall5", "mode": "online" })).await;
+    let id = c["id"].as_str().unwrap();
+    let t1 = c["tokens"]["1"].as_str().unwrap();
+    let code = c["invite"]
+        .as_str()
+        .unwrap()
+        .split("claim=")
+        .nth(1)
+        .unwrap();
+    // The creator waits for the friend on the game's live connection.
+    let mut sub = a
+        .svc
+        .subscribe(
+            std::net::IpAddr::from([10, 0, 0, 1]),
+            id,
+            senet_server::service::Who::token(Some(t1)),
+        )
+        .await
+        .unwrap();
+    while sub.rx.try_recv().is_ok() {}
+    // A wrong code is refused; the server looks again at the stored game, and the creator's
+    // connection stays open (it used to be dropped with the cached game).
+    let claim_uri = format!("/api/games/{id}/claim");
+    let r = call(
+        &a,
+        "POST",
+        &claim_uri,
+        None,
+        Some(json!({ "code": "0000" })),
+    )
+    .await;
+    is_error(&r, StatusCode::FORBIDDEN, "not this game's invite");
+    match sub.rx.try_recv() {
+        Err(TryRecvError::Empty) | Ok(_) => {}
+        Err(e) => panic!("the creator's connection was dropped by a refused claim: {e:?}"),
+    }
+    // The right code claims the seat, and the creator hears of it on the same connection.
+    let r = call(&a, "POST", &claim_uri, None, Some(json!({ "code": code }))).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    let mut heard = Vec::new();
+    loop {
+        match sub.rx.try_recv() {
+            Ok(m) => heard.push(serde_json::from_str::<Value>(&m).unwrap()),
+            Err(TryRecvError::Empty) => break,
+            Err(e) => panic!("the creator's connection was dropped: {e:?}"),
+        }
+    }
+    assert!(
+        heard
+            .iter()
+            .any(|m| m["type"] == "invite" && m["claimed"] == true),
+        "{heard:?}"
+    );
+    a.svc.unsubscribe(&sub).await;
+}
+
+#[tokio::test]
 async fn an_invite_is_claimed_once_by_its_claimer_and_the_creator_can_revoke_it() {
     let a = app();
     let c = create(&a, json!({ "rules": "kendall5", "mode": "online" })).await;
