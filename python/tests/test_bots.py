@@ -23,14 +23,17 @@ def play(game, bots, seed):
 
 
 def test_bot_game_expert_against_random():
+    # expert wins about 87% of kendall5 games against random (senet match --a expert --b random
+    # --pairs 100: 174 of 200), a bot no better than random about half. 16 games with 12 wins
+    # or more: a coin reaches it with chance 4%, an 87% bot misses it with chance 5%.
     game = senet.load_game("kendall5")
     expert, rnd = senet.bot("expert"), senet.bot("random", seed=3)
     wins = 0
-    for seed in range(4):
+    for seed in range(16):
         end = play(game, [expert, rnd] if seed % 2 == 0 else [rnd, expert], seed)
         expert_seat = 0 if seed % 2 == 0 else 1
         wins += end.outcome()["winner"] == expert_seat
-    assert wins >= 3, "expert beats random"
+    assert wins >= 12, f"expert beats random: {wins} of 16"
 
 
 def test_win_chances_cover_every_legal_move():
