@@ -95,15 +95,20 @@ async fn state(app: &App, id: &str) -> Value {
     r.1
 }
 
-/// Claims the invite of created game `c`; returns the new seat's token.
-async fn claim(app: &App, c: &Value) -> String {
-    let id = c["id"].as_str().unwrap();
-    let code = c["invite"]
+/// The claim code of created game `c`'s invite link.
+fn invite_code(c: &Value) -> &str {
+    c["invite"]
         .as_str()
         .unwrap()
         .split("claim=")
         .nth(1)
-        .unwrap();
+        .unwrap()
+}
+
+/// Claims the invite of created game `c`; returns the new seat's token.
+async fn claim(app: &App, c: &Value) -> String {
+    let id = c["id"].as_str().unwrap();
+    let code = invite_code(c);
     let r = call(
         app,
         "POST",
@@ -1061,12 +1066,6 @@ async fn a_refused_claim_keeps_the_creators_connection_and_the_claim_reaches_it(
     let c = create(&a, json!({ "rules": "kendall5", "mode": "online" })).await;
     let id = c["id"].as_str().unwrap();
     let t1 = c["tokens"]["1"].as_str().unwrap();
-    let code = c["invite"]
-        .as_str()
-        .unwrap()
-        .split("claim=")
-        .nth(1)
-        .unwrap();
     // The creator waits for the friend on the game's live connection.
     let mut sub = a
         .svc
@@ -1095,8 +1094,7 @@ async fn a_refused_claim_keeps_the_creators_connection_and_the_claim_reaches_it(
         Err(e) => panic!("the creator's connection was dropped by a refused claim: {e:?}"),
     }
     // The right code claims the seat, and the creator hears of it on the same connection.
-    let r = call(&a, "POST", &claim_uri, None, Some(json!({ "code": code }))).await;
-    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    claim(&a, &c).await;
     let mut heard = Vec::new();
     loop {
         match sub.rx.try_recv() {
@@ -1123,12 +1121,7 @@ async fn an_invite_is_claimed_once_by_its_claimer_and_the_creator_can_revoke_it(
     // The creator holds seat 1's token only: nothing in the answer acts for seat 2.
     assert_eq!(c["tokens"].as_object().unwrap().len(), 1);
     assert!(!c.to_string().contains("token="), "{c}");
-    let code = c["invite"]
-        .as_str()
-        .unwrap()
-        .split("claim=")
-        .nth(1)
-        .unwrap();
+    let code = invite_code(&c);
     let claim_uri = format!("/api/games/{id}/claim");
     is_error(
         &call(
@@ -1205,12 +1198,7 @@ async fn an_invite_is_claimed_once_by_its_claimer_and_the_creator_can_revoke_it(
     .await;
     let id = c["id"].as_str().unwrap();
     let t2 = c["tokens"]["2"].as_str().unwrap();
-    let code = c["invite"]
-        .as_str()
-        .unwrap()
-        .split("claim=")
-        .nth(1)
-        .unwrap();
+    let code = invite_code(&c);
     let inv = format!("/api/games/{id}/invite");
     is_error(
         &call(&a, "DELETE", &inv, None, None).await,
@@ -1230,12 +1218,7 @@ async fn an_invite_is_claimed_once_by_its_claimer_and_the_creator_can_revoke_it(
     // A new invite replaces it; only the new code claims seat 1.
     let r = call(&a, "POST", &inv, Some(t2), None).await;
     assert_eq!(r.0, StatusCode::OK, "{}", r.1);
-    let code2 = r.1["invite"]
-        .as_str()
-        .unwrap()
-        .split("claim=")
-        .nth(1)
-        .unwrap();
+    let code2 = invite_code(&r.1);
     is_error(
         &call(&a, "POST", &claim_uri, None, Some(json!({ "code": code }))).await,
         StatusCode::FORBIDDEN,
