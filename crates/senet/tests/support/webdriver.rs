@@ -331,11 +331,22 @@ impl Session {
         r.map(|_| ())
     }
 
-    /// Clicks the first element matching `css`.
+    /// Clicks the first element matching `css`. The page may draw that part of itself again
+    /// between finding the element and clicking it (a bot's move redraws the tip and its
+    /// buttons): a stale element is found again, as a person's click would hit the new one.
     pub fn click_css(&self, css: &str) {
-        let e = self.wait_for(css, 10);
-        self.click(&e)
-            .unwrap_or_else(|err| panic!("click {css}: {err}"));
+        let mut tries = 0;
+        loop {
+            let e = self.wait_for(css, 10);
+            match self.click(&e) {
+                Ok(()) => return,
+                Err(err) if err.contains("stale element") && tries < 5 => {
+                    tries += 1;
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                Err(err) => panic!("click {css}: {err}"),
+            }
+        }
     }
 
     /// The visible text of the first element matching `css` ("" if none).
