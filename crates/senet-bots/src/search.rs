@@ -14,7 +14,6 @@
 
 use crate::eval::Evaluator;
 use arrayvec::ArrayVec;
-use rustc_hash::FxHasher;
 use senet_rules::{Game, Move, MoveList, Player, Status};
 use std::hash::Hasher;
 
@@ -103,6 +102,71 @@ struct Slot<G> {
     best: Move,
 }
 
+/// The caches' hash of a position: the same 64 bits on every machine. (`rustc_hash`'s
+/// `FxHasher` works in `usize`s, so the page's 32-bit WebAssembly engine put positions in
+/// other slots than the native one, and a search under a node budget could stop at another
+/// place and answer another value; its leaf cache's index, the hash's top bits, was always 0
+/// there.) Each word is mixed in as FxHash does; `finish` spreads every bit over the rest
+/// (MurmurHash3's 64-bit finaliser), so the low bits (the transposition cache) and the high
+/// bits (the leaf cache) are both usable.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl KeyHasher {
+    #[inline(always)]
+    fn add(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl Hasher for KeyHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let (words, rest) = bytes.as_chunks::<8>();
+        for w in words {
+            self.add(u64::from_le_bytes(*w));
+        }
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(i.into());
+    }
+    #[inline]
+    fn write_u16(&mut self, i: u16) {
+        self.add(i.into());
+    }
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.add(i.into());
+    }
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+    #[inline]
+    fn write_isize(&mut self, i: isize) {
+        self.add(i as i64 as u64);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
+    }
+}
+
 /// The transposition cache. Each search starts a new generation, so old entries are ignored
 /// without clearing the memory and a search never depends on an earlier one (determinism).
 pub struct Table<G> {
@@ -137,7 +201,7 @@ impl<G: Game> Table<G> {
 
     #[inline]
     fn index(&self, g: &G) -> usize {
-        let mut h = FxHasher::default();
+        let mut h = KeyHasher::default();
         g.hash(&mut h);
         h.finish() as usize & self.mask
     }
@@ -263,7 +327,7 @@ impl<G: Game> LeafCache<G> {
 
     #[inline]
     fn index(g: &G) -> usize {
-        let mut h = FxHasher::default();
+        let mut h = KeyHasher::default();
         g.hash(&mut h);
         (h.finish() >> (64 - LEAF_BITS)) as usize
     }
@@ -902,5 +966,70 @@ fn sort_indexes(idx: &mut [u8], cmp: impl Fn(&u8, &u8) -> std::cmp::Ordering) {
             idx.swap(j - 1, j);
             j -= 1;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::hash::Hash;
+
+    fn key(x: &impl Hash) -> u64 {
+        let mut h = KeyHasher::default();
+        x.hash(&mut h);
+        h.finish()
+    }
+
+    /// The caches' slots must not depend on the machine's word size, or the page's 32-bit
+    /// engine searches other trees than the native one under a node budget: a length or a
+    /// discriminant (a `usize` or `isize`) hashes as the same 64-bit number would.
+    #[test]
+    fn the_caches_hash_is_the_same_on_32_and_64_bit_machines() {
+        let words = |f: &dyn Fn(&mut KeyHasher)| {
+            let mut h = KeyHasher::default();
+            f(&mut h);
+            h.finish()
+        };
+        assert_eq!(words(&|h| h.write_usize(7)), words(&|h| h.write_u64(7)));
+        assert_eq!(
+            words(&|h| h.write_isize(-3)),
+            words(&|h| h.write_u64(-3i64 as u64))
+        );
+        // Bytes go in as little-endian words, so a slice of integers hashes alike everywhere.
+        assert_eq!(
+            words(&|h| h.write(&[1, 0, 0, 0, 2, 0, 0, 0, 3])),
+            words(&|h| {
+                h.write_u64(0x0000_0002_0000_0001);
+                h.write_u64(3)
+            })
+        );
+        // The positions of a game spread over both ends of the hash: the transposition
+        // cache takes its low bits, the leaf cache its high ones.
+        let new =
+            || senet_rules::AnyGame::new(senet_rules::RuleSet::Kendall5, &[] as &[&str]).unwrap();
+        let mut g = new();
+        let (mut low, mut high) = (
+            std::collections::HashSet::new(),
+            std::collections::HashSet::new(),
+        );
+        let mut rng = senet_rules::conformance::SplitMix(5);
+        for _ in 0..2000 {
+            match g.status() {
+                Status::Over(_) => g = new(),
+                Status::Throw(_) => g.set_throw_unchecked(g.sample_throw(rng.next_u32())),
+                Status::Move(_) => {
+                    g.play_random(rng.next_u32());
+                }
+            }
+            let k = key(&g);
+            low.insert(k & 0xff);
+            high.insert(k >> 56);
+        }
+        assert!(
+            low.len() > 200 && high.len() > 200,
+            "{} {}",
+            low.len(),
+            high.len()
+        );
     }
 }

@@ -253,7 +253,7 @@ fn a_whole_game_against_a_bot_in_the_browser_then_review() {
 
     // The analysis: the win-chance graph, marks in the event list, each player's summary;
     // a click on the graph jumps to that point of the game.
-    s.wait_for("#win-graph", 60);
+    s.wait_while_progressing("#win-graph", "#analysis-progress", 60);
     let summary = s.text("#analysis-summary");
     for row in [
         "error rate",
@@ -1265,7 +1265,7 @@ fn on_a_phone_nothing_scrolls_sideways_and_every_target_is_44px() {
     phone_checks(&s, "game over");
     s.goto(&format!("{}/g/{id}/review", server.url));
     s.wait_for("#review-next", 20);
-    s.wait_for("#win-graph", 60);
+    s.wait_while_progressing("#win-graph", "#analysis-progress", 60);
     phone_checks(&s, "review");
     s.goto(&format!("{}/rules/parker", server.url));
     s.wait_for(".demo-play", 20);
@@ -1419,7 +1419,7 @@ fn axe_finds_nothing_serious_on_any_page_in_either_theme() {
             bad.push(format!("game over ({theme}): {v}"));
         }
         s.goto(&format!("{}/g/{id}/review", server.url));
-        s.wait_for("#win-graph", 60);
+        s.wait_while_progressing("#win-graph", "#analysis-progress", 60);
         // Which marks a game earns is chance: every mark class is added as a specimen
         // (a copy of a real event row, plain and current), so each mark's colour is
         // checked against both row backgrounds every time, whatever the game earned.

@@ -285,6 +285,36 @@ impl Session {
         }
     }
 
+    /// Waits for `css` for as long as the text of `progress` keeps changing: fails once it
+    /// has stood still for `stall_secs` (or after ten minutes in all). For work whose time
+    /// depends on the machine and the game, such as the page's analysis of a long game on a
+    /// busy machine: what is checked is that it goes on and ends, not how fast.
+    #[allow(dead_code)] // tests/browser.rs
+    pub fn wait_while_progressing(&self, css: &str, progress: &str, stall_secs: u64) -> String {
+        let (start, mut moved) = (Instant::now(), Instant::now());
+        let mut last = String::new();
+        loop {
+            if let Some(e) = self.find(css) {
+                return e;
+            }
+            let now = self.text(progress);
+            if now != last {
+                (last, moved) = (now, Instant::now());
+            }
+            if moved.elapsed() > Duration::from_secs(stall_secs)
+                || start.elapsed() > Duration::from_secs(600)
+            {
+                panic!(
+                    "no {css} after {} s, {progress} unchanged for {} s; page text: {}",
+                    start.elapsed().as_secs(),
+                    moved.elapsed().as_secs(),
+                    self.text("body")
+                );
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
     /// Scrolls an element to the middle of the view.
     fn scroll_to_middle(&self, element: &str) -> Result<(), String> {
         self.cmd(
