@@ -69,7 +69,9 @@ pub enum EvalKind {
     /// On `kendall5`, the reference network that issue 18's strength bar is measured
     /// against: the main network of 2026-11-22 alone (no endgame network), frozen in
     /// `nets/kendall5-ref.txt` and never replaced by `$SENET_NETS`, so that a retrained
-    /// network can play it in one match (elsewhere the same as `Tuned`).
+    /// network can play it in one match. On `kendall`, `senat` and `houses`, their 16-unit
+    /// main networks of before issue 55 (`nets/RULES-ref.txt`, also never replaced) with the
+    /// endgame networks in use (elsewhere the same as `Tuned`).
     Reference,
     /// On `kendall5`, the wide network that the `expert` level and the analysis search with
     /// (issue 55: 256 hidden units, `nets/kendall5-wide.txt`), with the same endgame
@@ -115,8 +117,12 @@ macro_rules! dispatch {
                 let $e = &$crate::weights::KENDALL5_HAND;
                 $body
             }
-            (senet_rules::AnyGame::Kendall($g), K::Tuned | K::Reference | K::Wide) => {
+            (senet_rules::AnyGame::Kendall($g), K::Tuned | K::Wide) => {
                 let $e = $crate::weights::KENDALL_ROOTED.for_root($g);
+                $body
+            }
+            (senet_rules::AnyGame::Kendall($g), K::Reference) => {
+                let $e = $crate::weights::KENDALL_REF_ROOTED.for_root($g);
                 $body
             }
             (senet_rules::AnyGame::Kendall($g), K::Linear) => {
@@ -127,8 +133,12 @@ macro_rules! dispatch {
                 let $e = &$crate::weights::KENDALL_HAND;
                 $body
             }
-            (senet_rules::AnyGame::Senat($g), K::Tuned | K::Reference | K::Wide) => {
+            (senet_rules::AnyGame::Senat($g), K::Tuned | K::Wide) => {
                 let $e = $crate::weights::SENAT_ROOTED.for_root($g);
+                $body
+            }
+            (senet_rules::AnyGame::Senat($g), K::Reference) => {
+                let $e = $crate::weights::SENAT_REF_ROOTED.for_root($g);
                 $body
             }
             (senet_rules::AnyGame::Senat($g), K::Linear) => {
@@ -139,8 +149,12 @@ macro_rules! dispatch {
                 let $e = &$crate::weights::SENAT_HAND;
                 $body
             }
-            (senet_rules::AnyGame::Houses($g), K::Tuned | K::Reference | K::Wide) => {
+            (senet_rules::AnyGame::Houses($g), K::Tuned | K::Wide) => {
                 let $e = $crate::weights::HOUSES_ROOTED.for_root($g);
+                $body
+            }
+            (senet_rules::AnyGame::Houses($g), K::Reference) => {
+                let $e = $crate::weights::HOUSES_REF_ROOTED.for_root($g);
                 $body
             }
             (senet_rules::AnyGame::Houses($g), K::Linear) => {

@@ -196,6 +196,16 @@ pub static KENDALL5_REF: LazyLock<NetEval> = LazyLock::new(|| {
         "kendall5-ref",
     )
 });
+/// The reference network of `kendall`, `senat` or `houses` ([`crate::EvalKind::Reference`],
+/// issue 55): the main network in `text` (its 16-unit TD(λ) network of 2026-11-22, frozen in
+/// `nets/RULES-ref.txt` and not overridden by `$SENET_NETS`) with the endgame networks of
+/// `base`, the network in use, so that a match against it measures the main network alone.
+fn reference(base: &NetEval, text: &str, lin: &TrackEval, label: &'static str) -> NetEval {
+    let mut net = main_net(base.spec, text, lin, label);
+    net.end = base.end.clone();
+    net.end4 = base.end4.clone();
+    net
+}
 /// `kendall`, the network.
 pub static KENDALL_NET: LazyLock<NetEval> = LazyLock::new(|| {
     net(
@@ -302,6 +312,31 @@ pub static SENAT_ROOTED: LazyLock<Rooted> = LazyLock::new(|| Rooted::new(&SENAT_
 /// `houses`, the network as the bots search with it, under each choice of its options.
 pub static HOUSES_ROOTED: LazyLock<Rooted> =
     LazyLock::new(|| Rooted::new(&HOUSES_NET, &HOUSES_SPECS));
+/// `kendall`, its reference network as the bots search with it ([`reference`]).
+pub static KENDALL_REF_ROOTED: LazyLock<Rooted> = LazyLock::new(|| {
+    let net = reference(
+        &KENDALL_NET,
+        net_file!("kendall-ref.txt"),
+        &KENDALL,
+        "kendall-ref",
+    );
+    Rooted::new(&net, std::slice::from_ref(&KENDALL_SPEC))
+});
+/// `senat`, its reference network as the bots search with it ([`reference`]).
+pub static SENAT_REF_ROOTED: LazyLock<Rooted> = LazyLock::new(|| {
+    let net = reference(&SENAT_NET, net_file!("senat-ref.txt"), &SENAT, "senat-ref");
+    Rooted::new(&net, &SENAT_SPECS)
+});
+/// `houses`, its reference network as the bots search with it ([`reference`]).
+pub static HOUSES_REF_ROOTED: LazyLock<Rooted> = LazyLock::new(|| {
+    let net = reference(
+        &HOUSES_NET,
+        net_file!("houses-ref.txt"),
+        &HOUSES,
+        "houses-ref",
+    );
+    Rooted::new(&net, &HOUSES_SPECS)
+});
 
 /// Of `nets` (one per choice of options), the one for the options of `g`.
 fn net_for<'a, G: TrackGame>(nets: &'a [NetEval], g: &G) -> &'a NetEval {
@@ -605,6 +640,9 @@ mod tests {
             (&KENDALL5_SPEC, include_str!("nets/kendall5-ref.txt")),
             (&KENDALL5_SPEC, include_str!("nets/kendall5-wide.txt")),
             (&KENDALL_SPEC, include_str!("nets/kendall.txt")),
+            (&KENDALL_SPEC, include_str!("nets/kendall-ref.txt")),
+            (&SENAT_SPEC, include_str!("nets/senat-ref.txt")),
+            (&HOUSES_SPEC, include_str!("nets/houses-ref.txt")),
             (&SENAT_SPEC, include_str!("nets/senat.txt")),
             (&HOUSES_SPEC, include_str!("nets/houses.txt")),
         ] {

@@ -492,8 +492,8 @@ fn kendall_strong_is_the_trained_network_one_decision_ahead() {
 }
 
 /// `@ref` on kendall5 is the frozen reference network of issue 18's bar (the main network of
-/// 2026-11-22 alone, with no endgame network), whatever the network in use; elsewhere it is
-/// the tuned evaluator.
+/// 2026-11-22 alone, with no endgame network), whatever the network in use; on pyramid and
+/// parker it is the tuned evaluator.
 #[test]
 fn ref_is_the_frozen_kendall5_network_of_the_bar() {
     use senet_bots::eval::Evaluator;
@@ -518,6 +518,8 @@ fn ref_is_the_frozen_kendall5_network_of_the_bar() {
             let got = dispatch!(g, EvalKind::Reference, gg, e => e.eval(gg));
             let want = match g {
                 AnyGame::Kendall5(k) => reference.eval(k),
+                // Their own reference networks: the test below.
+                AnyGame::Kendall(_) | AnyGame::Senat(_) | AnyGame::Houses(_) => continue,
                 _ => dispatch!(g, EvalKind::Tuned, gg, e => e.eval(gg)),
             };
             assert_eq!(got, want, "{r}: {g}");
@@ -544,4 +546,85 @@ fn ref_is_the_frozen_kendall5_network_of_the_bar() {
         unreachable!()
     };
     assert_eq!(refd, reference.eval(kg));
+}
+
+/// Issue 55: on `kendall`, `senat` and `houses`, `@ref` searches with the frozen 16-unit main
+/// network of 2026-11-22 (`nets/RULES-ref.txt`, never replaced by `$SENET_NETS`) and the
+/// endgame networks in use, so that a match against it measures the main network alone: the
+/// two value the start differently and an endgame alike.
+#[test]
+fn ref_on_the_other_stick_games_is_their_old_main_network_with_the_endgames_in_use() {
+    use senet_bots::eval::Evaluator;
+    use senet_bots::net::NetEval;
+    use senet_bots::track::TrackGame;
+    use senet_bots::weights::{self, Rooted};
+    use senet_bots::{dispatch, EvalKind};
+
+    /// The value of `@ref` as the bots dispatch it.
+    fn reference(g: &AnyGame) -> f64 {
+        dispatch!(g, EvalKind::Reference, gg, e => e.eval(gg))
+    }
+    /// `g` a start, `end` an endgame of two pieces a side.
+    fn check<G: TrackGame>(g: &G, end: &G, any: fn(G) -> AnyGame, nets: [&Rooted; 2], frozen: &str)
+    where
+        NetEval: Evaluator<G>,
+    {
+        let (r, t) = (nets[0].for_root(g), nets[1].for_root(g));
+        assert_eq!(r.p, NetEval::parse_params(r.spec, frozen).unwrap());
+        assert_ne!(r.p, t.p, "the network in use is not the frozen one");
+        assert_eq!((&r.end, &r.end4), (&t.end, &t.end4));
+        assert!(
+            r.end.is_some(),
+            "a search from the start ends in the endgame network"
+        );
+        let (re, te) = (nets[0].for_root(end), nets[1].for_root(end));
+        assert!(
+            re.end4.is_some(),
+            "a search from four a side has the four-piece network"
+        );
+        assert_eq!((&re.end, &re.end4), (&te.end, &te.end4));
+        let whole = any(*g);
+        assert_eq!(reference(&whole), r.eval(g));
+        assert_ne!(reference(&whole), t.eval(g), "{whole}");
+        assert_eq!(r.eval(end), t.eval(end), "both ask the endgame network");
+    }
+    let men = [1 << 26 | 1 << 20, 1 << 25 | 1 << 14];
+    let first = senet_rules::Player::First;
+    let start = |r: RuleSet| AnyGame::new(r, &[] as &[&str]).unwrap();
+    let AnyGame::Kendall(k) = start(RuleSet::Kendall) else {
+        unreachable!()
+    };
+    let nets = [&*weights::KENDALL_REF_ROOTED, &*weights::KENDALL_ROOTED];
+    let frozen = include_str!("../src/nets/kendall-ref.txt");
+    check(
+        &k,
+        &k.endgame(men, first).unwrap(),
+        AnyGame::Kendall,
+        nets,
+        frozen,
+    );
+    let AnyGame::Senat(s) = start(RuleSet::Senat) else {
+        unreachable!()
+    };
+    let nets = [&*weights::SENAT_REF_ROOTED, &*weights::SENAT_ROOTED];
+    let frozen = include_str!("../src/nets/senat-ref.txt");
+    check(
+        &s,
+        &s.endgame(men, first).unwrap(),
+        AnyGame::Senat,
+        nets,
+        frozen,
+    );
+    let AnyGame::Houses(h) = start(RuleSet::Houses) else {
+        unreachable!()
+    };
+    let nets = [&*weights::HOUSES_REF_ROOTED, &*weights::HOUSES_ROOTED];
+    let frozen = include_str!("../src/nets/houses-ref.txt");
+    check(
+        &h,
+        &h.endgame(men, first).unwrap(),
+        AnyGame::Houses,
+        nets,
+        frozen,
+    );
 }
