@@ -175,9 +175,12 @@ def duplicate_match(
     pairs: int = 100,
     seed: int = 1,
     threads: int = 0,
+    luck: Optional[str] = None,
 ) -> dict[str, Any]:
     """Duplicate pairs (same throws, seats swapped) of bot ``a`` against ``b``: ``a_rate``
-    with ``ci95``, wins, draws, ``avg_length``, ``games``."""
+    with ``ci95``, wins, draws, ``avg_length``, ``games``; with ``luck`` (a search bot that
+    values the throws), ``luck_adjusted``: A's score with the luck taken out (``a_rate``,
+    ``ci95``, ``a_luck``), the same mean with a narrower interval."""
 
 def rule_sets() -> list[dict[str, Any]]:
     """Every rule set: ``id``, ``name``, ``source``, ``options``, ``scores``,

@@ -11,7 +11,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 use senet_bots::BotSpec;
-use senet_coach::duel::{mix, run_match, MatchConfig};
+use senet_coach::duel::{mix, run_match_with_luck, MatchConfig};
 use senet_rules::record::{options_of, Record};
 use senet_rules::{
     AnyGame, Event, Game as _, Move, MoveKind, MoveList, OptionKind, OptionValue, Options, RuleSet,
@@ -1304,9 +1304,12 @@ fn game_arg(game: &Bound<'_, PyAny>) -> PyResult<Arc<Spec>> {
 }
 
 /// Plays duplicate pairs (the same throws, seats swapped) between bots `a` and `b` on all
-/// cores and returns A's score rate with its 95% interval, wins, draws, lengths and timings.
+/// cores and returns A's score rate with its 95% interval, wins, draws, lengths and timings;
+/// with `luck` (a search bot), also A's score with every throw's luck, as `luck` values the
+/// throws, taken out (`senet match --luck`).
 #[pyfunction]
-#[pyo3(signature = (game, a, b, pairs = 100, seed = 1, threads = 0))]
+#[pyo3(signature = (game, a, b, pairs = 100, seed = 1, threads = 0, luck = None))]
+#[allow(clippy::too_many_arguments)]
 fn duplicate_match<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyAny>,
@@ -1315,8 +1318,11 @@ fn duplicate_match<'py>(
     pairs: u32,
     seed: u64,
     threads: usize,
+    luck: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let spec = game_arg(game)?;
+    let judge: Option<senet_bots::BotSpec> =
+        luck.map(|j| j.parse().map_err(value_error)).transpose()?;
     let cfg = MatchConfig {
         start: spec.start,
         a: a.parse().map_err(value_error)?,
@@ -1325,7 +1331,9 @@ fn duplicate_match<'py>(
         seed,
         threads,
     };
-    let r = py.detach(|| run_match(&cfg, &|| {})).map_err(value_error)?;
+    let r = py
+        .detach(|| run_match_with_luck(&cfg, judge.as_ref(), &|| {}))
+        .map_err(value_error)?;
     let d = PyDict::new(py);
     d.set_item("rules", spec.short_name())?;
     d.set_item("a", &r.a)?;
@@ -1339,6 +1347,14 @@ fn duplicate_match<'py>(
     d.set_item("avg_length", r.avg_length)?;
     d.set_item("first_player_wins", r.first_player_wins)?;
     d.set_item("median_micros", r.median_micros.to_vec())?;
+    if let Some(l) = &r.luck {
+        let x = PyDict::new(py);
+        x.set_item("judge", &l.judge)?;
+        x.set_item("a_rate", l.a_rate)?;
+        x.set_item("ci95", l.ci95)?;
+        x.set_item("a_luck", l.a_luck)?;
+        d.set_item("luck_adjusted", x)?;
+    }
     let games = r
         .pairs
         .iter()
@@ -1349,6 +1365,7 @@ fn duplicate_match<'py>(
             x.set_item("winner", g.winner.map(|p| p.index()))?;
             x.set_item("capped", g.capped)?;
             x.set_item("decisions", g.decisions)?;
+            x.set_item("first_luck", g.first_luck)?;
             Ok(x)
         })
         .collect::<PyResult<Vec<_>>>()?;

@@ -75,3 +75,15 @@ def test_duplicate_match():
     assert again["games"] == m["games"], "the same seed gives the same games"
     with pytest.raises(ValueError, match="at least one pair"):
         senet.duplicate_match("kendall5", "greedy", "random", pairs=0)
+    assert "luck_adjusted" not in m and m["games"][0]["first_luck"] is None
+
+
+def test_duplicate_match_with_the_luck_taken_out():
+    m = senet.duplicate_match("kendall5", "greedy", "random", pairs=30, seed=2, luck="expectimax:1")
+    l = m["luck_adjusted"]
+    assert l["judge"] == "expectimax:1"
+    assert l["ci95"][0] <= l["a_rate"] <= l["ci95"][1]
+    assert l["ci95"][1] - l["ci95"][0] < m["ci95"][1] - m["ci95"][0]
+    assert all(isinstance(g["first_luck"], float) for g in m["games"])
+    with pytest.raises(ValueError, match="win chance"):
+        senet.duplicate_match("kendall5", "greedy", "random", pairs=2, luck="random")

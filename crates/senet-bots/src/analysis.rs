@@ -538,6 +538,20 @@ pub fn thrower_value(bot: &mut dyn Bot, g: &AnyGame) -> f64 {
     throw_values(bot, g, None).0
 }
 
+/// The first player's luck of throw `t` made in `g` (awaiting a throw): the thrower's win
+/// chance after it less the mean over every throw of `g`, each valued by `bot`'s best move as
+/// [`thrower_value`] does, in the first player's terms. Whatever `bot` is, its mean over the
+/// throws of `g` is zero, so a game's result less the sum of its throws' luck estimates the
+/// same thing as the result, with less variance the better `bot` values positions
+/// (`senet match --luck`).
+pub fn first_player_luck(bot: &mut dyn Bot, g: &AnyGame, t: Throw) -> f64 {
+    let (outcomes, _) = throw_outcomes(bot, g, None);
+    let mean: f64 = outcomes.iter().map(|&(_, p, v)| p * v).sum();
+    let made = outcomes.iter().find(|o| o.0 == t).map_or(mean, |o| o.2);
+    let thrower = g.status().player().unwrap_or(Player::First);
+    as_first(thrower, made) - as_first(thrower, mean)
+}
+
 /// The win chance of `who` in `g`, whatever `g` awaits.
 fn value_of(bot: &mut dyn Bot, g: &AnyGame, who: Player) -> f64 {
     let first = match g.status() {

@@ -59,6 +59,9 @@ pub struct GameRecord {
     pub micros: [Vec<f64>; 2],
     /// Thread CPU microseconds of each timed choice of A and of B.
     pub cpu_micros: [Vec<f64>; 2],
+    /// The first player's luck over the game ([`first_player_luck`]), where the match takes
+    /// the luck out ([`run_match_with_luck`]).
+    pub first_luck: Option<f64>,
 }
 
 impl GameRecord {
@@ -75,6 +78,13 @@ impl GameRecord {
         } else {
             [p[1], p[0]]
         }
+    }
+
+    /// A's points less A's luck, where the game's luck was measured: an estimate of A's
+    /// points with the same mean and less variance ([`run_match_with_luck`]).
+    pub fn a_points_luck_adjusted(&self) -> Option<f64> {
+        let luck = self.first_luck?;
+        Some(self.a_points() - if self.a_first { luck } else { -luck })
     }
 
     /// A's points: 1 for a win, 1/2 for a draw.
@@ -123,6 +133,28 @@ pub struct MatchResult {
     pub timed_moves: [usize; 2],
     /// Wins of the first player (either bot), to show the seat advantage.
     pub first_player_wins: u32,
+    /// A's score with the throws' luck taken out, where the match measured it.
+    pub luck: Option<LuckAdjusted>,
+}
+
+/// A match's score with every throw's luck taken out (`senet match --luck JUDGE`).
+///
+/// Each game's result less the sum of its throws' luck, as `JUDGE` values them
+/// ([`senet_bots::analysis::first_player_luck`]), has the result's mean whatever the judge:
+/// each throw's luck averages zero over the throws that could have been made. What the luck
+/// removes is variance, the more so the better the judge values positions, so the interval
+/// narrows for the same games (gnubg's variance reduction of rollouts and bot matches).
+#[derive(Clone, Debug)]
+pub struct LuckAdjusted {
+    /// The bot that valued the throws.
+    pub judge: String,
+    /// A's mean luck-adjusted points per game (not bounded to 0-1 in a single game).
+    pub a_rate: f64,
+    /// Its 95% interval over pair means (normal approximation).
+    pub ci95: (f64, f64),
+    /// A's mean luck per game (win chance); about 0 in duplicate pairs, whose throws are
+    /// the same for both bots.
+    pub a_luck: f64,
 }
 
 impl MatchResult {
@@ -221,6 +253,7 @@ pub fn play_game(
                     moves,
                     micros,
                     cpu_micros,
+                    first_luck: None,
                 }
             }
         }
@@ -253,17 +286,74 @@ pub fn median(xs: &mut [f64]) -> f64 {
 /// Plays a match. `progress` is called once per finished pair (from worker threads).
 /// The games and scores depend only on the configuration, never on the number of threads.
 pub fn run_match(cfg: &MatchConfig, progress: &(dyn Fn() + Sync)) -> Result<MatchResult, String> {
-    let pairs = in_parallel(cfg, progress, |a, b, i| play_pair(cfg, i, a, b))?;
-    Ok(summarize(cfg, pairs))
+    run_match_with_luck(cfg, None, progress)
 }
 
-/// Plays `cfg.pairs` pairs on `cfg.threads` worker threads, each with its own two bots, after
-/// checking the configuration; `progress` is called after each pair. The pairs come back in
-/// order, so results never depend on the number of threads.
+/// [`run_match`], and with a `judge` also each game's luck as the judge values the throws
+/// ([`first_player_luck`]) and A's score with it taken out ([`MatchResult::luck`]). The games
+/// are the same with or without a judge; the judge must be a bot that values moves by win
+/// chance (a search bot).
+pub fn run_match_with_luck(
+    cfg: &MatchConfig,
+    judge: Option<&BotSpec>,
+    progress: &(dyn Fn() + Sync),
+) -> Result<MatchResult, String> {
+    if let Some(j) = judge {
+        check_judge(&cfg.start, j)?;
+    }
+    let pairs = in_parallel(cfg, judge, progress, |a, b, judge, i| {
+        let mut games = play_pair(cfg, i, a, b);
+        if let Some(j) = judge {
+            for g in &mut games {
+                g.first_luck = Some(first_player_luck(&cfg.start, g, j));
+            }
+        }
+        games
+    })?;
+    Ok(summarize(cfg, judge, pairs))
+}
+
+/// Refuses a luck judge whose scores are not win chances.
+fn check_judge(start: &AnyGame, judge: &BotSpec) -> Result<(), String> {
+    let mut g = *start;
+    if matches!(g.status(), Status::Throw(_)) {
+        let t = g.throw_dist().outcomes[0].0;
+        g.set_throw_unchecked(t);
+    }
+    if !matches!(g.status(), Status::Move(_)) {
+        return Ok(());
+    }
+    let kind = judge.build().choose(&g, 0).score_kind;
+    if kind == "win_chance" {
+        Ok(())
+    } else {
+        Err(format!(
+            "the luck judge {judge} scores moves as {kind}; it must value them by win chance \
+             (a search bot, such as expectimax:1)"
+        ))
+    }
+}
+
+/// The first player's luck over a played game: the sum over its throws of
+/// [`senet_bots::analysis::first_player_luck`] with `judge`.
+pub fn first_player_luck(start: &AnyGame, game: &GameRecord, judge: &mut dyn Bot) -> f64 {
+    let mut luck = 0.0;
+    walk(start, game, |g, step| {
+        if let Step::Throw(t) = step {
+            luck += senet_bots::analysis::first_player_luck(judge, g, t);
+        }
+    });
+    luck
+}
+
+/// Plays `cfg.pairs` pairs on `cfg.threads` worker threads, each with its own two bots (and
+/// luck judge, if given), after checking the configuration; `progress` is called after each
+/// pair. The pairs come back in order, so results never depend on the number of threads.
 fn in_parallel<T: Send>(
     cfg: &MatchConfig,
+    judge: Option<&BotSpec>,
     progress: &(dyn Fn() + Sync),
-    pair: impl Fn(&mut dyn Bot, &mut dyn Bot, u32) -> T + Sync,
+    pair: impl Fn(&mut dyn Bot, &mut dyn Bot, Option<&mut dyn Bot>, u32) -> T + Sync,
 ) -> Result<Vec<T>, String> {
     if cfg.pairs == 0 {
         return Err("a match needs at least one pair".into());
@@ -279,9 +369,13 @@ fn in_parallel<T: Send>(
         (0..cfg.pairs)
             .into_par_iter()
             .map_init(
-                || (cfg.a.build(), cfg.b.build()),
-                |(a, b), i| {
-                    let r = pair(a.as_mut(), b.as_mut(), i);
+                || (cfg.a.build(), cfg.b.build(), judge.map(|j| j.build())),
+                |(a, b, j), i| {
+                    let j: Option<&mut dyn Bot> = match j {
+                        Some(j) => Some(j.as_mut()),
+                        None => None,
+                    };
+                    let r = pair(a.as_mut(), b.as_mut(), j, i);
                     progress();
                     r
                 },
@@ -290,8 +384,13 @@ fn in_parallel<T: Send>(
     }))
 }
 
-/// The statistics of a match from its games.
-pub fn summarize(cfg: &MatchConfig, pairs: Vec<[GameRecord; 2]>) -> MatchResult {
+/// The statistics of a match from its games (with the luck judge's name, if the games'
+/// luck was measured).
+pub fn summarize(
+    cfg: &MatchConfig,
+    judge: Option<&BotSpec>,
+    pairs: Vec<[GameRecord; 2]>,
+) -> MatchResult {
     let (mut a_wins, mut b_wins, mut draws, mut first) = (0, 0, 0, 0);
     let mut len = 0.0;
     let mut means = Vec::with_capacity(pairs.len());
@@ -345,8 +444,30 @@ pub fn summarize(cfg: &MatchConfig, pairs: Vec<[GameRecord; 2]>) -> MatchResult 
         median_cpu_micros,
         timed_moves,
         first_player_wins: first,
+        luck: judge.and_then(|j| luck_adjusted(j, &pairs)),
         pairs,
     }
+}
+
+/// A's luck-adjusted score over the pairs, if every game's luck was measured.
+fn luck_adjusted(judge: &BotSpec, pairs: &[[GameRecord; 2]]) -> Option<LuckAdjusted> {
+    let mut means = Vec::with_capacity(pairs.len());
+    let mut luck = 0.0;
+    for pair in pairs {
+        let mut s = 0.0;
+        for g in pair {
+            s += g.a_points_luck_adjusted()?;
+            luck += g.a_points() - g.a_points_luck_adjusted()?;
+        }
+        means.push(s / 2.0);
+    }
+    let (mean, half) = mean_half(&means);
+    Some(LuckAdjusted {
+        judge: judge.to_string(),
+        a_rate: mean,
+        ci95: (mean - half, mean + half),
+        a_luck: luck / (2 * pairs.len()).max(1) as f64,
+    })
 }
 
 /// One series of a series match (issue 13).
@@ -466,7 +587,7 @@ pub fn run_series_match(
         return Err("a match needs at least one pair".into());
     }
     target.check().map_err(|e| e.message().to_string())?;
-    let pairs: Vec<[SeriesRecord; 2]> = in_parallel(cfg, progress, |a, b, i| {
+    let pairs: Vec<[SeriesRecord; 2]> = in_parallel(cfg, None, progress, |a, b, _, i| {
         let seed = mix(cfg.seed, i as u64 + 0x5e71e5);
         let s1 = play_series(&cfg.start, target, a, b, seed, true);
         let s2 = play_series(&cfg.start, target, a, b, seed, false);

@@ -5,7 +5,9 @@ use crate::cli::move_json;
 use clap::Subcommand;
 use indicatif::{ProgressBar, ProgressStyle};
 use senet_bots::BotSpec;
-use senet_coach::duel::{run_match, run_series_match, MatchConfig, MatchResult, SeriesMatchResult};
+use senet_coach::duel::{
+    run_match_with_luck, run_series_match, MatchConfig, MatchResult, SeriesMatchResult,
+};
 use senet_coach::ladder::{self, LadderConfig};
 use senet_rules::Notation;
 use senet_rules::Target;
@@ -69,6 +71,10 @@ pub enum BotCommand {
         /// Play duplicate pairs of series of exactly N games.
         #[arg(long, value_name = "N")]
         series_games: Option<u32>,
+        /// Also report A's score with every throw's luck taken out, each throw valued by
+        /// this search bot (e.g. expectimax:1): the same mean, a narrower interval.
+        #[arg(long, value_name = "JUDGE", conflicts_with_all = ["series", "series_games"])]
+        luck: Option<String>,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -586,6 +592,7 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
             threads,
             series,
             series_games,
+            luck,
             json,
         } => {
             let r: RuleSet = rules.parse()?;
@@ -612,8 +619,9 @@ pub fn dispatch(cmd: BotCommand) -> Result<String, Error> {
                     series_text(&res)
                 });
             }
+            let judge = luck.as_deref().map(spec).transpose()?;
             let bar = progress_bar(pairs as u64, &format!("{a} vs {b}"));
-            let res = run_match(&cfg, &|| bar.inc(1)).map_err(bad)?;
+            let res = run_match_with_luck(&cfg, judge.as_ref(), &|| bar.inc(1)).map_err(bad)?;
             bar.finish_and_clear();
             Ok(if json {
                 serde_json::to_string_pretty(&match_json(&res)).expect("json")
@@ -1069,18 +1077,37 @@ pub fn match_json(r: &MatchResult) -> Value {
         "median_ms_per_move": { "a": round(r.median_micros[0] / 1e3, 4), "b": round(r.median_micros[1] / 1e3, 4) },
         "median_cpu_ms_per_move": { "a": round(r.median_cpu_micros[0] / 1e3, 4), "b": round(r.median_cpu_micros[1] / 1e3, 4) },
         "timed_moves": { "a": r.timed_moves[0], "b": r.timed_moves[1] },
+        "luck_adjusted": r.luck.as_ref().map(|l| json!({
+            "judge": l.judge,
+            "a_rate": round(l.a_rate, 5),
+            "ci95": [round(l.ci95.0, 5), round(l.ci95.1, 5)],
+            "a_better_at_95": l.ci95.0 > 0.5,
+            "a_luck_per_game": round(l.a_luck, 5),
+        })),
     })
 }
 
 fn match_text(r: &MatchResult) -> String {
     let games = 2 * r.pairs.len();
+    let luck = r.luck.as_ref().map_or(String::new(), |l| {
+        format!(
+            "\nA's score with the luck taken out (throws valued by {j}): {rate:.2}% \
+             (95% interval {lo:.2}% - {hi:.2}%){sig}; A's luck {al:+.2}% a game",
+            j = l.judge,
+            rate = 100.0 * l.a_rate,
+            lo = 100.0 * l.ci95.0,
+            hi = 100.0 * l.ci95.1,
+            sig = significance(l.ci95),
+            al = 100.0 * l.a_luck,
+        )
+    });
     format!(
         "{rules}: A = {a}, B = {b}, {p} duplicate pairs ({games} games)\n\
          A's score: {rate:.1}% (95% interval {lo:.1}% - {hi:.1}%){sig}\n\
          A won {aw}, B won {bw}, draws {d}; the first player won {fw} ({fwp:.1}%)\n\
          average game length: {len:.1} decisions\n\
          median time per move: A {ta:.3} ms ({na} moves), B {tb:.3} ms ({nb} moves)\n\
-         median CPU time per move: A {ca:.3} ms, B {cb:.3} ms",
+         median CPU time per move: A {ca:.3} ms, B {cb:.3} ms{luck}",
         rules = r.rules,
         a = r.a,
         b = r.b,
@@ -1088,13 +1115,7 @@ fn match_text(r: &MatchResult) -> String {
         rate = 100.0 * r.a_rate,
         lo = 100.0 * r.ci95.0,
         hi = 100.0 * r.ci95.1,
-        sig = if r.a_significantly_better() {
-            ", A is better at 95%"
-        } else if r.ci95.1 < 0.5 {
-            ", B is better at 95%"
-        } else {
-            ", no significant difference"
-        },
+        sig = significance(r.ci95),
         aw = r.a_wins,
         bw = r.b_wins,
         d = r.draws,
@@ -1108,6 +1129,17 @@ fn match_text(r: &MatchResult) -> String {
         ca = r.median_cpu_micros[0] / 1e3,
         cb = r.median_cpu_micros[1] / 1e3,
     )
+}
+
+/// What a 95% interval of A's score says.
+fn significance(ci95: (f64, f64)) -> &'static str {
+    if ci95.0 > 0.5 {
+        ", A is better at 95%"
+    } else if ci95.1 < 0.5 {
+        ", B is better at 95%"
+    } else {
+        ", no significant difference"
+    }
 }
 
 /// A series match result as JSON.

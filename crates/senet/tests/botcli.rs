@@ -882,3 +882,51 @@ fn a_two_layer_network_in_senet_nets_is_searched_with_and_td_refuses_it() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn match_with_luck_reports_the_luck_adjusted_score_and_refuses_a_bad_judge() {
+    let args = |judge: &'static str| {
+        vec![
+            "match",
+            "--rules",
+            "kendall",
+            "--a",
+            "expectimax:1",
+            "--b",
+            "random",
+            "--pairs",
+            "4",
+            "--seed",
+            "2",
+            "--json",
+            "--luck",
+            judge,
+        ]
+    };
+    let (code, out, err) = senet(&args("expectimax:1"));
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let l = &v["luck_adjusted"];
+    assert_eq!(l["judge"], "expectimax:1");
+    let (rate, ci) = (l["a_rate"].as_f64().unwrap(), l["ci95"].as_array().unwrap());
+    assert!(ci[0].as_f64().unwrap() <= rate && rate <= ci[1].as_f64().unwrap());
+    assert!(l["a_luck_per_game"].is_number());
+    // Without --luck there is nothing adjusted.
+    let (_, plain, _) = senet(&args("expectimax:1")[..12]);
+    let w: Value = serde_json::from_str(&plain).unwrap();
+    assert!(w["luck_adjusted"].is_null());
+    assert_eq!(v["a_rate"], w["a_rate"], "the judge changed the games");
+    // A judge that is no bot, or no search bot, is refused with the reason.
+    let (code, _, err) = senet(&args("deep-blue"));
+    assert_eq!(code, 1);
+    assert!(err.contains("deep-blue"), "{err}");
+    let (code, _, err) = senet(&args("random"));
+    assert_eq!(code, 1);
+    assert!(err.contains("win chance"), "{err}");
+    // Series have no luck adjustment.
+    let mut series = args("expectimax:1");
+    series.extend(["--series", "3"]);
+    let (code, _, err) = senet(&series);
+    assert_ne!(code, 0);
+    assert!(err.contains("--luck") || err.contains("--series"), "{err}");
+}
