@@ -886,22 +886,12 @@ fn a_two_layer_network_in_senet_nets_is_searched_with_and_td_refuses_it() {
 #[test]
 fn match_with_luck_reports_the_luck_adjusted_score_and_refuses_a_bad_judge() {
     let args = |judge: &'static str| {
-        vec![
-            "match",
-            "--rules",
-            "kendall",
-            "--a",
-            "expectimax:1",
-            "--b",
-            "random",
-            "--pairs",
-            "4",
-            "--seed",
-            "2",
-            "--json",
-            "--luck",
-            judge,
-        ]
+        let mut v: Vec<&str> =
+            "match --rules kendall --a expectimax:1 --b random --pairs 4 --seed 2 --json --luck"
+                .split(' ')
+                .collect();
+        v.push(judge);
+        v
     };
     let (code, out, err) = senet(&args("expectimax:1"));
     assert_eq!(code, 0, "{err}");
