@@ -422,6 +422,24 @@ fn access_log(dir: &Path) -> Vec<Logged> {
         .collect()
 }
 
+/// The access log once `ready` holds of it. nginx writes a request's line after sending its
+/// response, so a client can be done before the line is there: wait up to 10 s for it.
+fn access_log_when(dir: &Path, what: &str, ready: impl Fn(&[Logged]) -> bool) -> Vec<Logged> {
+    let t = Instant::now();
+    loop {
+        let log = access_log(dir);
+        if ready(&log) {
+            return log;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "the access log never showed {what}: {} lines",
+            log.len()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 #[test]
 #[ignore = "needs nginx, postgresql, chromium; run by scripts/test.sh"]
 fn two_players_through_nginx_over_https_seek_play_on_a_clock_and_see_ratings() {
@@ -543,7 +561,8 @@ fn two_players_through_nginx_over_https_seek_play_on_a_clock_and_see_ratings() {
         0,
         "127.0.0.3 has a bucket of its own"
     );
-    let log = access_log(&ngx_dir);
+    let ratecheck = |log: &[Logged]| log.iter().filter(|l| l.game == "ratecheck").count();
+    let log = access_log_when(&ngx_dir, "900 ratecheck requests", |l| ratecheck(l) >= 900);
     let probed: Vec<&Logged> = log.iter().filter(|l| l.game == "ratecheck").collect();
     assert_eq!(probed.len(), 900);
     let by: BTreeSet<&str> = probed.iter().map(|l| l.upstream.as_str()).collect();
@@ -671,22 +690,16 @@ fn two_players_through_nginx_over_https_seek_play_on_a_clock_and_see_ratings() {
             .filter(|l| l.uri == "/api/lobby/ws" && l.status == "101")
             .count()
     };
-    let t = Instant::now();
-    let log = loop {
-        let log = access_log(&ngx_dir);
-        let ws = log
-            .iter()
+    let game_ws = |log: &[Logged]| {
+        log.iter()
             .filter(|l| l.uri == format!("/api/games/{id}/ws") && l.status == "101")
-            .count();
-        if ws >= 2 && lobby_ws(&log) >= 2 {
-            break log;
-        }
-        assert!(
-            t.elapsed() < Duration::from_secs(10),
-            "both pages' game and lobby WebSockets were upgraded through the proxy ({ws})"
-        );
-        std::thread::sleep(Duration::from_millis(100));
+            .count()
     };
+    let log = access_log_when(
+        &ngx_dir,
+        "both pages' game and lobby WebSockets upgraded through the proxy",
+        |l| game_ws(l) >= 2 && lobby_ws(l) >= 2,
+    );
 
     // Every request of the game went to one server; the two servers both served.
     let mut per_game: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
@@ -748,7 +761,9 @@ fn two_players_through_nginx_over_https_seek_play_on_a_clock_and_see_ratings() {
     );
     let st: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(st["status"]["state"], "over", "{st}");
-    let log = access_log(&ngx_dir);
+    let log = access_log_when(&ngx_dir, "the game read after its server went down", |l| {
+        l.last().is_some_and(|l| l.game == id.as_str())
+    });
     let last = log.last().unwrap();
     assert_eq!(
         (last.status.as_str(), last.game.as_str()),
