@@ -62,6 +62,10 @@ pub struct GameRecord {
     /// The first player's luck over the game ([`first_player_luck`]), where the match takes
     /// the luck out ([`run_match_with_luck`]).
     pub first_luck: Option<f64>,
+    /// The part of `first_luck` from the throws that decide who starts, before the first
+    /// decision (parker's dice-off, P3; 0 in the other rule sets): `senet lab` measures the
+    /// side that moves first from its first throw on ([`first_player_luck_parts`]).
+    pub opening_luck: Option<f64>,
 }
 
 impl GameRecord {
@@ -254,6 +258,7 @@ pub fn play_game(
                     micros,
                     cpu_micros,
                     first_luck: None,
+                    opening_luck: None,
                 }
             }
         }
@@ -305,7 +310,9 @@ pub fn run_match_with_luck(
         let mut games = play_pair(cfg, i, a, b);
         if let Some(j) = judge {
             for g in &mut games {
-                g.first_luck = Some(first_player_luck(&cfg.start, g, j));
+                let (opening, play) = first_player_luck_parts(&cfg.start, g, j);
+                g.first_luck = Some(opening + play);
+                g.opening_luck = Some(opening);
             }
         }
         games
@@ -337,13 +344,34 @@ fn check_judge(start: &AnyGame, judge: &BotSpec) -> Result<(), String> {
 /// The first player's luck over a played game: the sum over its throws of
 /// [`senet_bots::analysis::first_player_luck`] with `judge`.
 pub fn first_player_luck(start: &AnyGame, game: &GameRecord, judge: &mut dyn Bot) -> f64 {
-    let mut luck = 0.0;
+    let (opening, play) = first_player_luck_parts(start, game, judge);
+    opening + play
+}
+
+/// [`first_player_luck`] in two parts: the luck of the throws that decide who starts (a
+/// throw before the game's first decision after which the game awaits another throw:
+/// parker's dice-off, P3), and that of every other throw. Each part averages zero over the
+/// throws, so the result less the second part estimates the first mover's share once it is
+/// known who moves first.
+pub fn first_player_luck_parts(
+    start: &AnyGame,
+    game: &GameRecord,
+    judge: &mut dyn Bot,
+) -> (f64, f64) {
+    let (mut opening, mut play) = (0.0, 0.0);
     walk(start, game, |g, step| {
         if let Step::Throw(t) = step {
-            luck += senet_bots::analysis::first_player_luck(judge, g, t);
+            let luck = senet_bots::analysis::first_player_luck(judge, g, t);
+            let mut after = *g;
+            after.set_throw_unchecked(t);
+            if g.decisions() == 0 && matches!(after.status(), Status::Throw(_)) {
+                opening += luck;
+            } else {
+                play += luck;
+            }
         }
     });
-    luck
+    (opening, play)
 }
 
 /// Plays `cfg.pairs` pairs on `cfg.threads` worker threads, each with its own two bots (and

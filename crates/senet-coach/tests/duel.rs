@@ -4,7 +4,8 @@
 
 use senet_bots::analysis::first_player_luck as first_player_luck_of_throw;
 use senet_coach::duel::{
-    play_game, play_pair, run_match, run_match_with_luck, MatchConfig, MatchResult,
+    first_player_luck_parts, play_game, play_pair, run_match, run_match_with_luck, MatchConfig,
+    MatchResult,
 };
 use senet_rules::{AnyGame, Game, RuleSet, Status};
 
@@ -179,6 +180,43 @@ fn taking_the_luck_out_changes_no_game_and_narrows_the_interval() {
     assert!(plain.ci95.0 < l1.a_rate && l1.a_rate < plain.ci95.1);
     let (raw, adjusted) = (plain.ci95.1 - plain.ci95.0, l1.ci95.1 - l1.ci95.0);
     assert!(adjusted < raw / 2.0, "raw {raw}, adjusted {adjusted}");
+}
+
+#[test]
+fn p3_the_dice_off_is_the_opening_luck_which_the_first_movers_luck_leaves_out() {
+    // P3: in parker a dice-off decides who starts. Its luck is who moves first, so `senet
+    // lab`, which measures the side that moves first, leaves it out: it is the part of the
+    // first player's luck called the opening luck, the first throw's alone. Rule sets
+    // without a dice-off have none.
+    let judge_spec = "expectimax:1".parse().unwrap();
+    for (rules, dice_off) in [(RuleSet::Parker, true), (RuleSet::Kendall5, false)] {
+        let start = AnyGame::new(rules, &[] as &[&str]).unwrap();
+        let cfg = MatchConfig {
+            start,
+            a: "greedy".parse().unwrap(),
+            b: "random".parse().unwrap(),
+            pairs: 3,
+            seed: 8,
+            threads: 2,
+        };
+        let r = run_match_with_luck(&cfg, Some(&judge_spec), &|| {}).unwrap();
+        let mut judge = judge_spec.build();
+        for g in r.pairs.iter().flatten() {
+            let (opening, play) = first_player_luck_parts(&start, g, judge.as_mut());
+            assert_eq!(g.opening_luck, Some(opening));
+            assert_eq!(g.first_luck, Some(opening + play));
+            if dice_off {
+                let first = first_player_luck_of_throw(judge.as_mut(), &start, g.throws[0]);
+                assert_eq!(opening, first, "{rules:?}: the dice-off's luck alone");
+                assert!(
+                    opening.abs() > 1e-4,
+                    "{rules:?}: moving first is worth something"
+                );
+            } else {
+                assert_eq!(opening, 0.0, "{rules:?} has no dice-off");
+            }
+        }
+    }
 }
 
 #[test]

@@ -9,7 +9,7 @@ pub mod plots;
 pub mod report;
 pub mod stats;
 
-pub use report::{markdown, Rate, RuleSetReport, Summary};
+pub use report::{markdown, LuckRate, Rate, RuleSetReport, Summary};
 pub use stats::{measure, measure_play, GameStats};
 
 use std::path::Path;

@@ -90,21 +90,30 @@ pub fn first_player(path: &Path, reports: &[RuleSetReport]) -> Result<(), String
     let n = reports.len().max(1);
     let root = SVGBackend::new(path, (900, 120 + 40 * n as u32)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
+    let adjusted = || {
+        reports
+            .iter()
+            .filter_map(|r| r.first_player_luck_adjusted.as_ref())
+    };
     let lo = reports
         .iter()
         .map(|r| r.first_player.low)
+        .chain(adjusted().map(|l| l.low))
         .fold(0.45, f64::min)
         - 0.02;
     let hi = reports
         .iter()
         .map(|r| r.first_player.high)
+        .chain(adjusted().map(|l| l.high))
         .fold(0.55, f64::max)
         + 0.02;
+    let caption = if adjusted().next().is_some() {
+        "First player's share of points, 95% interval (black: the luck taken out)"
+    } else {
+        "First player's share of points, 95% interval"
+    };
     let mut chart = ChartBuilder::on(&root)
-        .caption(
-            "First player's share of points, 95% interval",
-            ("sans-serif", 22),
-        )
+        .caption(caption, ("sans-serif", 22))
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(300)
@@ -151,6 +160,19 @@ pub fn first_player(path: &Path, reports: &[RuleSetReport]) -> Result<(), String
                 c.filled(),
             )))
             .map_err(err)?;
+        // The same share with the luck taken out, just below, in black.
+        if let Some(l) = &r.first_player_luck_adjusted {
+            let y = y - 0.25;
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(l.low, y), (l.high, y)],
+                    BLACK.stroke_width(2),
+                )))
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(Circle::new((l.rate, y), 3, BLACK.filled())))
+                .map_err(err)?;
+        }
     }
     root.present().map_err(err)
 }

@@ -68,6 +68,44 @@ impl Rate {
     }
 }
 
+/// The first player's share of points with every throw's luck taken out (`senet lab --luck
+/// JUDGE`): each game's points of the side that moves first, less its luck from its first
+/// throw on as the judge values the throws, averaged; the interval is over the duplicate
+/// pairs' means (normal approximation). The luck of a throw averages zero over the throws
+/// that could have been made, so this has the plain share's mean with a narrower interval.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LuckRate {
+    /// The bot that valued the throws.
+    pub judge: String,
+    /// The mean (not bounded to 0-1 in a single game).
+    pub rate: f64,
+    /// Lower end of the 95% interval.
+    pub low: f64,
+    /// Upper end of the 95% interval.
+    pub high: f64,
+}
+
+impl LuckRate {
+    /// The mean of `pair_means` (each a duplicate pair's two games' luck-adjusted points of
+    /// the first mover) and its 95% interval.
+    pub fn of(judge: &str, pair_means: &[f64]) -> LuckRate {
+        let n = pair_means.len().max(1) as f64;
+        let mean = pair_means.iter().sum::<f64>() / n;
+        let var = if pair_means.len() > 1 {
+            pair_means.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)
+        } else {
+            0.0
+        };
+        let h = 1.959_963_984_540_054 * (var / n).sqrt();
+        LuckRate {
+            judge: judge.into(),
+            rate: mean,
+            low: mean - h,
+            high: mean + h,
+        }
+    }
+}
+
 /// Everything measured for one rule set (with its options and bots).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RuleSetReport {
@@ -112,6 +150,10 @@ pub struct RuleSetReport {
     /// the caller with [`RuleSetReport::with_series`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub series: Option<SeriesSummary>,
+    /// The first player's share with the luck taken out, where the lab was given a judge
+    /// ([`RuleSetReport::with_luck`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_player_luck_adjusted: Option<LuckRate>,
     /// Decisions of every game, for the length plot.
     #[serde(skip)]
     pub lengths: Vec<u32>,
@@ -218,6 +260,7 @@ impl RuleSetReport {
             lead_changes: col(|g| g.lead_changes),
             scores,
             series: None,
+            first_player_luck_adjusted: None,
             lengths: games.iter().map(|g| g.decisions).collect(),
         }
     }
@@ -247,6 +290,12 @@ impl RuleSetReport {
             points: Summary::of(&pts),
             first_bot_won: won,
         });
+        self
+    }
+
+    /// Sets the first player's share with the luck taken out ([`LuckRate::of`]).
+    pub fn with_luck(mut self, judge: &str, pair_means: &[f64]) -> RuleSetReport {
+        self.first_player_luck_adjusted = Some(LuckRate::of(judge, pair_means));
         self
     }
 
@@ -300,6 +349,29 @@ pub fn markdown(title: &str, command: &str, reports: &[RuleSetReport]) -> String
             s3(&r.traps),
             s3(&r.lead_changes),
         ));
+    }
+    let lucky: Vec<&RuleSetReport> = reports
+        .iter()
+        .filter(|r| r.first_player_luck_adjusted.is_some())
+        .collect();
+    if !lucky.is_empty() {
+        md.push_str("\n## The first player with the luck taken out\n\nEach game's points of the side that moves first, less its luck from its first throw on: for every throw, its win chance after that throw less the mean over the throws that could have been made, as the judge values them (parker's dice-off, which decides who moves first, is not counted). The luck averages zero over the throws, so the figure has the same mean as the plain share whatever the judge; the better the judge, the narrower its interval (95%, over the duplicate pairs' means).\n\n| rule set | bots | first player | luck taken out | judge | interval narrower by |\n|---|---|---|---|---|---:|\n");
+        for r in lucky {
+            let l = r.first_player_luck_adjusted.as_ref().expect("filtered");
+            let width = |lo: f64, hi: f64| (hi - lo).max(1e-12);
+            md.push_str(&format!(
+                "| {} | {} vs {} | {} | {:.2}% [{:.2}, {:.2}] | {} | {:.1}x |\n",
+                r.label(),
+                r.bots[0],
+                r.bots[1],
+                pct(&r.first_player),
+                100.0 * l.rate,
+                100.0 * l.low,
+                100.0 * l.high,
+                l.judge,
+                width(r.first_player.low, r.first_player.high) / width(l.low, l.high),
+            ));
+        }
     }
     let scored: Vec<&RuleSetReport> = reports.iter().filter(|r| r.scores.is_some()).collect();
     if !scored.is_empty() {

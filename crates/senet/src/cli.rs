@@ -102,6 +102,11 @@ enum Command {
         /// Directory for report.md, report.json and the SVG plots.
         #[arg(long, default_value = "lab")]
         out: String,
+        /// Also report the first player's share with every throw's luck taken out, each
+        /// throw valued by this search bot (as `senet match --luck`): the same mean, a
+        /// narrower interval.
+        #[arg(long, value_name = "JUDGE")]
+        luck: Option<String>,
     },
     /// Measure random playouts and decisions per second on one core, per rule set.
     Bench {
@@ -252,9 +257,10 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
             seed,
             threads,
             out,
+            luck,
         } => {
             let command = format!(
-                "senet lab --rules {rules}{} {} --games {games} --seed {seed}",
+                "senet lab --rules {rules}{} {} --games {games} --seed {seed}{}",
                 options
                     .iter()
                     .map(|o| format!(" --option {o}"))
@@ -263,6 +269,8 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
                     .map(|b| format!("--bots {b}"))
                     .collect::<Vec<_>>()
                     .join(" "),
+                luck.as_ref()
+                    .map_or(String::new(), |j| format!(" --luck {j}")),
             );
             crate::labcmd::run(crate::labcmd::LabArgs {
                 rules,
@@ -272,6 +280,7 @@ fn dispatch(cmd: Command) -> Result<String, Error> {
                 seed,
                 threads,
                 out,
+                luck,
                 command,
             })
         }

@@ -4,7 +4,8 @@
 use crate::bench::parse_rules;
 use indicatif::{ProgressBar, ProgressStyle};
 use senet_bots::BotSpec;
-use senet_coach::duel::{run_match, MatchConfig};
+use senet_coach::duel::{run_match_with_luck, GameRecord, MatchConfig};
+use senet_lab::GameStats;
 use senet_lab::{measure_play, RuleSetReport};
 use senet_rules::{AnyGame, Error, RuleSet};
 use std::io::IsTerminal;
@@ -19,6 +20,9 @@ pub struct LabArgs {
     pub seed: u64,
     pub threads: usize,
     pub out: String,
+    /// A search bot that values the throws, to report the first player's share with the
+    /// luck taken out (`--luck`).
+    pub luck: Option<String>,
     pub command: String,
 }
 
@@ -76,6 +80,11 @@ pub fn run(a: LabArgs) -> Result<String, Error> {
             Ok((sx, sy, x.trim().to_string(), y.trim().to_string()))
         })
         .collect::<Result<_, Error>>()?;
+    let judge: Option<BotSpec> = a
+        .luck
+        .as_deref()
+        .map(|j| j.parse().map_err(Error::Options))
+        .transpose()?;
     let mut reports = Vec::new();
     for (bi, (sa, sb, na, nb)) in pairs.iter().enumerate() {
         for (ri, &r) in rules.iter().enumerate() {
@@ -91,7 +100,8 @@ pub fn run(a: LabArgs) -> Result<String, Error> {
                 threads: a.threads,
             };
             let pb = bar(cfg.pairs as u64, format!("{} {na} vs {nb}", r.id()));
-            let res = run_match(&cfg, &|| pb.inc(1)).map_err(Error::Options)?;
+            let res =
+                run_match_with_luck(&cfg, judge.as_ref(), &|| pb.inc(1)).map_err(Error::Options)?;
             pb.finish_and_clear();
             let stats = res
                 .pairs
@@ -109,6 +119,18 @@ pub fn run(a: LabArgs) -> Result<String, Error> {
                     .collect();
                 report = report.with_series(target, &points);
             }
+            if let Some(j) = &judge {
+                let means: Vec<f64> = res
+                    .pairs
+                    .iter()
+                    .zip(stats.chunks(2))
+                    .map(|(p, s)| {
+                        (first_mover_adjusted(&p[0], &s[0]) + first_mover_adjusted(&p[1], &s[1]))
+                            / 2.0
+                    })
+                    .collect();
+                report = report.with_luck(&j.to_string(), &means);
+            }
             reports.push(report);
         }
     }
@@ -120,8 +142,19 @@ pub fn run(a: LabArgs) -> Result<String, Error> {
         dir.display()
     );
     for r in &reports {
+        let luck = r
+            .first_player_luck_adjusted
+            .as_ref()
+            .map_or(String::new(), |l| {
+                format!(
+                    " ({:.2}% [{:.2}, {:.2}] with the luck taken out)",
+                    100.0 * l.rate,
+                    100.0 * l.low,
+                    100.0 * l.high
+                )
+            });
         s.push_str(&format!(
-            "{:<28} {:>8} vs {:<8} first player {:.1}% [{:.1}, {:.1}], {:.0} decisions per game\n",
+            "{:<28} {:>8} vs {:<8} first player {:.1}% [{:.1}, {:.1}]{luck}, {:.0} decisions per game\n",
             r.label(),
             r.bots[0],
             r.bots[1],
@@ -132,6 +165,18 @@ pub fn run(a: LabArgs) -> Result<String, Error> {
         ));
     }
     Ok(s.trim_end().to_string())
+}
+
+/// The points of a game's first mover (win 1, draw 1/2) less its luck from its first throw
+/// on: the first player's luck less the dice-off's, in the first mover's terms.
+fn first_mover_adjusted(game: &GameRecord, stats: &GameStats) -> f64 {
+    let points = match stats.winner {
+        None => 0.5,
+        Some(w) if w == stats.first_mover => 1.0,
+        Some(_) => 0.0,
+    };
+    let luck = game.first_luck.unwrap_or(0.0) - game.opening_luck.unwrap_or(0.0);
+    points - if stats.first_mover == 1 { luck } else { -luck }
 }
 
 /// The series target of the lab's series figures where a rule set scores (issue 13): parker

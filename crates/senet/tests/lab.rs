@@ -174,3 +174,69 @@ fn scored_rule_sets_get_points_per_game_and_per_series() {
     assert!(text.contains("\"points_per_game\""), "{text}");
     assert!(text.contains("\"series\":{\"target\":100"), "{text}");
 }
+
+/// `--luck JUDGE`: the same games (every plain figure unchanged), and the first player's share
+/// with each throw's luck taken out, inside the plain interval and with a narrower one of its
+/// own; a judge that does not value by win chance is refused.
+#[test]
+fn the_luck_taken_out_keeps_the_games_and_narrows_the_first_players_interval() {
+    let run = |out: &Path, luck: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_senet"))
+            .args(["lab", "--rules", "kendall5,senat", "--bots"])
+            .args(["expectimax:1,expectimax:1", "--games", "40", "--seed", "4"])
+            .arg("--out")
+            .arg(out)
+            .args(luck)
+            .output()
+            .unwrap()
+    };
+    let (plain, lucky) = (tmp("plain"), tmp("lucky"));
+    for (d, luck) in [(&plain, &[][..]), (&lucky, &["--luck", "expectimax:1"][..])] {
+        let o = run(d, luck);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let read = |d: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(d.join("report.json")).unwrap()).unwrap()
+    };
+    let (p, mut l) = (read(&plain), read(&lucky));
+    for s in l["rule_sets"].as_array_mut().unwrap() {
+        let a = s
+            .as_object_mut()
+            .unwrap()
+            .remove("first_player_luck_adjusted")
+            .expect("the luck-adjusted share");
+        assert_eq!(a["judge"], "expectimax:1");
+        let (rate, low, high) = (
+            a["rate"].as_f64().unwrap(),
+            a["low"].as_f64().unwrap(),
+            a["high"].as_f64().unwrap(),
+        );
+        let fp = &s["first_player"];
+        let (plow, phigh) = (fp["low"].as_f64().unwrap(), fp["high"].as_f64().unwrap());
+        assert!(plow < rate && rate < phigh, "{s}: {a}");
+        assert!(high - low < (phigh - plow) / 2.0, "{s}: {a}");
+    }
+    // Only the command line and the new figure differ.
+    l["command"] = p["command"].clone();
+    assert_eq!(p, l);
+    let md = std::fs::read_to_string(lucky.join("report.md")).unwrap();
+    let section = md
+        .split("## The first player with the luck taken out")
+        .nth(1)
+        .expect("the luck section");
+    assert!(
+        section.contains("| kendall5 | expectimax:1 vs expectimax:1 |"),
+        "{section}"
+    );
+    assert!(
+        md.contains("--luck expectimax:1"),
+        "the command is in the report"
+    );
+    let o = run(&tmp("badjudge"), &["--luck", "random"]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("win chance"), "{e}");
+    for d in [plain, lucky] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}
