@@ -291,7 +291,7 @@ impl Level {
     ///   stronger and slower), answering exactly at the endgame positions that the exact
     ///   tables cover ([`exact::Tables::global`]); on `kendall5` with the wide network
     ///   ([`EvalKind::Wide`]), which loses 0.0065 points of win chance a decision on the solved
-    ///   game's corpus where the 64-unit one loses 0.0193 (`docs/bots.md`).
+    ///   game's corpus where the 64-unit one loses 0.0097 (`docs/bots.md`).
     pub fn spec(self) -> (BotKind, EvalKind) {
         match self {
             Level::Beginner => (BotKind::Greedy, EvalKind::Census),
