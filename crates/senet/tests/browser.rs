@@ -1287,6 +1287,8 @@ fn a_whole_game_by_touch_on_a_phone() {
     let driver = Driver::start();
     let s = driver.touch_session(&dir.join("profile"), 360, 640);
     open_bot_game(&s, &server.url, "kendall5", Some("beginner"));
+    // What is tested is the finger's taps; the animations have a test of their own.
+    motion_off(&s);
     assert_eq!(
         s.js("return [innerWidth, matchMedia('(pointer: coarse)').matches, navigator.maxTouchPoints > 0]"),
         json!([360, true, true]),
