@@ -1701,7 +1701,22 @@ async fn an_arena_of_eight_players_on_two_servers_pairs_once_and_scores_its_game
     }
     let last: Value =
         serde_json::from_str(&last.expect("server B's lobby was sent the tournament")).unwrap();
-    assert_eq!(last["tournament"]["standings"], ta["standings"]);
+    // The standings as the lobby was sent them, less each player's rating: a rating moves when
+    // its game is rated, which can come after the message (CI once saw two of nine differ).
+    let unrated = |v: &Value| {
+        let mut v = v.clone();
+        for row in v.as_array_mut().expect("standings") {
+            row["player"]
+                .as_object_mut()
+                .expect("player")
+                .remove("rating");
+        }
+        v
+    };
+    assert_eq!(
+        unrated(&last["tournament"]["standings"]),
+        unrated(&ta["standings"])
+    );
     assert_eq!(last["tournament"]["info"]["state"], "over");
     eprintln!(
         "arena: {} games ({} player-games) in {:.0} s over {} waves; {} checks of the pairings; scores {scores:?}",
