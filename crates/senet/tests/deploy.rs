@@ -561,9 +561,11 @@ fn two_players_through_nginx_over_https_seek_play_on_a_clock_and_see_ratings() {
         0,
         "127.0.0.3 has a bucket of its own"
     );
-    let ratecheck = |log: &[Logged]| log.iter().filter(|l| l.game == "ratecheck").count();
-    let log = access_log_when(&ngx_dir, "900 ratecheck requests", |l| ratecheck(l) >= 900);
-    let probed: Vec<&Logged> = log.iter().filter(|l| l.game == "ratecheck").collect();
+    let probe = |l: &&Logged| l.game == "ratecheck";
+    let log = access_log_when(&ngx_dir, "900 ratecheck requests", |l| {
+        l.iter().filter(probe).count() >= 900
+    });
+    let probed: Vec<&Logged> = log.iter().filter(probe).collect();
     assert_eq!(probed.len(), 900);
     let by: BTreeSet<&str> = probed.iter().map(|l| l.upstream.as_str()).collect();
     assert_eq!(by.len(), 1, "one game's requests go to one server: {by:?}");
